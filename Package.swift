@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+// WindowBanner for X11: a status banner at the top of an X11 desktop that reserves its own space.
+import PackageDescription
+
+let package = Package(
+    name: "WindowBanner",
+    products: [
+        .library(name: "BannerCore", targets: ["BannerCore"]),
+        .library(name: "BannerX11", targets: ["BannerX11"]),
+        .executable(name: "window-banner", targets: ["window-banner"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Xlib, Xft (with fontconfig), Xrandr and Xext, bridged through shim.h.
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11 xft xrandr xext",
+            providers: [.apt(["libx11-dev", "libxft-dev", "libxrandr-dev", "libxext-dev"])]
+        ),
+        // Pure Swift: decides every look and every frame; no X11, no I/O.
+        .target(name: "BannerCore"),
+        // Draws what BannerCore decides on a real X server.
+        .target(name: "BannerX11", dependencies: ["CX11", "BannerCore"]),
+        .executableTarget(
+            name: "window-banner",
+            dependencies: [
+                "BannerX11", "BannerCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore"]),
+        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11"]),
+        .testTarget(
+            name: "WindowBannerCLITests",
+            dependencies: ["window-banner", "CX11", "BannerCore"],
+            path: "Tests/WindowBannerCLITests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,167 @@
+// The presentation state machine of one banner: hidden → presenting → presented → dismissing.
+// It owns the slide and the cross-fade timelines and answers "what does frame t look like";
+// the X layer only draws the answer. Start reading at `present(_:at:)`.
+
+/// Durations of the banner's animations, in seconds.
+public struct BannerTiming: Sendable, Hashable {
+    /// Slide in (ease-out) and slide out (ease-in), for the full height.
+    public var slideDuration: Double
+    /// In-place update from the old look to the new one.
+    public var crossFadeDuration: Double
+
+    public init(slideDuration: Double = 0.25, crossFadeDuration: Double = 0.2) {
+        self.slideDuration = slideDuration
+        self.crossFadeDuration = crossFadeDuration
+    }
+
+    public static let standard = BannerTiming()
+}
+
+/// What one frame shows.
+public struct BannerFrame: Sendable, Hashable {
+    /// How much of the banner is down on screen: 0 hidden above the top edge, 1 fully shown.
+    public var reveal: Double
+    /// The look being presented.
+    public var appearance: TopBannerAppearance
+    /// During a cross-fade, the look fading out; nil otherwise.
+    public var fadingFrom: TopBannerAppearance?
+    /// Cross-fade progress 0...1 (1 when not fading): weight of `appearance` against `fadingFrom`.
+    public var fadeProgress: Double
+}
+
+/// Hidden → presenting → presented → dismissing → hidden, with every interruption defined:
+///
+/// | event       | hidden      | presenting            | presented   | dismissing              |
+/// |-------------|-------------|-----------------------|-------------|-------------------------|
+/// | present     | slide in    | cross-fade if changed | cross-fade  | slide back in from here |
+/// | dismiss     | nothing     | slide out from here   | slide out   | nothing                 |
+///
+/// A slide interrupted half-way reverses from where it is, taking the share of the full
+/// duration that the remaining distance needs, so the banner never jumps.
+public struct BannerPresentation: Sendable {
+    public enum Phase: String, Sendable {
+        case hidden, presenting, presented, dismissing
+    }
+
+    /// What finished during an ``advance(to:)``.
+    public enum Milestone: Sendable, Equatable {
+        case presentationFinished
+        case dismissalFinished
+    }
+
+    public private(set) var phase: Phase = .hidden
+    /// The look presented last; kept after dismissal so a bare `present` shows it again.
+    public private(set) var appearance: TopBannerAppearance?
+    public let timing: BannerTiming
+
+    private var slide: Animation?
+    private var reveal: Double = 0
+    private var fade: Animation?
+    private var fadingFrom: TopBannerAppearance?
+
+    public init(timing: BannerTiming = .standard) {
+        self.timing = timing
+    }
+
+    /// True while the banner is on screen or on its way in (the iOS `isBannerPresented`).
+    public var isPresented: Bool { phase == .presenting || phase == .presented }
+
+    /// True while any animation runs: the driver should keep producing frames.
+    public var isAnimating: Bool { slide != nil || fade != nil }
+
+    /// Shows `newAppearance`: slides in when hidden or leaving, cross-fades when already showing.
+    public mutating func present(_ newAppearance: TopBannerAppearance, at now: MonotonicTime) {
+        settle(at: now)
+        switch phase {
+        case .hidden:
+            appearance = newAppearance
+            fade = nil
+            fadingFrom = nil
+            startSlide(to: 1, at: now)
+            phase = .presenting
+        case .dismissing:
+            crossFade(to: newAppearance, at: now)
+            startSlide(to: 1, at: now)
+            phase = .presenting
+        case .presenting, .presented:
+            crossFade(to: newAppearance, at: now)
+        }
+    }
+
+    /// Slides the banner out; it is hidden when ``Milestone/dismissalFinished`` is reported.
+    public mutating func dismiss(at now: MonotonicTime) {
+        settle(at: now)
+        guard phase == .presenting || phase == .presented else { return }
+        startSlide(to: 0, at: now)
+        phase = .dismissing
+    }
+
+    /// Moves time forward, finishing animations whose end has passed.
+    public mutating func advance(to now: MonotonicTime) -> [Milestone] {
+        settle(at: now)
+        var milestones: [Milestone] = []
+        if slide == nil {
+            if phase == .presenting {
+                phase = .presented
+                milestones.append(.presentationFinished)
+            } else if phase == .dismissing {
+                phase = .hidden
+                fade = nil
+                fadingFrom = nil
+                milestones.append(.dismissalFinished)
+            }
+        }
+        return milestones
+    }
+
+    /// The frame at `now`; nil when hidden.
+    public func frame(at now: MonotonicTime) -> BannerFrame? {
+        guard phase != .hidden, let appearance else { return nil }
+        let currentReveal = slide?.value(at: now) ?? reveal
+        let progress = fade?.value(at: now) ?? 1
+        return BannerFrame(
+            reveal: currentReveal,
+            appearance: appearance,
+            fadingFrom: progress < 1 ? fadingFrom : nil,
+            fadeProgress: progress
+        )
+    }
+
+    /// When the running animations end; nil when nothing moves.
+    public var animationEnd: MonotonicTime? {
+        [slide?.end, fade?.end].compactMap { $0 }.max()
+    }
+
+    private mutating func startSlide(to target: Double, at now: MonotonicTime) {
+        let distance = abs(target - reveal)
+        slide = Animation(
+            from: reveal, to: target, start: now,
+            duration: timing.slideDuration * distance,
+            curve: target > reveal ? .easeOut : .easeIn
+        )
+        if distance == 0 { settle(at: now) }
+    }
+
+    private mutating func crossFade(to newAppearance: TopBannerAppearance, at now: MonotonicTime) {
+        guard let current = appearance, current != newAppearance else {
+            appearance = newAppearance
+            return
+        }
+        fadingFrom = current
+        appearance = newAppearance
+        fade = Animation(from: 0, to: 1, start: now, duration: timing.crossFadeDuration, curve: .easeInOut)
+        if timing.crossFadeDuration <= 0 { settle(at: now) }
+    }
+
+    /// Folds finished animations into the resting state.
+    private mutating func settle(at now: MonotonicTime) {
+        if let running = slide {
+            reveal = running.value(at: now)
+            if running.isFinished(at: now) { slide = nil }
+        }
+        if let running = fade, running.isFinished(at: now) {
+            fade = nil
+            fadingFrom = nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+// Every way a configured value can be wrong. Each case names the value as the user wrote it,
+// so the CLI can print one line and exit 64.
+
+/// A bad appearance or timing value, naming what the user wrote.
+public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertible {
+    case colour(String)
+    case font(String, reason: String)
+    case height(String)
+    case inset(String)
+    case duration(String)
+    case compactPolicy(String)
+
+    public var description: String {
+        switch self {
+        case .colour(let text):
+            "unknown colour '\(text.printable)' (use #RRGGBB, #RRGGBBAA, an iOS name like systemRed, or an X11 name like SteelBlue)"
+        case .font(let text, let reason):
+            "bad font pattern '\(text.printable)': \(reason)"
+        case .height(let text):
+            "bad height '\(text.printable)' (points, greater than 0 and at most \(Int(TopBannerAppearance.maximumHeight)))"
+        case .inset(let text):
+            "bad title top inset '\(text.printable)' (points, 0 to \(Int(TopBannerAppearance.maximumHeight)))"
+        case .duration(let text):
+            "bad duration '\(text.printable)' (seconds, greater than 0)"
+        case .compactPolicy(let text):
+            "bad compact policy '\(text.printable)' (auto, always or never)"
+        }
+    }
+}
+
+extension String {
+    /// The value as it can be shown on one terminal line: control characters escaped, long values cut.
+    public var printable: String {
+        var out = ""
+        for scalar in unicodeScalars.prefix(80) {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return unicodeScalars.count > 80 ? out + "…" : out
+    }
+}

@@ -1,0 +1,49 @@
+// When the banner uses its compact style: one pure function of the monitor's shape and the
+// user's policy, re-evaluated by the X layer on every RandR change.
+
+/// A monitor's rectangle in root-window pixels.
+public struct MonitorGeometry: Sendable, Hashable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var isLandscape: Bool { width > height }
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}
+
+/// The user's choice (`--compact`): `auto` follows the monitor's orientation like the original.
+public enum CompactPolicy: String, Sendable, CaseIterable {
+    case auto, always, never
+
+    public init(parsing text: String) throws(BannerValueError) {
+        guard let policy = CompactPolicy(rawValue: text.lowercased()) else { throw .compactPolicy(text) }
+        self = policy
+    }
+}
+
+/// Regular or compact: the one place that decides.
+public enum CompactRule {
+    /// `auto` = landscape (width > height), as the original does; `always`/`never` force it.
+    public static func isCompact(_ monitor: MonitorGeometry, policy: CompactPolicy) -> Bool {
+        switch policy {
+        case .always: true
+        case .never: false
+        case .auto: monitor.isLandscape
+        }
+    }
+
+    /// The appearance to draw on `monitor`.
+    public static func effectiveAppearance(
+        _ appearance: TopBannerAppearance, on monitor: MonitorGeometry, policy: CompactPolicy
+    ) -> TopBannerAppearance {
+        isCompact(monitor, policy: policy) ? appearance.compact : appearance
+    }
+}

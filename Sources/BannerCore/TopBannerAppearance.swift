@@ -1,0 +1,69 @@
+// The complete look of one banner, the defaults of the iOS original, and its compact (landscape)
+// variant. Every default lives here, each with the CLI flag that overrides it.
+
+/// Everything that decides how a banner looks. Sizes are points.
+public struct TopBannerAppearance: Sendable, Hashable {
+    public var title: String
+    public var backgroundColor: BannerColor
+    public var textColor: BannerColor
+    /// Height of the banner, and so of the space it reserves, in points.
+    public var height: Double
+    /// Distance from the banner's top edge to the top of the title's area, in points.
+    public var titleTopInset: Double
+    public var font: BannerFont
+
+    public init(
+        title: String, backgroundColor: BannerColor, textColor: BannerColor,
+        height: Double, titleTopInset: Double, font: BannerFont
+    ) {
+        self.title = title
+        self.backgroundColor = backgroundColor
+        self.textColor = textColor
+        self.height = height
+        self.titleTopInset = titleTopInset
+        self.font = font
+    }
+
+    /// The original's defaults.
+    public static let `default` = TopBannerAppearance(
+        title: "",                          // --title
+        backgroundColor: .systemGreen,      // --background
+        textColor: .white,                  // --text-color
+        height: 80,                         // --height
+        titleTopInset: 20,                  // --title-top-inset
+        font: .system(size: 17, weight: .semibold) // --font
+    )
+
+    /// Compact style (landscape in `auto`): a thin strip, as the original does in landscape.
+    public static let compactHeight: Double = 18
+    public static let compactTitleTopInset: Double = 0
+    public static let compactFontSize: Double = 14
+
+    /// Heights above this are refused as a mistake (the tallest monitors are ~2160 pt).
+    public static let maximumHeight: Double = 1000
+
+    /// The compact variant: same title, colours, font family and weight; height 18, inset 0, 14 pt.
+    public var compact: TopBannerAppearance {
+        var copy = self
+        copy.height = Self.compactHeight
+        copy.titleTopInset = Self.compactTitleTopInset
+        copy.font = font.withSize(Self.compactFontSize)
+        return copy
+    }
+
+    /// Checks a height as given on the command line or in the builder.
+    public static func validatedHeight(_ value: Double, as written: String? = nil) throws(BannerValueError) -> Double {
+        guard value.isFinite, value > 0, value <= maximumHeight else {
+            throw .height(written ?? BannerFont.format(value))
+        }
+        return value
+    }
+
+    /// Checks a title top inset.
+    public static func validatedInset(_ value: Double, as written: String? = nil) throws(BannerValueError) -> Double {
+        guard value.isFinite, value >= 0, value <= maximumHeight else {
+            throw .inset(written ?? BannerFont.format(value))
+        }
+        return value
+    }
+}

@@ -1,0 +1,40 @@
+// The chainable builder of the original: each call overrides one field, the rest come from
+// the defaults when the appearance is built.
+
+/// Collects per-call overrides; ``build(defaults:)`` fills every unset field from the defaults.
+///
+/// ```swift
+/// host.presentTopBanner { config in
+///     config.title("Network Connection Lost").backgroundColor(.systemRed).textColor(.white)
+/// }
+/// ```
+public struct TopBannerConfigBuilder: Sendable {
+    public private(set) var title: String?
+    public private(set) var backgroundColor: BannerColor?
+    public private(set) var textColor: BannerColor?
+    public private(set) var height: Double?
+    public private(set) var titleTopInset: Double?
+    public private(set) var font: BannerFont?
+
+    public init() {}
+
+    @discardableResult public mutating func title(_ value: String) -> Self { title = value; return self }
+    @discardableResult public mutating func backgroundColor(_ value: BannerColor) -> Self { backgroundColor = value; return self }
+    @discardableResult public mutating func textColor(_ value: BannerColor) -> Self { textColor = value; return self }
+    /// Points; values outside 0 < h ≤ ``TopBannerAppearance/maximumHeight`` are refused by ``build(defaults:)``.
+    @discardableResult public mutating func height(_ value: Double) -> Self { height = value; return self }
+    @discardableResult public mutating func titleTopInset(_ value: Double) -> Self { titleTopInset = value; return self }
+    @discardableResult public mutating func font(_ value: BannerFont) -> Self { font = value; return self }
+
+    /// The full appearance: overrides where set, `defaults` elsewhere.
+    public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {
+        TopBannerAppearance(
+            title: title ?? defaults.title,
+            backgroundColor: backgroundColor ?? defaults.backgroundColor,
+            textColor: textColor ?? defaults.textColor,
+            height: try TopBannerAppearance.validatedHeight(height ?? defaults.height),
+            titleTopInset: try TopBannerAppearance.validatedInset(titleTopInset ?? defaults.titleTopInset),
+            font: font ?? defaults.font
+        )
+    }
+}

@@ -1,0 +1,183 @@
+// One X display and every banner on it: opens the connection, finds the monitors (one
+// BannerHost each, kept in step with RandR), and runs the event loop that turns X events and
+// frame deadlines into work. Start reading at `init`, then `serviceX`.
+
+import CX11
+import BannerCore
+
+/// The banners of one X display, and the loop that drives them.
+public final class BannerDisplay {
+    /// The loop every X request of this display is made from; add your own descriptors and timers.
+    public let loop: EventLoop
+    /// The display name in use (`:0`).
+    public var name: String { connection.name }
+    /// One host per monitor, in RandR's order.
+    public private(set) var hosts: [BannerHost] = []
+    /// 1 at 96 DPI; `Xft.dpi / 96` when the X resources set it.
+    public private(set) var pixelsPerPoint: Double
+    /// Non-fatal problems (a font family substituted): printed by the CLI, ignored by default.
+    public var onWarning: (String) -> Void = { _ in } {
+        didSet { fonts.warn = onWarning }
+    }
+
+    let connection: XConnection
+    let fonts: FontLibrary
+    let pacer = FramePacer(rate: 60)
+    private let timing: BannerTiming
+    private var monitorsChanged = false
+    private var needsRaise = false
+    private var closed = false
+    private var colours: [String: RGBA] = [:]
+
+    /// Opens `name` (nil: `$DISPLAY`) and creates a host for every monitor.
+    public init(name: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws(BannerDisplayError) {
+        connection = try XConnection(name: name)
+        self.loop = loop
+        self.timing = timing
+        fonts = FontLibrary(connection: connection)
+        pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: connection.xftDPI())
+        XSelectInput(connection.display, connection.root, SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask)
+        if connection.randrEventBase >= 0 {
+            XRRSelectInput(connection.display, connection.root, Int32(RRScreenChangeNotifyMask))
+        }
+        hosts = connection.monitors().map { BannerHost(monitor: $0, context: self, timing: timing) }
+        loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
+        loop.prepare.append { [unowned self] in prepareForSleep() }
+    }
+
+    deinit { close() }
+
+    /// The host of the primary monitor, or the first one.
+    public var primaryHost: BannerHost {
+        // XConnection.monitors() always returns at least one monitor.
+        hosts.first(where: \.isPrimary) ?? hosts[0]
+    }
+
+    /// The host of the monitor called `name` (`primary` selects the primary monitor).
+    public func host(named name: String) throws(BannerDisplayError) -> BannerHost {
+        if name == "primary" { return primaryHost }
+        guard let host = hosts.first(where: { $0.monitorName == name }) else {
+            throw .noSuchMonitor(name, available: hosts.map(\.monitorName))
+        }
+        return host
+    }
+
+    /// Serves the loop until no banner is moving (or `timeout` passes); returns whether it settled.
+    @discardableResult
+    public func runUntilIdle(timeout: Double = 5) -> Bool {
+        loop.run(timeout: timeout) { hosts.allSatisfy { $0.frameDeadline == nil } }
+    }
+
+    /// Removes every banner and its reservation at once and closes the connection.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        for host in hosts { host.close() }
+        fonts.closeAll()
+        connection.sync()
+        connection.close()
+    }
+
+    // MARK: Resolution shared by the hosts
+
+    func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
+        switch colour.value {
+        case .rgba(let rgba):
+            return rgba
+        case .x11Name(let name):
+            if let known = colours[name] { return known }
+            guard let rgba = connection.lookupColour(name) else { throw .colour(name) }
+            colours[name] = rgba
+            return rgba
+        }
+    }
+
+    // MARK: The loop's work
+
+    /// Handles every event Xlib has read or can read without blocking.
+    private func serviceX() {
+        while XPending(connection.display) > 0 {
+            var event = XEvent()
+            XNextEvent(connection.display, &event)
+            handle(&event)
+        }
+    }
+
+    private func handle(_ event: inout XEvent) {
+        let type = event.type
+        if connection.randrEventBase >= 0, type == connection.randrEventBase + RRScreenChangeNotify {
+            XRRUpdateConfiguration(&event)
+            monitorsChanged = true
+            return
+        }
+        switch type {
+        case ConfigureNotify:
+            let window = event.xconfigure.window
+            if window == connection.root {
+                monitorsChanged = true
+            } else if let host = hosts.first(where: { $0.owns(window) }) {
+                host.reservationMoved(window)
+            } else {
+                needsRaise = true
+            }
+        case MapNotify:
+            let window = event.xmap.window
+            if let host = hosts.first(where: { $0.owns(window) }) {
+                host.reservationMoved(window)
+            } else {
+                needsRaise = true
+            }
+        case ReparentNotify:
+            if let host = hosts.first(where: { $0.owns(event.xreparent.window) }) {
+                host.reservationMoved(event.xreparent.window)
+            }
+        case PropertyNotify:
+            if event.xproperty.window == connection.root, event.xproperty.atom == Atom(XA_RESOURCE_MANAGER) {
+                refreshScale()
+            }
+        default:
+            break
+        }
+    }
+
+    /// Runs before the loop sleeps: applies collapsed changes, draws due frames, flushes.
+    private func prepareForSleep() -> MonotonicTime? {
+        serviceX()
+        if monitorsChanged {
+            monitorsChanged = false
+            refreshMonitors()
+        }
+        let now = monotonicNow()
+        for host in hosts { host.renderIfDue(at: now) }
+        if needsRaise {
+            needsRaise = false
+            for host in hosts { host.raiseAboveOthers() }
+        }
+        connection.flush()
+        return hosts.compactMap(\.frameDeadline).min()
+    }
+
+    /// Matches hosts to the current monitors: kept by name, closed when gone, created when new.
+    private func refreshMonitors() {
+        let monitors = connection.monitors()
+        var kept: [BannerHost] = []
+        for monitor in monitors {
+            if let host = hosts.first(where: { $0.monitorName == monitor.name }) {
+                host.monitorChanged(to: monitor)
+                kept.append(host)
+            } else {
+                kept.append(BannerHost(monitor: monitor, context: self, timing: timing))
+            }
+        }
+        for host in hosts where !kept.contains(where: { $0 === host }) { host.close() }
+        hosts = kept
+    }
+
+    private func refreshScale() {
+        XrmSetDatabase(connection.display, nil)
+        let scale = BannerLayout.pixelsPerPoint(xftDPI: connection.xftDPI())
+        guard scale != pixelsPerPoint else { return }
+        pixelsPerPoint = scale
+        for host in hosts { host.scaleChanged() }
+    }
+}

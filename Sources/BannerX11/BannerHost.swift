@@ -1,0 +1,283 @@
+// One banner on one monitor: the "UIWindow" of this port. It owns the presentation state
+// machine, the two windows (visible banner + reservation dock) and the back buffer, creates
+// them when a presentation starts and releases them, in `tearDown`, when it ends.
+// Start reading at `presentTopBanner`; `renderFrame` turns the core's frame into X requests.
+
+import CX11
+import BannerCore
+
+/// What the X server was asked to show at one frame (for tests, benchmarks and curious users).
+public struct RenderedFrame: Sendable, Hashable {
+    public var time: MonotonicTime
+    /// The banner window's top edge, root coordinates.
+    public var windowY: Int
+    public var bannerHeight: Int
+    public var reservedHeight: Int
+    public var reveal: Double
+    public var fadeProgress: Double
+}
+
+/// The banner of one monitor.
+///
+/// ```swift
+/// let display = try BannerDisplay()
+/// let host = display.primaryHost
+/// try host.presentTopBanner { config in
+///     config.title("Network Connection Lost").backgroundColor(.systemRed).textColor(.white)
+/// }
+/// display.loop.run(timeout: 3)
+/// host.dismissTopBanner()
+/// display.runUntilIdle()
+/// ```
+public final class BannerHost {
+    /// The RandR monitor name (`screen`, `HDMI-1`, a `--setmonitor` name, or `default`).
+    public let monitorName: String
+    /// The monitor's rectangle in root coordinates; follows RandR changes.
+    public private(set) var monitor: MonitorGeometry
+    public private(set) var isPrimary: Bool
+    /// Regular or compact: re-evaluated for every frame, so changing it re-lays out a visible banner.
+    public var compactPolicy: CompactPolicy = .auto {
+        didSet { requestFrame() }
+    }
+    /// Called after every frame the X server was sent.
+    public var onFrame: ((RenderedFrame) -> Void)?
+    /// Called when a slide in or out finishes.
+    public var onMilestone: ((BannerPresentation.Milestone) -> Void)?
+
+    private unowned let context: BannerDisplay
+    private var presentation: BannerPresentation
+    private var bannerWindow: BannerWindow?
+    private var reservation: ReservationWindow?
+    private var canvas: Canvas?
+    private var drawnContent: DrawnContent?
+    private var looks: [TopBannerAppearance: Look] = [:]
+    private var nextFrameDue: MonotonicTime?
+    private var frameOrigin = MonotonicTime(seconds: 0)
+
+    init(monitor: Monitor, context: BannerDisplay, timing: BannerTiming) {
+        monitorName = monitor.name
+        self.monitor = monitor.geometry
+        isPrimary = monitor.isPrimary
+        self.context = context
+        presentation = BannerPresentation(timing: timing)
+    }
+
+    // MARK: The iOS surface
+
+    /// True from `presentTopBanner` until `dismissTopBanner` (also while sliding in).
+    public var isBannerPresented: Bool { presentation.isPresented }
+
+    /// Where the presentation stands.
+    public var phase: BannerPresentation.Phase { presentation.phase }
+
+    /// Pixels reserved at the top of this monitor right now.
+    public var reservedHeight: Int { reservation?.reservedHeight ?? 0 }
+
+    /// The X window id of the visible banner while it exists (0 otherwise).
+    public var bannerWindowID: UInt { bannerWindow?.window ?? 0 }
+
+    /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides.
+    /// Throws, leaving whatever is on screen untouched, when a value cannot be used.
+    public func presentTopBanner(config: ((inout TopBannerConfigBuilder) -> Void)? = nil) throws(BannerValueError) {
+        var builder = TopBannerConfigBuilder()
+        config?(&builder)
+        try presentTopBanner(builder.build())
+    }
+
+    /// Presents (or updates in place) exactly `appearance`.
+    public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+        // Resolve everything up front: a bad colour or font must not disturb the current banner.
+        _ = try look(for: appearance.compact)
+        _ = try look(for: appearance)
+        let now = monotonicNow()
+        presentation.present(appearance, at: now)
+        frameOrigin = now
+        requestFrame()
+    }
+
+    /// Slides the banner out; the reserved space is given back when it is gone.
+    public func dismissTopBanner() {
+        let now = monotonicNow()
+        presentation.dismiss(at: now)
+        frameOrigin = now
+        requestFrame()
+    }
+
+    // MARK: Frames (driven by BannerDisplay's loop)
+
+    /// When this host wants its next frame; nil when nothing moves.
+    var frameDeadline: MonotonicTime? { nextFrameDue }
+
+    func requestFrame() {
+        nextFrameDue = monotonicNow()
+    }
+
+    /// Draws the frame for `now` if one is due.
+    func renderIfDue(at now: MonotonicTime) {
+        guard let due = nextFrameDue, !(now < due) else { return }
+        let milestones = presentation.advance(to: now)
+        renderFrame(at: now)
+        nextFrameDue = presentation.isAnimating
+            ? context.pacer.nextFrame(after: now, origin: frameOrigin)
+            : nil
+        for milestone in milestones { onMilestone?(milestone) }
+    }
+
+    private func renderFrame(at now: MonotonicTime) {
+        guard let frame = presentation.frame(at: now) else {
+            tearDown()
+            return
+        }
+        // Values were validated in presentTopBanner; the compact variant may change with RandR,
+        // but its font and colours were validated there too.
+        guard let new = try? look(for: effective(frame.appearance)) else { return }
+        let old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
+        let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
+        let placement = BannerLayout.placement(monitor: monitor, bannerHeight: height, reveal: frame.reveal)
+
+        let banner = ensureWindows(height: height, windowY: placement.windowY, background: new.background)
+        let content = DrawnContent(new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height)
+        if content != drawnContent, let canvas {
+            canvas.resize(width: monitor.width, height: height)
+            draw(content, on: canvas)
+            banner.moveResize(x: monitor.x, y: placement.windowY, width: monitor.width, height: height)
+            canvas.present(to: banner.window)
+            drawnContent = content
+            banner.mapIfNeeded()
+        } else {
+            banner.moveResize(x: monitor.x, y: placement.windowY, width: monitor.width, height: height)
+        }
+        reservation?.reserve(placement.reservedHeight, on: monitor)
+        onFrame?(RenderedFrame(
+            time: now, windowY: placement.windowY, bannerHeight: height,
+            reservedHeight: placement.reservedHeight, reveal: frame.reveal, fadeProgress: frame.fadeProgress
+        ))
+    }
+
+    private func draw(_ content: DrawnContent, on canvas: Canvas) {
+        let background = content.old.map { $0.background.blended(with: content.new.background, fraction: content.progress) }
+            ?? content.new.background
+        canvas.fill(background)
+        if let old = content.old {
+            var colour = old.text
+            colour.alpha *= 1 - content.progress
+            canvas.text(old.title, font: old.font, colour: colour, x: old.titleX, baseline: old.baseline)
+        }
+        var colour = content.new.text
+        colour.alpha *= content.progress
+        canvas.text(content.new.title, font: content.new.font, colour: colour, x: content.new.titleX, baseline: content.new.baseline)
+    }
+
+    /// Creates the two windows and the back buffer on the first frame of a presentation.
+    private func ensureWindows(height: Int, windowY: Int, background: RGBA) -> BannerWindow {
+        if let bannerWindow { return bannerWindow }
+        let connection = context.connection
+        let reservation = ReservationWindow(connection: connection, monitor: monitor, reservedHeight: 0, background: background)
+        reservation.map()
+        let banner = BannerWindow(connection: connection, x: monitor.x, y: windowY, width: monitor.width, height: height)
+        canvas = Canvas(connection: connection, width: monitor.width, height: height)
+        drawnContent = nil
+        self.reservation = reservation
+        bannerWindow = banner
+        return banner
+    }
+
+    /// Releases both windows and the back buffer, zeroing the strut first.
+    func tearDown() {
+        reservation?.destroy()
+        reservation = nil
+        bannerWindow?.destroy()
+        bannerWindow = nil
+        canvas?.release()
+        canvas = nil
+        drawnContent = nil
+    }
+
+    /// Ends the presentation at once (display closing, monitor gone).
+    func close() {
+        tearDown()
+        presentation = BannerPresentation(timing: presentation.timing)
+        nextFrameDue = nil
+    }
+
+    // MARK: Reacting to the desktop
+
+    func monitorChanged(to new: Monitor) {
+        guard new.geometry != monitor || new.isPrimary != isPrimary else { return }
+        monitor = new.geometry
+        isPrimary = new.isPrimary
+        looks.removeAll()
+        requestFrame()
+    }
+
+    func scaleChanged() {
+        looks.removeAll()
+        requestFrame()
+    }
+
+    /// A window was mapped or restacked above ours: put the banner back on top.
+    func raiseAboveOthers() { bannerWindow?.raise() }
+
+    /// The WM moved or reparented the dock.
+    func reservationMoved(_ window: Window) {
+        guard let reservation, reservation.window == window else { return }
+        reservation.confirmPosition()
+    }
+
+    func owns(_ window: Window) -> Bool {
+        window == bannerWindow?.window || window == reservation?.window
+    }
+
+    // MARK: Looks: an appearance resolved against this monitor and display
+
+    private func effective(_ appearance: TopBannerAppearance) -> TopBannerAppearance {
+        CompactRule.effectiveAppearance(appearance, on: monitor, policy: compactPolicy)
+    }
+
+    private func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
+        if let cached = looks[appearance] { return cached }
+        let scale = context.pixelsPerPoint
+        let background = try context.resolve(appearance.backgroundColor)
+        let text = try context.resolve(appearance.textColor)
+        let font = try context.fonts.font(appearance.font, scale: scale)
+        let height = BannerLayout.bannerHeight(appearance, scale: scale, lineHeight: font.lineHeight)
+        let title = BannerLayout.ellipsize(
+            BannerLayout.singleLine(appearance.title),
+            maxWidth: BannerLayout.maximumTitleWidth(monitorWidth: monitor.width, scale: scale),
+            measure: font.width(of:)
+        )
+        let look = Look(
+            title: title, background: background, text: text, font: font, height: height,
+            baseline: BannerLayout.baseline(appearance, scale: scale, bannerHeight: height, ascent: font.ascent, descent: font.descent),
+            titleX: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: font.width(of: title))
+        )
+        if looks.count > 16 { looks.removeAll() }
+        looks[appearance] = look
+        return look
+    }
+}
+
+/// An appearance ready to draw: colours resolved, font open, title fitted, positions in pixels.
+struct Look: Equatable {
+    var title: String
+    var background: RGBA
+    var text: RGBA
+    var font: LoadedFont
+    var height: Int
+    var baseline: Int
+    var titleX: Int
+
+    static func == (a: Look, b: Look) -> Bool {
+        a.title == b.title && a.background == b.background && a.text == b.text && a.font === b.font
+            && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX
+    }
+}
+
+/// What the back buffer holds, to skip redrawing frames that only move the window.
+private struct DrawnContent: Equatable {
+    var new: Look
+    var old: Look?
+    var progress: Double
+    var width: Int
+    var height: Int
+}

@@ -1,0 +1,83 @@
+// The drawing layer, in the spirit of dmenu's drw.c: the banner asks for "fill", "text",
+// "present"; this file owns the back-buffer pixmap and its XftDraw and knows about
+// XRenderColor's premultiplied alpha so nobody else has to.
+
+import CX11
+import BannerCore
+
+/// A back buffer the size of the banner. Every frame is drawn here completely, then copied to
+/// the window in one request, so the window never shows a half-drawn frame.
+final class Canvas {
+    private unowned let connection: XConnection
+    private(set) var pixmap: Pixmap
+    private var draw: OpaquePointer
+    private(set) var width: Int
+    private(set) var height: Int
+
+    init(connection: XConnection, width: Int, height: Int) {
+        self.connection = connection
+        self.width = width
+        self.height = height
+        pixmap = XCreatePixmap(connection.display, connection.root, UInt32(width), UInt32(height), UInt32(connection.depth))
+        draw = XftDrawCreate(connection.display, pixmap, connection.visual, connection.colormap)
+    }
+
+    /// Gives the buffer a new size; its contents are undefined until the next frame is drawn.
+    func resize(width newWidth: Int, height newHeight: Int) {
+        guard newWidth != width || newHeight != height else { return }
+        release()
+        width = newWidth
+        height = newHeight
+        pixmap = XCreatePixmap(connection.display, connection.root, UInt32(width), UInt32(height), UInt32(connection.depth))
+        draw = XftDrawCreate(connection.display, pixmap, connection.visual, connection.colormap)
+    }
+
+    /// Paints the whole buffer with `colour` (opaque; a window without a compositor has no alpha).
+    func fill(_ colour: RGBA) {
+        var opaque = colour
+        opaque.alpha = 1
+        withXftColour(opaque) { xft in
+            XftDrawRect(draw, xft, 0, 0, UInt32(width), UInt32(height))
+        }
+    }
+
+    /// Draws `text` with its baseline at `baseline`, blended over what is there with `colour`'s alpha.
+    func text(_ text: String, font: LoadedFont, colour: RGBA, x: Int, baseline: Int) {
+        guard !text.isEmpty, colour.alpha > 0 else { return }
+        let bytes = Array(text.utf8)
+        withXftColour(colour) { xft in
+            bytes.withUnsafeBufferPointer { buffer in
+                XftDrawStringUtf8(draw, xft, font.handle, Int32(x), Int32(baseline), buffer.baseAddress, Int32(buffer.count))
+            }
+        }
+    }
+
+    /// Makes the buffer the window's background (so exposures repaint from it without a round
+    /// trip) and copies it onto the window now.
+    func present(to window: Window) {
+        XSetWindowBackgroundPixmap(connection.display, window, pixmap)
+        let gc = XCreateGC(connection.display, window, 0, nil)
+        XCopyArea(connection.display, pixmap, window, gc, 0, 0, UInt32(width), UInt32(height), 0, 0)
+        XFreeGC(connection.display, gc)
+    }
+
+    func release() {
+        XftDrawDestroy(draw)
+        XFreePixmap(connection.display, pixmap)
+    }
+
+    /// Xft wants premultiplied 16-bit components.
+    private func withXftColour(_ colour: RGBA, _ body: (UnsafeMutablePointer<XftColor>) -> Void) {
+        func component(_ value: Double) -> UInt16 {
+            UInt16((min(max(value * colour.alpha, 0), 1) * 65535).rounded())
+        }
+        var render = XRenderColor(
+            red: component(colour.red), green: component(colour.green), blue: component(colour.blue),
+            alpha: UInt16((min(max(colour.alpha, 0), 1) * 65535).rounded())
+        )
+        var xft = XftColor()
+        guard XftColorAllocValue(connection.display, connection.visual, connection.colormap, &render, &xft) != 0 else { return }
+        body(&xft)
+        XftColorFree(connection.display, connection.visual, connection.colormap, &xft)
+    }
+}

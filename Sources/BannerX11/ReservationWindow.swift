@@ -1,0 +1,116 @@
+// The space keeper: a managed `_NET_WM_WINDOW_TYPE_DOCK` window under the banner whose
+// `_NET_WM_STRUT_PARTIAL` makes the window manager shrink `_NET_WORKAREA` and move maximized
+// windows down. Window managers ignore struts on override-redirect windows, hence this second
+// window. It takes no input and sits on every desktop; when the process dies the X server
+// destroys it and the reservation goes with it.
+
+import CX11
+import Glibc
+import BannerCore
+
+final class ReservationWindow {
+    private unowned let connection: XConnection
+    let window: Window
+    private var monitor: MonitorGeometry
+    /// The reserved height now in effect, in pixels below the monitor's top edge.
+    private(set) var reservedHeight: Int
+    private(set) var isMapped = false
+
+    init(connection: XConnection, monitor: MonitorGeometry, reservedHeight: Int, background: RGBA) {
+        self.connection = connection
+        self.monitor = monitor
+        self.reservedHeight = reservedHeight
+        var attributes = XSetWindowAttributes()
+        attributes.background_pixel = ReservationWindow.pixel(background)
+        attributes.event_mask = StructureNotifyMask
+        window = XCreateWindow(
+            connection.display, connection.root, Int32(monitor.x), Int32(monitor.y),
+            UInt32(monitor.width), UInt32(max(reservedHeight, 1)), 0,
+            connection.depth, UInt32(InputOutput), connection.visual,
+            UInt(CWBackPixel | CWEventMask), &attributes
+        )
+        connection.setClass(window, name: "window-banner-reservation", className: "WindowBanner")
+        connection.setUTF8(window, "_NET_WM_NAME", "window-banner reservation")
+        connection.setAtoms(window, "_NET_WM_WINDOW_TYPE", ["_NET_WM_WINDOW_TYPE_DOCK"])
+        connection.setAtoms(window, "_NET_WM_STATE", ["_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER"])
+        connection.setCardinals(window, "_NET_WM_DESKTOP", [0xFFFF_FFFF])
+        connection.setCardinals(window, "_NET_WM_PID", [Int(getpid())])
+        if let hints = XAllocWMHints() {
+            hints.pointee.flags = InputHint
+            hints.pointee.input = 0
+            XSetWMHints(connection.display, window, hints)
+            XFree(hints)
+        }
+        // Clicks on the reserved strip must not reach (or focus) the dock: empty input shape.
+        XShapeCombineRectangles(connection.display, window, ShapeInput, 0, 0, nil, 0, ShapeSet, Unsorted)
+        applyGeometryHints()
+        applyStrut()
+    }
+
+    /// Maps the window; the WM places it, and `confirmPosition` puts it back if it strays.
+    func map() {
+        XMapWindow(connection.display, window)
+        isMapped = true
+    }
+
+    /// Reserves `height` pixels at the top of the monitor (the dock is resized to match).
+    func reserve(_ height: Int, on newMonitor: MonitorGeometry) {
+        guard height != reservedHeight || newMonitor != monitor else { return }
+        reservedHeight = height
+        monitor = newMonitor
+        applyGeometryHints()
+        XMoveResizeWindow(
+            connection.display, window, Int32(monitor.x), Int32(monitor.y),
+            UInt32(monitor.width), UInt32(max(height, 1))
+        )
+        applyStrut()
+    }
+
+    /// Some WMs place docks by their own rules: if it is not at the monitor's top-left, move it back.
+    func confirmPosition() {
+        var rootX: Int32 = 0
+        var rootY: Int32 = 0
+        var child: Window = 0
+        XTranslateCoordinates(connection.display, window, connection.root, 0, 0, &rootX, &rootY, &child)
+        if Int(rootX) != monitor.x || Int(rootY) != monitor.y {
+            XMoveWindow(connection.display, window, Int32(monitor.x), Int32(monitor.y))
+        }
+    }
+
+    /// Zeroes the strut first (some WMs never shrink their padding when a strut vanishes with
+    /// its window), then destroys the window.
+    func destroy() {
+        reservedHeight = 0
+        applyStrut()
+        connection.sync()
+        if isMapped { XUnmapWindow(connection.display, window) }
+        XDestroyWindow(connection.display, window)
+    }
+
+    private func applyStrut() {
+        // left, right, top, bottom, then start/end pairs for each edge (root coordinates).
+        let top = reservedHeight > 0 ? monitor.y + reservedHeight : 0
+        let startX = monitor.x
+        let endX = reservedHeight > 0 ? monitor.x + monitor.width - 1 : 0
+        connection.setCardinals(window, "_NET_WM_STRUT_PARTIAL", [0, 0, top, 0, 0, 0, 0, 0, reservedHeight > 0 ? startX : 0, endX, 0, 0])
+        connection.setCardinals(window, "_NET_WM_STRUT", [0, 0, top, 0])
+    }
+
+    /// Position hints at the monitor's top-left with the real size: without them openbox and
+    /// fluxbox put a dock wherever they like, and a 0×0 size gives a 1 px dock on tiling WMs.
+    private func applyGeometryHints() {
+        guard let hints = XAllocSizeHints() else { return }
+        hints.pointee.flags = USPosition | PPosition | USSize | PSize
+        hints.pointee.x = Int32(monitor.x)
+        hints.pointee.y = Int32(monitor.y)
+        hints.pointee.width = Int32(monitor.width)
+        hints.pointee.height = Int32(max(reservedHeight, 1))
+        XSetWMNormalHints(connection.display, window, hints)
+        XFree(hints)
+    }
+
+    private static func pixel(_ colour: RGBA) -> UInt {
+        func byte(_ value: Double) -> UInt { UInt((min(max(value, 0), 1) * 255).rounded()) }
+        return byte(colour.red) << 16 | byte(colour.green) << 8 | byte(colour.blue)
+    }
+}

@@ -1,0 +1,156 @@
+// The connection to one X display and the small vocabulary the rest of the layer speaks:
+// atoms, properties, monitors, the Xft DPI. Every raw Xlib call outside drawing goes through here.
+
+import CX11
+import Glibc
+import BannerCore
+
+/// Why a display could not be used.
+public enum BannerDisplayError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `XOpenDisplay` failed; the name is what was asked for (nil = `$DISPLAY` unset).
+    case cannotOpen(String?)
+    case noSuchMonitor(String, available: [String])
+    case xRequestFailed(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(nil): "cannot open display: DISPLAY is not set"
+        case .cannotOpen(let name?): "cannot open display '\(name.printable)'"
+        case .noSuchMonitor(let name, let available):
+            "no monitor named '\(name.printable)' (available: \(available.joined(separator: ", ")))"
+        case .xRequestFailed(let what): "the X server refused to \(what)"
+        }
+    }
+}
+
+/// A RandR monitor: its name and root-window rectangle.
+public struct Monitor: Sendable, Hashable {
+    public var name: String
+    public var geometry: MonitorGeometry
+    public var isPrimary: Bool
+}
+
+/// Owns the `Display*`; closed exactly once, by `BannerDisplay`.
+final class XConnection {
+    let display: OpaquePointer
+    let screen: Int32
+    let root: Window
+    let visual: UnsafeMutablePointer<Visual>
+    let colormap: Colormap
+    let depth: Int32
+    let name: String
+    private(set) var randrEventBase: Int32 = -1
+    private var atoms: [String: Atom] = [:]
+
+    init(name requested: String?) throws(BannerDisplayError) {
+        let environment = getenv("DISPLAY").map { String(cString: $0) }
+        let effective = requested ?? environment
+        guard let effective, !effective.isEmpty else { throw .cannotOpen(nil) }
+        guard let display = XOpenDisplay(effective) else { throw .cannotOpen(effective) }
+        XErrorTrap.install()
+        self.display = display
+        name = effective
+        screen = wb_DefaultScreen(display)
+        root = wb_RootWindow(display, screen)
+        visual = wb_DefaultVisual(display, screen)
+        colormap = wb_DefaultColormap(display, screen)
+        depth = wb_DefaultDepth(display, screen)
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        if XRRQueryExtension(display, &eventBase, &errorBase) != 0 {
+            randrEventBase = eventBase
+        }
+    }
+
+    func close() { XCloseDisplay(display) }
+
+    var fileDescriptor: Int32 { wb_ConnectionNumber(display) }
+
+    func atom(_ name: String) -> Atom {
+        if let known = atoms[name] { return known }
+        let value = XInternAtom(display, name, 0)
+        atoms[name] = value
+        return value
+    }
+
+    func flush() { XFlush(display) }
+    func sync() { XSync(display, 0) }
+
+    // MARK: Properties
+
+    /// Sets a format-32 property; X wants C `long`s, which are `Int` on 64-bit Linux.
+    func setCardinals(_ window: Window, _ property: String, type: Atom = Atom(XA_CARDINAL), _ values: [Int]) {
+        values.withUnsafeBytes { bytes in
+            _ = XChangeProperty(
+                display, window, atom(property), type, 32, PropModeReplace,
+                bytes.bindMemory(to: UInt8.self).baseAddress, Int32(values.count)
+            )
+        }
+    }
+
+    func setAtoms(_ window: Window, _ property: String, _ names: [String]) {
+        setCardinals(window, property, type: Atom(XA_ATOM), names.map { Int(bitPattern: UInt(atom($0))) })
+    }
+
+    func setUTF8(_ window: Window, _ property: String, _ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            _ = XChangeProperty(
+                display, window, atom(property), atom("UTF8_STRING"), 8, PropModeReplace,
+                buffer.baseAddress, Int32(buffer.count)
+            )
+        }
+    }
+
+    func setClass(_ window: Window, name: String, className: String) {
+        name.withCString { namePointer in
+            className.withCString { classPointer in
+                var hint = XClassHint(
+                    res_name: UnsafeMutablePointer(mutating: namePointer),
+                    res_class: UnsafeMutablePointer(mutating: classPointer)
+                )
+                XSetClassHint(display, window, &hint)
+            }
+        }
+    }
+
+    // MARK: Monitors and resources
+
+    /// The active RandR monitors, or the whole screen as one monitor named `default`.
+    func monitors() -> [Monitor] {
+        var count: Int32 = 0
+        if randrEventBase >= 0, let list = XRRGetMonitors(display, root, 1, &count), count > 0 {
+            defer { XRRFreeMonitors(list) }
+            return (0..<Int(count)).map { index in
+                let info = list[index]
+                var monitorName = "monitor-\(index)"
+                if let cName = XGetAtomName(display, info.name) {
+                    monitorName = String(cString: cName)
+                    XFree(cName)
+                }
+                return Monitor(
+                    name: monitorName,
+                    geometry: MonitorGeometry(x: Int(info.x), y: Int(info.y), width: Int(info.width), height: Int(info.height)),
+                    isPrimary: info.primary != 0
+                )
+            }
+        }
+        let geometry = MonitorGeometry(
+            x: 0, y: 0, width: Int(wb_DisplayWidth(display, screen)), height: Int(wb_DisplayHeight(display, screen))
+        )
+        return [Monitor(name: "default", geometry: geometry, isPrimary: true)]
+    }
+
+    /// `Xft.dpi` from the server's resource database, if set.
+    func xftDPI() -> Double? {
+        guard let value = XGetDefault(display, "Xft", "dpi") else { return nil }
+        return Double(String(cString: value))
+    }
+
+    /// Resolves an X11 colour name through the server's colour database.
+    func lookupColour(_ name: String) -> RGBA? {
+        var exact = XColor()
+        guard XParseColor(display, colormap, name, &exact) != 0 else { return nil }
+        return RGBA(red: Double(exact.red) / 65535, green: Double(exact.green) / 65535, blue: Double(exact.blue) / 65535)
+    }
+}

@@ -1,0 +1,30 @@
+// The C surface WindowBanner uses: Xlib, Xft, fontconfig, XRandR, XShape.
+// Xlib's accessor macros do not import into Swift; each one is bridged here
+// by a static inline function named after the macro.
+#ifndef WINDOWBANNER_CX11_SHIM_H
+#define WINDOWBANNER_CX11_SHIM_H
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/Xatom.h>
+#include <X11/Xresource.h>
+#include <X11/Xft/Xft.h>
+#include <X11/extensions/Xrandr.h>
+#include <X11/extensions/shape.h>
+#include <fontconfig/fontconfig.h>
+
+static inline int wb_DefaultScreen(Display *d) { return DefaultScreen(d); }
+static inline Window wb_RootWindow(Display *d, int s) { return RootWindow(d, s); }
+static inline Visual *wb_DefaultVisual(Display *d, int s) { return DefaultVisual(d, s); }
+static inline Colormap wb_DefaultColormap(Display *d, int s) { return DefaultColormap(d, s); }
+static inline int wb_DefaultDepth(Display *d, int s) { return DefaultDepth(d, s); }
+static inline int wb_DisplayWidth(Display *d, int s) { return DisplayWidth(d, s); }
+static inline int wb_DisplayHeight(Display *d, int s) { return DisplayHeight(d, s); }
+static inline int wb_ConnectionNumber(Display *d) { return ConnectionNumber(d); }
+
+/// fontconfig's object names are macros too.
+static inline const char *wb_FC_FAMILY(void) { return FC_FAMILY; }
+static inline const char *wb_FC_SIZE(void) { return FC_SIZE; }
+static inline const char *wb_FC_PIXEL_SIZE(void) { return FC_PIXEL_SIZE; }
+
+#endif

@@ -1,0 +1,111 @@
+// `window-banner run`: the foreground banner. It owns the display connection for as long as
+// it runs, so the banner (and its reserved space) lives exactly as long as this process.
+
+import ArgumentParser
+import BannerCore
+import BannerX11
+import Glibc
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Show a banner until a timeout, a signal, or the end of a command.",
+        discussion: """
+        The banner slides in, stays until --timeout seconds pass, SIGINT/SIGTERM arrives (exit 0), \
+        or COMMAND exits (then window-banner exits with COMMAND's status), and slides out before \
+        exiting. COMMAND is run directly, without a shell.
+        """
+    )
+
+    @OptionGroup var appearance: AppearanceOptions
+
+    @Option(help: ArgumentHelp("Dismiss after this many seconds. Default: stay until a signal or COMMAND's end.", valueName: "seconds"))
+    var timeout: String?
+
+    @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name or 'primary'. Default: primary.", valueName: "name"))
+    var monitor: String = "primary"
+
+    @Option(help: ArgumentHelp("X display to use. Default: $DISPLAY.", valueName: "display"))
+    var display: String?
+
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("Command to run while the banner shows.", valueName: "command"))
+    var command: [String] = []
+
+    func run() throws {
+        let look: TopBannerAppearance
+        let policy: CompactPolicy
+        var duration: Double?
+        do {
+            look = try appearance.appearance()
+            policy = try appearance.compactPolicy()
+            if let timeout {
+                guard let seconds = Double(timeout), seconds.isFinite, seconds > 0 else { throw BannerValueError.duration(timeout) }
+                duration = seconds
+            }
+        } catch {
+            throw fail("\(error)", code: ExitStatus.usage)
+        }
+
+        let banners: BannerDisplay
+        do {
+            banners = try BannerDisplay(name: display)
+        } catch {
+            throw fail("\(error)", code: ExitStatus.displayUnavailable)
+        }
+        banners.onWarning = Terminal.warning
+        defer { banners.close() }
+
+        let host: BannerHost
+        do {
+            host = try banners.host(named: monitor)
+        } catch {
+            throw fail("\(error)", code: ExitStatus.usage)
+        }
+        host.compactPolicy = policy
+        do {
+            try host.presentTopBanner(look)
+        } catch {
+            throw fail("\(error)", code: ExitStatus.usage)
+        }
+
+        guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGCHLD]) else {
+            throw fail("cannot set up signal handling", code: ExitStatus.internalError)
+        }
+        var child: ChildProcess?
+        var childStatus: Int32?
+        if !command.isEmpty {
+            do {
+                child = try ChildProcess.spawn(command)
+            } catch .notFound(let program) {
+                host.dismissTopBanner()
+                banners.runUntilIdle()
+                throw fail("command not found: \(program.printable)", code: 127)
+            } catch .notExecutable(let program) {
+                host.dismissTopBanner()
+                banners.runUntilIdle()
+                throw fail("cannot execute: \(program.printable)", code: 126)
+            }
+        }
+
+        if let duration {
+            banners.loop.after(seconds: duration) { host.dismissTopBanner() }
+        }
+        banners.loop.watch(fd: signals.readEnd) {
+            for signal in signals.drain() {
+                if signal == SIGCHLD {
+                    if let status = child?.reap() {
+                        childStatus = status
+                        host.dismissTopBanner()
+                    }
+                } else if let child, childStatus == nil {
+                    child.send(signal)
+                } else {
+                    host.dismissTopBanner()
+                }
+            }
+        }
+        let childDone = { child == nil || childStatus != nil }
+        banners.loop.run { host.phase == .hidden && childDone() }
+        throw ExitCode(childStatus ?? 0)
+    }
+}

@@ -1,0 +1,20 @@
+// The `window-banner` command: what scripts call. Each subcommand is a declarative type;
+// values are parsed by BannerCore so every bad value gets the same one-line message and
+// exit code 64. Start reading at `RunCommand.run()`.
+
+import ArgumentParser
+
+@main
+struct WindowBanner: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "window-banner",
+        abstract: "A status banner at the top of an X11 desktop that reserves its own space.",
+        discussion: """
+        Exit codes: 0 success; 64 bad usage or value; 69 no display or display unreachable; \
+        70 internal error; 126/127 the command given to `run` could not be started; \
+        otherwise `run -- COMMAND` exits with the command's status.
+        """,
+        version: "0.1.0",
+        subcommands: [RunCommand.self]
+    )
+}
