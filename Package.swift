@@ -31,12 +31,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore"]),
-        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11"]),
-        .testTarget(
-            name: "WindowBannerCLITests",
-            dependencies: ["window-banner", "CX11", "BannerCore"],
-            path: "Tests/WindowBannerCLITests"
-        ),
+        // A private Xvfb + real window manager per suite, and an independent X client that
+        // observes what a user would see (work area, geometry, pixels).
+        .target(name: "X11TestSupport", dependencies: ["CX11"], path: "Tests/X11TestSupport"),
+        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
+        .testTarget(name: "WindowBannerCLITests", dependencies: ["window-banner", "X11TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

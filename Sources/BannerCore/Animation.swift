@@ -76,7 +76,9 @@ public struct FramePacer: Sendable, Hashable {
     /// The first frame slot strictly after `time`, counted from `origin`.
     public func nextFrame(after time: MonotonicTime, origin: MonotonicTime) -> MonotonicTime {
         let elapsed = max(0, time - origin)
-        let slot = (elapsed / interval).rounded(.down) + 1
+        var slot = (elapsed / interval).rounded(.down) + 1
+        // Division can round a time that sits exactly on a slot down to the slot before it.
+        if !(origin + slot * interval > time) { slot += 1 }
         return origin + slot * interval
     }
 }

@@ -132,7 +132,7 @@ public struct BannerFont: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        Int(exactly: value).map { String($0) } ?? String(value)
     }
 
     static func positiveNumber(_ text: String) -> Double? {

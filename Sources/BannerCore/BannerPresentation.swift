@@ -58,6 +58,7 @@ public struct BannerPresentation: Sendable {
     private var reveal: Double = 0
     private var fade: Animation?
     private var fadingFrom: TopBannerAppearance?
+    private var reached: [Milestone] = []
 
     public init(timing: BannerTiming = .standard) {
         self.timing = timing
@@ -77,12 +78,12 @@ public struct BannerPresentation: Sendable {
             appearance = newAppearance
             fade = nil
             fadingFrom = nil
-            startSlide(to: 1, at: now)
             phase = .presenting
+            startSlide(to: 1, at: now)
         case .dismissing:
             crossFade(to: newAppearance, at: now)
-            startSlide(to: 1, at: now)
             phase = .presenting
+            startSlide(to: 1, at: now)
         case .presenting, .presented:
             crossFade(to: newAppearance, at: now)
         }
@@ -92,26 +93,16 @@ public struct BannerPresentation: Sendable {
     public mutating func dismiss(at now: MonotonicTime) {
         settle(at: now)
         guard phase == .presenting || phase == .presented else { return }
-        startSlide(to: 0, at: now)
         phase = .dismissing
+        startSlide(to: 0, at: now)
     }
 
-    /// Moves time forward, finishing animations whose end has passed.
+    /// Moves time forward, finishing animations whose end has passed; returns every milestone
+    /// reached since the last call (including ones passed inside `present` or `dismiss`).
     public mutating func advance(to now: MonotonicTime) -> [Milestone] {
         settle(at: now)
-        var milestones: [Milestone] = []
-        if slide == nil {
-            if phase == .presenting {
-                phase = .presented
-                milestones.append(.presentationFinished)
-            } else if phase == .dismissing {
-                phase = .hidden
-                fade = nil
-                fadingFrom = nil
-                milestones.append(.dismissalFinished)
-            }
-        }
-        return milestones
+        defer { reached.removeAll() }
+        return reached
     }
 
     /// The frame at `now`; nil when hidden.
@@ -139,7 +130,7 @@ public struct BannerPresentation: Sendable {
             duration: timing.slideDuration * distance,
             curve: target > reveal ? .easeOut : .easeIn
         )
-        if distance == 0 { settle(at: now) }
+        settle(at: now)
     }
 
     private mutating func crossFade(to newAppearance: TopBannerAppearance, at now: MonotonicTime) {
@@ -153,11 +144,22 @@ public struct BannerPresentation: Sendable {
         if timing.crossFadeDuration <= 0 { settle(at: now) }
     }
 
-    /// Folds finished animations into the resting state.
+    /// Folds finished animations into the resting state and records the milestones reached.
     private mutating func settle(at now: MonotonicTime) {
         if let running = slide {
             reveal = running.value(at: now)
-            if running.isFinished(at: now) { slide = nil }
+            if running.isFinished(at: now) {
+                slide = nil
+                if phase == .presenting {
+                    phase = .presented
+                    reached.append(.presentationFinished)
+                } else if phase == .dismissing {
+                    phase = .hidden
+                    fade = nil
+                    fadingFrom = nil
+                    reached.append(.dismissalFinished)
+                }
+            }
         }
         if let running = fade, running.isFinished(at: now) {
             fade = nil

@@ -2,13 +2,14 @@
 // the defaults when the appearance is built.
 
 /// Collects per-call overrides; ``build(defaults:)`` fills every unset field from the defaults.
+/// A class so that calls chain: each returns the same builder, not a copy.
 ///
 /// ```swift
 /// host.presentTopBanner { config in
 ///     config.title("Network Connection Lost").backgroundColor(.systemRed).textColor(.white)
 /// }
 /// ```
-public struct TopBannerConfigBuilder: Sendable {
+public final class TopBannerConfigBuilder {
     public private(set) var title: String?
     public private(set) var backgroundColor: BannerColor?
     public private(set) var textColor: BannerColor?
@@ -18,13 +19,13 @@ public struct TopBannerConfigBuilder: Sendable {
 
     public init() {}
 
-    @discardableResult public mutating func title(_ value: String) -> Self { title = value; return self }
-    @discardableResult public mutating func backgroundColor(_ value: BannerColor) -> Self { backgroundColor = value; return self }
-    @discardableResult public mutating func textColor(_ value: BannerColor) -> Self { textColor = value; return self }
+    @discardableResult public func title(_ value: String) -> Self { title = value; return self }
+    @discardableResult public func backgroundColor(_ value: BannerColor) -> Self { backgroundColor = value; return self }
+    @discardableResult public func textColor(_ value: BannerColor) -> Self { textColor = value; return self }
     /// Points; values outside 0 < h ≤ ``TopBannerAppearance/maximumHeight`` are refused by ``build(defaults:)``.
-    @discardableResult public mutating func height(_ value: Double) -> Self { height = value; return self }
-    @discardableResult public mutating func titleTopInset(_ value: Double) -> Self { titleTopInset = value; return self }
-    @discardableResult public mutating func font(_ value: BannerFont) -> Self { font = value; return self }
+    @discardableResult public func height(_ value: Double) -> Self { height = value; return self }
+    @discardableResult public func titleTopInset(_ value: Double) -> Self { titleTopInset = value; return self }
+    @discardableResult public func font(_ value: BannerFont) -> Self { font = value; return self }
 
     /// The full appearance: overrides where set, `defaults` elsewhere.
     public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {

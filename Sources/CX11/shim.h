@@ -22,6 +22,9 @@ static inline int wb_DisplayWidth(Display *d, int s) { return DisplayWidth(d, s)
 static inline int wb_DisplayHeight(Display *d, int s) { return DisplayHeight(d, s); }
 static inline int wb_ConnectionNumber(Display *d) { return ConnectionNumber(d); }
 
+static inline unsigned long wb_XGetPixel(XImage *image, int x, int y) { return XGetPixel(image, x, y); }
+static inline int wb_XDestroyImage(XImage *image) { return XDestroyImage(image); }
+
 /// fontconfig's object names are macros too.
 static inline const char *wb_FC_FAMILY(void) { return FC_FAMILY; }
 static inline const char *wb_FC_SIZE(void) { return FC_SIZE; }

@@ -28,7 +28,7 @@ struct AppearanceOptions: ParsableArguments {
 
     /// The appearance these flags describe, defaults filled in.
     func appearance() throws(BannerValueError) -> TopBannerAppearance {
-        var builder = TopBannerConfigBuilder()
+        let builder = TopBannerConfigBuilder()
         builder.title(title)
         if let background { builder.backgroundColor(try BannerColor(parsing: background)) }
         if let textColor { builder.textColor(try BannerColor(parsing: textColor)) }

@@ -60,8 +60,21 @@ struct ChildProcess {
         var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         cArguments.append(nil)
         defer { for pointer in cArguments { free(pointer) } }
+        // The command starts with default signal dispositions and nothing blocked, whatever
+        // this process inherited.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&handled, number) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &handled)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, nil, nil, cArguments, environ)
+        let status = posix_spawnp(&pid, program, nil, &attributes, cArguments, environ)
         switch status {
         case 0: return ChildProcess(pid: pid)
         case ENOENT: throw .notFound(program)

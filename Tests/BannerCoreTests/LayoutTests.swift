@@ -1,0 +1,140 @@
+// Pixel layout: point scaling, banner height, baseline, placement while sliding, and titles
+// cut to fit, measured with a fake font so every width is known.
+
+import BannerCore
+import Testing
+
+@Suite("Layout")
+struct LayoutTests {
+    /// A fake font: every character (grapheme) is 10 px wide.
+    static func tenPixelsPerCharacter(_ text: String) -> Int { text.count * 10 }
+    /// A fake font that draws each Unicode scalar 10 px wide, so a split grapheme would still fit.
+    static func tenPixelsPerScalar(_ text: String) -> Int { text.unicodeScalars.count * 10 }
+
+    static let family = "👨\u{200D}👩\u{200D}👧"
+    static let decomposedE = "e\u{301}"
+
+    @Test func pixelsPerPointFollowsXftDPI() {
+        #expect(BannerLayout.pixelsPerPoint(xftDPI: nil) == 1)
+        #expect(BannerLayout.pixelsPerPoint(xftDPI: 96) == 1)
+        #expect(BannerLayout.pixelsPerPoint(xftDPI: 192) == 2)
+        #expect(BannerLayout.pixelsPerPoint(xftDPI: 144) == 1.5)
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 0, -96, 10, 1e9])
+    func nonsenseDPIMeansOnePixelPerPoint(dpi: Double) {
+        #expect(BannerLayout.pixelsPerPoint(xftDPI: dpi) == 1)
+    }
+
+    @Test func pointsRoundToWholePixels() {
+        #expect(BannerLayout.pixels(80, scale: 1) == 80)
+        #expect(BannerLayout.pixels(80, scale: 2) == 160)
+        #expect(BannerLayout.pixels(17, scale: 1.5) == 26)
+    }
+
+    @Test func bannerHeightIsConfiguredHeightWhenTheLineFits() {
+        #expect(BannerLayout.bannerHeight(.default, scale: 1, lineHeight: 22) == 80)
+        #expect(BannerLayout.bannerHeight(.default, scale: 2, lineHeight: 44) == 160)
+    }
+
+    @Test func bannerHeightGrowsWhenTheLineDoesNotFit() {
+        #expect(BannerLayout.bannerHeight(TopBannerAppearance.default.compact, scale: 1, lineHeight: 20) == 20)
+        var look = TopBannerAppearance.default
+        look.height = 30
+        #expect(BannerLayout.bannerHeight(look, scale: 1, lineHeight: 22) == 42)
+        #expect(BannerLayout.bannerHeight(look, scale: 2, lineHeight: 44) == 84)
+    }
+
+    @Test func baselineCentresTheLineBelowTheInset() {
+        // 80 px tall, 20 px inset: a 20 px line (16 + 4) centred in the 60 px below.
+        let baseline = BannerLayout.baseline(.default, scale: 1, bannerHeight: 80, ascent: 16, descent: 4)
+        #expect(baseline == 56)
+        #expect((baseline - 16) - 20 == 80 - (baseline + 4))
+    }
+
+    @Test func baselineCentresInTheCompactStrip() {
+        let compact = TopBannerAppearance.default.compact
+        #expect(BannerLayout.baseline(compact, scale: 1, bannerHeight: 18, ascent: 13, descent: 3) == 14)
+        #expect(BannerLayout.baseline(compact, scale: 1, bannerHeight: 20, ascent: 16, descent: 4) == 16)
+    }
+
+    @Test func baselineScalesTheInset() {
+        #expect(BannerLayout.baseline(.default, scale: 2, bannerHeight: 160, ascent: 32, descent: 8) == 112)
+    }
+
+    @Test func titleIsCentredWithinPadding() {
+        #expect(BannerLayout.titleX(monitorWidth: 1280, textWidth: 200) == 540)
+        #expect(BannerLayout.maximumTitleWidth(monitorWidth: 1280, scale: 1) == 1256)
+        #expect(BannerLayout.maximumTitleWidth(monitorWidth: 1280, scale: 2) == 1232)
+        #expect(BannerLayout.maximumTitleWidth(monitorWidth: 10, scale: 1) == 0)
+    }
+
+    @Test(arguments: [
+        (0.0, -80, 0), (0.5, -40, 40), (1.0, 0, 80), (-0.5, -80, 0), (1.5, 0, 80),
+    ])
+    func placementOnMonitorAtTop(reveal: Double, windowY: Int, reserved: Int) {
+        let monitor = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+        let placement = BannerLayout.placement(monitor: monitor, bannerHeight: 80, reveal: reveal)
+        #expect(placement.windowY == windowY)
+        #expect(placement.reservedHeight == reserved)
+    }
+
+    @Test(arguments: [(0.0, 220, 0), (0.5, 260, 40), (1.0, 300, 80)])
+    func placementOnMonitorBelowAnother(reveal: Double, windowY: Int, reserved: Int) {
+        let monitor = MonitorGeometry(x: 0, y: 300, width: 1024, height: 768)
+        let placement = BannerLayout.placement(monitor: monitor, bannerHeight: 80, reveal: reveal)
+        #expect(placement.windowY == windowY)
+        #expect(placement.reservedHeight == reserved)
+        // The visible part of the window is exactly the reserved strip.
+        #expect(placement.windowY + 80 == monitor.y + placement.reservedHeight)
+    }
+
+    @Test func titleThatFitsIsUnchanged() {
+        #expect(BannerLayout.ellipsize("Hello", maxWidth: 50, measure: Self.tenPixelsPerCharacter) == "Hello")
+        #expect(BannerLayout.ellipsize("", maxWidth: 0, measure: Self.tenPixelsPerCharacter) == "")
+    }
+
+    @Test func tooWideTitleBecomesPrefixAndEllipsisWithinMaxWidth() {
+        let title = "Network Connection Lost"
+        for maxWidth in stride(from: 10, to: 230, by: 7) {
+            let cut = BannerLayout.ellipsize(title, maxWidth: maxWidth, measure: Self.tenPixelsPerCharacter)
+            #expect(cut.hasSuffix("…"), "maxWidth \(maxWidth)")
+            #expect(title.hasPrefix(String(cut.dropLast())), "maxWidth \(maxWidth)")
+            #expect(Self.tenPixelsPerCharacter(cut) <= maxWidth, "maxWidth \(maxWidth)")
+        }
+        #expect(BannerLayout.ellipsize(title, maxWidth: 80, measure: Self.tenPixelsPerCharacter) == "Network…")
+        #expect(BannerLayout.ellipsize(title, maxWidth: 120, measure: Self.tenPixelsPerCharacter) == "Network Con…")
+    }
+
+    @Test func trailingSpaceIsTrimmedBeforeTheEllipsis() {
+        #expect(BannerLayout.ellipsize("Hello world", maxWidth: 70, measure: Self.tenPixelsPerCharacter) == "Hello…")
+        #expect(BannerLayout.ellipsize("Hello world", maxWidth: 80, measure: Self.tenPixelsPerCharacter) == "Hello w…")
+    }
+
+    @Test func onlyTheEllipsisOrNothingWhenSpaceIsTiny() {
+        #expect(BannerLayout.ellipsize("Hello", maxWidth: 10, measure: Self.tenPixelsPerCharacter) == "…")
+        #expect(BannerLayout.ellipsize("Hello", maxWidth: 5, measure: Self.tenPixelsPerCharacter) == "")
+    }
+
+    @Test func ellipsizingNeverSplitsAnEmojiSequence() {
+        let title = Self.family + Self.family + Self.family
+        // 90 px would hold the family, "…" and two more scalars of the next family.
+        let cut = BannerLayout.ellipsize(title, maxWidth: 90, measure: Self.tenPixelsPerScalar)
+        #expect(Array(cut.unicodeScalars) == Array((Self.family + "…").unicodeScalars))
+        #expect(BannerLayout.ellipsize(title, maxWidth: 50, measure: Self.tenPixelsPerScalar) == "…")
+    }
+
+    @Test func ellipsizingNeverSplitsACombiningAccent() {
+        let title = String(repeating: Self.decomposedE, count: 5)
+        // 60 px would hold "é", "é", a bare "e" and "…" if scalars were cut apart.
+        let cut = BannerLayout.ellipsize(title, maxWidth: 60, measure: Self.tenPixelsPerScalar)
+        #expect(Array(cut.unicodeScalars) == Array((Self.decomposedE + Self.decomposedE + "…").unicodeScalars))
+    }
+
+    @Test func singleLineTurnsLineBreaksAndTabsIntoSpaces() {
+        #expect(BannerLayout.singleLine("Line one\nLine two\tend") == "Line one Line two end")
+        #expect(BannerLayout.singleLine("a\r\nb") == "a  b")
+        #expect(BannerLayout.singleLine("a\u{2028}b\u{2029}c\u{85}d") == "a b c d")
+        #expect(BannerLayout.singleLine("Plain title ✓") == "Plain title ✓")
+    }
+}

@@ -1,0 +1,57 @@
+// One private desktop, an observer on it, and the BannerDisplay under test, all served by the
+// display's own event loop so waiting is woken by X events, not by sleeping.
+
+import BannerCore
+import BannerX11
+import X11TestSupport
+
+final class Fixture {
+    let desktop: TestDesktop
+    let observer: XObserver
+    let display: BannerDisplay
+
+    init(_ windowManager: TestDesktop.WindowManager = .openbox, width: Int = 1280, height: Int = 800,
+         before: (XObserver) -> Void = { _ in }) throws {
+        desktop = try TestDesktop(windowManager: windowManager, width: width, height: height)
+        observer = try XObserver(displayName: desktop.displayName)
+        before(observer)
+        display = try BannerDisplay(name: desktop.displayName)
+        display.loop.watch(fd: observer.fileDescriptor) { [observer] in observer.drainEvents() }
+    }
+
+    deinit {
+        display.close()
+        observer.close()
+        desktop.stop()
+    }
+
+    var host: BannerHost { display.primaryHost }
+
+    /// Serves the banner's loop until `condition` holds (false after `timeout` seconds).
+    @discardableResult
+    func run(timeout: Double = 10, until condition: () -> Bool) -> Bool {
+        display.loop.run(timeout: timeout) {
+            observer.drainEvents()
+            return condition()
+        }
+    }
+
+    /// The visible banner's rectangle as the server has it.
+    var bannerGeometry: Rect? {
+        observer.windows(named: "window-banner").first.flatMap(observer.geometry(of:))
+    }
+
+    /// `areas` with `height` px taken off the top of each.
+    static func shrunk(_ areas: [Rect], by height: Int) -> [Rect] {
+        areas.map { Rect(x: $0.x, y: $0.y + height, width: $0.width, height: $0.height - height) }
+    }
+
+    /// Presents and serves the loop until the slide-in finished and the WM applied the strut.
+    func presentAndSettle(height: Int, _ config: @escaping (inout TopBannerConfigBuilder) -> Void) throws -> Bool {
+        let before = observer.workAreas()
+        try host.presentTopBanner(config: config)
+        return run {
+            host.phase == .presented && (before.isEmpty || observer.workAreas() == Fixture.shrunk(before, by: height))
+        }
+    }
+}

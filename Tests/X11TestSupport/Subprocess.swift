@@ -1,0 +1,177 @@
+// Runs a real program the way a script would: raw argument bytes (invalid UTF-8 included),
+// a chosen environment, stdin/stdout/stderr on pipes, and a bounded wait for its exit that
+// wakes on the pipes closing rather than on a timer.
+
+import Glibc
+
+/// A started child process with piped standard streams.
+public final class Subprocess {
+    public let pid: pid_t
+    private var stdinWrite: Int32
+    private let stdoutRead: Int32
+    private let stderrRead: Int32
+    private var stdoutBytes: [UInt8] = []
+    private var stderrBytes: [UInt8] = []
+    private var openPipes: Set<Int32>
+    public private(set) var exitStatus: Int32?
+
+    /// Starts `executable` with `arguments` (argv[1...]) given as raw bytes.
+    public init(executable: String, rawArguments: [[UInt8]], environment: [String: String]) throws {
+        func pipePair() throws -> (Int32, Int32) {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw TestFailure("pipe failed") }
+            _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+            return (ends[0], ends[1])
+        }
+        let input = try pipePair()
+        let output = try pipePair()
+        let errors = try pipePair()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_adddup2(&actions, input.0, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.1, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.1, 2)
+        // Test threads (libdispatch workers) block signals, and a spawned process inherits the
+        // mask: reset it, or the child could never be stopped with SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([Array(executable.utf8)] + rawArguments).map { bytes in
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+            pointer[bytes.count] = 0
+            return pointer
+        } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { pointer?.deallocate() }
+            for pointer in envp { free(pointer) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        close(input.0)
+        close(output.1)
+        close(errors.1)
+        guard status == 0 else { throw TestFailure("cannot start \(executable): error \(status)") }
+        pid = child
+        stdinWrite = input.1
+        stdoutRead = output.0
+        stderrRead = errors.0
+        openPipes = [output.0, errors.0]
+    }
+
+    /// Convenience for UTF-8 arguments.
+    public convenience init(executable: String, arguments: [String], environment: [String: String]) throws {
+        try self.init(executable: executable, rawArguments: arguments.map { Array($0.utf8) }, environment: environment)
+    }
+
+    public var standardOutput: String { String(decoding: stdoutBytes, as: UTF8.self) }
+    public var standardError: String { String(decoding: stderrBytes, as: UTF8.self) }
+
+    /// Reads standard output until a full line arrives; nil on EOF or timeout.
+    public func readLine(timeout: Double) -> String? {
+        let deadline = now() + timeout
+        while true {
+            if let newline = stdoutBytes.firstIndex(of: 10) {
+                let line = String(decoding: stdoutBytes[..<newline], as: UTF8.self)
+                stdoutBytes.removeSubrange(...newline)
+                return line
+            }
+            let remaining = deadline - now()
+            guard remaining > 0, openPipes.contains(stdoutRead) else { return nil }
+            var fds = [pollfd(fd: stdoutRead, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(stdoutRead, &buffer, buffer.count)
+            if count > 0 {
+                stdoutBytes += buffer[0..<count]
+            } else {
+                close(stdoutRead)
+                openPipes.remove(stdoutRead)
+            }
+        }
+    }
+
+    public func writeToStandardInput(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBufferPointer { write(stdinWrite, $0.baseAddress, $0.count) }
+    }
+
+    public func closeStandardInput() {
+        if stdinWrite >= 0 { close(stdinWrite) }
+        stdinWrite = -1
+    }
+
+    public func signal(_ number: Int32) { kill(pid, number) }
+
+    /// Waits up to `timeout` seconds for the process to close its output and exit; returns the
+    /// exit status (128 + N when killed by signal N), or nil on timeout (the process is then killed).
+    @discardableResult
+    public func waitForExit(timeout: Double = 10) -> Int32? {
+        if let exitStatus { return exitStatus }
+        let deadline = now() + timeout
+        while !openPipes.isEmpty {
+            let remaining = deadline - now()
+            guard remaining > 0 else {
+                kill(pid, SIGKILL)
+                _ = reap(blocking: true)
+                return nil
+            }
+            let order = Array(openPipes)
+            var fds = order.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), Int32(remaining * 1000) + 1)
+            for (index, fd) in order.enumerated() where fds[index].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                let count = read(fd, &buffer, buffer.count)
+                if count > 0 {
+                    if fd == stdoutRead { stdoutBytes += buffer[0..<count] } else { stderrBytes += buffer[0..<count] }
+                } else {
+                    close(fd)
+                    openPipes.remove(fd)
+                }
+            }
+        }
+        closeStandardInput()
+        return reap(blocking: true)
+    }
+
+    private func reap(blocking: Bool) -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, blocking ? 0 : WNOHANG) == pid else { return nil }
+        let signal = status & 0x7F
+        exitStatus = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        return exitStatus
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            _ = reap(blocking: true)
+        }
+        for fd in openPipes { close(fd) }
+        closeStandardInput()
+    }
+}
+
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}

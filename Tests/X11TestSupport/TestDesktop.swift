@@ -1,0 +1,107 @@
+// A private desktop for one test: Xvfb on a display number the server picks itself
+// (-displayfd), and a real EWMH window manager with its own HOME. Torn down when released.
+
+import Glibc
+
+public final class TestDesktop {
+    /// The window managers the suites run against.
+    public enum WindowManager: String, Sendable, CaseIterable {
+        /// Stacking WM; publishes `_NET_WORKAREA` and moves maximized windows.
+        case openbox
+        /// Tiling WM; publishes no `_NET_WORKAREA`, lays docks out itself.
+        case i3
+        /// No window manager at all.
+        case none
+    }
+
+    public let displayName: String
+    public let windowManager: WindowManager
+    public let home: String
+    private let server: Subprocess
+    private var wm: Subprocess?
+
+    /// Starts Xvfb at `width`×`height` (the framebuffer never grows past this) and the WM.
+    public init(windowManager: WindowManager = .openbox, width: Int = 1280, height: Int = 800) throws {
+        self.windowManager = windowManager
+        var template = Array("/tmp/window-banner-test-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        home = String(cString: made)
+        let path = String(cString: getenv("PATH") ?? strdup("/usr/bin:/bin"))
+        let base = ["PATH": path, "HOME": home]
+        server = try Subprocess(
+            executable: "/bin/sh",
+            arguments: ["-c", "exec Xvfb -displayfd 1 -screen 0 \(width)x\(height)x24 -nolisten tcp -noreset 2>/dev/null"],
+            environment: base
+        )
+        guard let number = server.readLine(timeout: 20), !number.isEmpty else {
+            throw TestFailure("Xvfb did not report a display number (is the xvfb package installed?)")
+        }
+        displayName = ":" + number
+        var environment = base
+        environment["DISPLAY"] = displayName
+        switch windowManager {
+        case .openbox:
+            wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec openbox 2>/dev/null"], environment: environment)
+        case .i3:
+            let config = home + "/i3.config"
+            // The header line stops i3 from migrating the config and starting a bar.
+            try writeFile(config, "# i3 config file (v4)\nfont pango:DejaVu Sans 8\nfocus_follows_mouse no\n")
+            wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec i3 -c \(config) 2>/dev/null >/dev/null"], environment: environment)
+        case .none:
+            break
+        }
+        if windowManager != .none {
+            let observer = try XObserver(displayName: displayName)
+            defer { observer.close() }
+            // openbox publishes _NET_WORKAREA just after announcing itself; i3 never does.
+            let ready = observer.wait(timeout: 20) {
+                observer.windowManagerIsReady && (windowManager == .i3 || !observer.workAreas().isEmpty)
+            }
+            guard ready else {
+                throw TestFailure("\(windowManager.rawValue) did not announce itself on \(displayName)")
+            }
+        }
+    }
+
+    /// The environment a client of this desktop runs with.
+    public var environment: [String: String] {
+        ["DISPLAY": displayName, "HOME": home, "PATH": String(cString: getenv("PATH") ?? strdup("/usr/bin:/bin"))]
+    }
+
+    private var stopped = false
+
+    /// Stops the WM and the server; close every client connection first.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        wm?.signal(SIGTERM)
+        wm?.waitForExit(timeout: 5)
+        server.signal(SIGTERM)
+        server.waitForExit(timeout: 5)
+        _ = Subprocess.remove(home)
+    }
+
+    deinit { stop() }
+}
+
+extension Subprocess {
+    static func remove(_ path: String) -> Int32? {
+        (try? Subprocess(executable: "/bin/rm", arguments: ["-rf", path], environment: [:]))?.waitForExit()
+    }
+}
+
+func writeFile(_ path: String, _ text: String) throws {
+    guard let file = fopen(path, "w") else { throw TestFailure("cannot write \(path)") }
+    fputs(text, file)
+    fclose(file)
+}
+
+/// The `window-banner` executable built next to the test bundle.
+public func windowBannerExecutable() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    var directory = path
+    while let last = directory.last, last != "/" { directory.removeLast() }
+    return directory + "window-banner"
+}

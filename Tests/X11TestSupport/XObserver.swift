@@ -1,0 +1,279 @@
+// An independent X client that looks at the desktop the way a user (or a pager) would: the
+// window manager's `_NET_WORKAREA`, where windows really are, and the pixels on screen. It
+// shares nothing with the code under test but the X server.
+
+import CX11
+import Glibc
+
+/// A window's rectangle in root coordinates.
+public struct Rect: Equatable, CustomStringConvertible, Sendable {
+    public var x: Int, y: Int, width: Int, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}
+
+/// An RGB pixel.
+public struct Pixel: Equatable, CustomStringConvertible, Sendable {
+    public var red: Int, green: Int, blue: Int
+    public init(red: Int, green: Int, blue: Int) { self.red = red; self.green = green; self.blue = blue }
+    public init(hex: Int) { self.init(red: hex >> 16 & 0xFF, green: hex >> 8 & 0xFF, blue: hex & 0xFF) }
+    /// Largest per-channel difference.
+    public func distance(to other: Pixel) -> Int {
+        max(abs(red - other.red), abs(green - other.green), abs(blue - other.blue))
+    }
+    public var description: String {
+        "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}
+
+/// A grab of part of the screen.
+public struct Screenshot: Sendable {
+    public let area: Rect
+    let pixels: [Pixel]
+    public func pixel(x: Int, y: Int) -> Pixel { pixels[(y - area.y) * area.width + (x - area.x)] }
+    /// Columns (root x) in which some pixel is within `tolerance` of `colour`.
+    public func columns(matching colour: Pixel, tolerance: Int) -> [Int] {
+        (0..<area.width).filter { column in
+            (0..<area.height).contains { row in pixels[row * area.width + column].distance(to: colour) <= tolerance }
+        }.map { $0 + area.x }
+    }
+    public func count(matching colour: Pixel, tolerance: Int) -> Int {
+        pixels.filter { $0.distance(to: colour) <= tolerance }.count
+    }
+}
+
+/// A record of a ConfigureNotify the server sent for a top-level window.
+public struct ConfigureRecord: Sendable {
+    public var window: UInt
+    public var y: Int
+    public var height: Int
+}
+
+public final class XObserver {
+    public let display: OpaquePointer
+    public let root: Window
+    public private(set) var configures: [ConfigureRecord] = []
+    public private(set) var maps: [UInt] = []
+
+    public init(displayName: String) throws {
+        guard let display = XOpenDisplay(displayName) else { throw TestFailure("observer cannot open \(displayName)") }
+        self.display = display
+        root = wb_RootWindow(display, wb_DefaultScreen(display))
+        XSetErrorHandler { _, _ in 0 }
+        XSelectInput(display, root, PropertyChangeMask | SubstructureNotifyMask)
+        XSync(display, 0)
+    }
+
+    private var closed = false
+
+    /// Closes the connection; do this before the server goes away.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        XCloseDisplay(display)
+    }
+
+    deinit { close() }
+
+    public var fileDescriptor: Int32 { wb_ConnectionNumber(display) }
+
+    /// Reads every queued event, recording configures and maps of top-level windows.
+    public func drainEvents() {
+        while XPending(display) > 0 {
+            var event = XEvent()
+            XNextEvent(display, &event)
+            switch event.type {
+            case ConfigureNotify where event.xconfigure.event == root:
+                configures.append(ConfigureRecord(window: event.xconfigure.window, y: Int(event.xconfigure.y), height: Int(event.xconfigure.height)))
+            case MapNotify where event.xmap.event == root:
+                maps.append(event.xmap.window)
+            default:
+                break
+            }
+        }
+    }
+
+    public func clearRecords() {
+        drainEvents()
+        configures.removeAll()
+        maps.removeAll()
+    }
+
+    /// Waits, woken by X events, until `condition` holds or `timeout` seconds pass.
+    @discardableResult
+    public func wait(timeout: Double = 10, until condition: () -> Bool) -> Bool {
+        let deadline = now() + timeout
+        while true {
+            drainEvents()
+            if condition() { return true }
+            let remaining = deadline - now()
+            if remaining <= 0 { return false }
+            var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, Int32(min(remaining, 0.25) * 1000) + 1)
+        }
+    }
+
+    // MARK: Properties
+
+    public func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
+
+    /// A format-32 property as Ints (C longs).
+    public func cardinals(_ window: Window, _ property: String) -> [Int]? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard XGetWindowProperty(display, window, atom(property), 0, 1024, 0, Atom(AnyPropertyType), &type, &format, &count, &after, &data) == Success,
+              let data, format == 32
+        else { return nil }
+        defer { XFree(data) }
+        return data.withMemoryRebound(to: Int.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
+    }
+
+    public func string(_ window: Window, _ property: String) -> String? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard XGetWindowProperty(display, window, atom(property), 0, 4096, 0, Atom(AnyPropertyType), &type, &format, &count, &after, &data) == Success,
+              let data, format == 8
+        else { return nil }
+        defer { XFree(data) }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+    }
+
+    /// `_NET_WORKAREA` as one Rect per desktop; empty when the WM publishes none.
+    public func workAreas() -> [Rect] {
+        guard let values = cardinals(root, "_NET_WORKAREA") else { return [] }
+        return stride(from: 0, to: values.count - 3, by: 4).map {
+            Rect(x: values[$0], y: values[$0 + 1], width: values[$0 + 2], height: values[$0 + 3])
+        }
+    }
+
+    /// True when a window manager has announced itself on the root and on its check window.
+    public var windowManagerIsReady: Bool {
+        guard let check = cardinals(root, "_NET_SUPPORTING_WM_CHECK")?.first, check != 0,
+              let own = cardinals(Window(check), "_NET_SUPPORTING_WM_CHECK")?.first
+        else { return false }
+        return own == check
+    }
+
+    // MARK: Windows
+
+    public func geometry(of window: Window) -> Rect? {
+        var attributes = XWindowAttributes()
+        guard XGetWindowAttributes(display, window, &attributes) != 0 else { return nil }
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var child: Window = 0
+        XTranslateCoordinates(display, window, root, 0, 0, &x, &y, &child)
+        return Rect(x: Int(x), y: Int(y), width: Int(attributes.width), height: Int(attributes.height))
+    }
+
+    public func isViewable(_ window: Window) -> Bool {
+        var attributes = XWindowAttributes()
+        guard XGetWindowAttributes(display, window, &attributes) != 0 else { return false }
+        return attributes.map_state == IsViewable
+    }
+
+    public func isOverrideRedirect(_ window: Window) -> Bool {
+        var attributes = XWindowAttributes()
+        guard XGetWindowAttributes(display, window, &attributes) != 0 else { return false }
+        return attributes.override_redirect != 0
+    }
+
+    /// Every window (any depth) whose WM_CLASS instance name is `name`.
+    public func windows(named name: String) -> [Window] {
+        var found: [Window] = []
+        func visit(_ window: Window) {
+            if className(of: window) == name { found.append(window) }
+            var rootReturn: Window = 0
+            var parent: Window = 0
+            var children: UnsafeMutablePointer<Window>?
+            var count: UInt32 = 0
+            guard XQueryTree(display, window, &rootReturn, &parent, &children, &count) != 0, let children else { return }
+            let list = Array(UnsafeBufferPointer(start: children, count: Int(count)))
+            XFree(children)
+            list.forEach(visit)
+        }
+        visit(root)
+        return found
+    }
+
+    public func className(of window: Window) -> String? {
+        var hint = XClassHint()
+        guard XGetClassHint(display, window, &hint) != 0 else { return nil }
+        defer {
+            if let name = hint.res_name { XFree(name) }
+            if let className = hint.res_class { XFree(className) }
+        }
+        return hint.res_name.map { String(cString: $0) }
+    }
+
+    /// Creates and maps an ordinary client window (`maximized`: with the maximized state set
+    /// before mapping; call `requestMaximize` once it is managed for WMs that ignore that).
+    public func mapClientWindow(maximized: Bool, className: String = "test-client") -> Window {
+        let window = XCreateSimpleWindow(display, root, 100, 100, 400, 300, 0, 0, 0x808080)
+        className.withCString { name in
+            var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: name))
+            XSetClassHint(display, window, &hint)
+        }
+        if maximized {
+            let states = [Int(atom("_NET_WM_STATE_MAXIMIZED_VERT")), Int(atom("_NET_WM_STATE_MAXIMIZED_HORZ"))]
+            states.withUnsafeBytes { bytes in
+                _ = XChangeProperty(display, window, atom("_NET_WM_STATE"), Atom(XA_ATOM), 32, PropModeReplace,
+                                    bytes.bindMemory(to: UInt8.self).baseAddress, Int32(states.count))
+            }
+        }
+        XSelectInput(display, window, StructureNotifyMask)
+        XMapWindow(display, window)
+        XSync(display, 0)
+        return window
+    }
+
+    /// Asks the WM to maximize `window` the EWMH way (a `_NET_WM_STATE` client message).
+    public func requestMaximize(_ window: Window) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = window
+        event.xclient.message_type = atom("_NET_WM_STATE")
+        event.xclient.format = 32
+        event.xclient.data.l.0 = 1 // _NET_WM_STATE_ADD
+        event.xclient.data.l.1 = Int(atom("_NET_WM_STATE_MAXIMIZED_VERT"))
+        event.xclient.data.l.2 = Int(atom("_NET_WM_STATE_MAXIMIZED_HORZ"))
+        event.xclient.data.l.3 = 1
+        XSendEvent(display, root, 0, SubstructureRedirectMask | SubstructureNotifyMask, &event)
+        XSync(display, 0)
+    }
+
+    /// Sets `Xft.dpi` in the server's resource database (RESOURCE_MANAGER on the root).
+    public func setXftDPI(_ dpi: Int) {
+        let text = Array("Xft.dpi:\t\(dpi)\n".utf8)
+        text.withUnsafeBufferPointer { buffer in
+            _ = XChangeProperty(display, root, Atom(XA_RESOURCE_MANAGER), Atom(XA_STRING), 8, PropModeReplace, buffer.baseAddress, Int32(buffer.count))
+        }
+        XSync(display, 0)
+    }
+
+    // MARK: Pixels
+
+    public func screenshot(_ area: Rect) -> Screenshot? {
+        guard let image = XGetImage(display, root, Int32(area.x), Int32(area.y), UInt32(area.width), UInt32(area.height), UInt(~0 as UInt32), ZPixmap) else {
+            return nil
+        }
+        defer { _ = wb_XDestroyImage(image) }
+        var pixels: [Pixel] = []
+        pixels.reserveCapacity(area.width * area.height)
+        for row in 0..<area.height {
+            for column in 0..<area.width {
+                let value = Int(wb_XGetPixel(image, Int32(column), Int32(row)))
+                pixels.append(Pixel(hex: value & 0xFF_FFFF))
+            }
+        }
+        return Screenshot(area: area, pixels: pixels)
+    }
+}
