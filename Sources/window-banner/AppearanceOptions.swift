@@ -1,12 +1,14 @@
 // The appearance flags shared by every command that shows a banner. Values stay strings until
 // `appearance()` hands them to BannerCore, so a bad value is reported exactly as written.
+// Numbers are taken unconditionally so that `--height -5` is reported as a bad height, not
+// mistaken for a flag.
 
 import ArgumentParser
 import BannerCore
 
 struct AppearanceOptions: ParsableArguments {
-    @Option(help: "The banner's title (UTF-8; one line, ellipsized with … when too wide). Default: empty.")
-    var title: String = ""
+    @Option(parsing: .unconditional, help: ArgumentHelp("The banner's title (UTF-8; one line, ellipsized with … when too wide). Default: empty.", valueName: "text"))
+    var title: String?
 
     @Option(help: ArgumentHelp("Background colour: #RRGGBB, #RRGGBBAA, systemRed…, or an X11 name. Default: systemGreen (#34C759).", valueName: "colour"))
     var background: String?
@@ -14,22 +16,22 @@ struct AppearanceOptions: ParsableArguments {
     @Option(name: .customLong("text-color"), help: ArgumentHelp("Title colour, same forms as --background. Default: white.", valueName: "colour"))
     var textColor: String?
 
-    @Option(help: ArgumentHelp("Height in points (1 pt = 1 px at 96 DPI; grows if the font needs it). Default: 80, compact 18.", valueName: "pt"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height in points (1 pt = 1 px at 96 DPI; grows if the font needs it). Default: 80, compact 18.", valueName: "pt"))
     var height: String?
 
-    @Option(name: .customLong("title-top-inset"), help: ArgumentHelp("Space above the title's line, in points. Default: 20, compact 0.", valueName: "pt"))
+    @Option(name: .customLong("title-top-inset"), parsing: .unconditional, help: ArgumentHelp("Space above the title's line, in points. Default: 20, compact 0.", valueName: "pt"))
     var titleTopInset: String?
 
     @Option(help: ArgumentHelp("fontconfig pattern, e.g. \"DejaVu Sans:bold:size=13\". Default: sans-serif:semibold:size=17, compact 14.", valueName: "pattern"))
     var font: String?
 
     @Option(help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
-    var compact: String = "auto"
+    var compact: String?
 
     /// The appearance these flags describe, defaults filled in.
     func appearance() throws(BannerValueError) -> TopBannerAppearance {
         let builder = TopBannerConfigBuilder()
-        builder.title(title)
+        if let title { builder.title(title) }
         if let background { builder.backgroundColor(try BannerColor(parsing: background)) }
         if let textColor { builder.textColor(try BannerColor(parsing: textColor)) }
         if let height { builder.height(try TopBannerAppearance.validatedHeight(Self.number(height) ?? .nan, as: height)) }
@@ -44,7 +46,7 @@ struct AppearanceOptions: ParsableArguments {
     }
 
     func compactPolicy() throws(BannerValueError) -> CompactPolicy {
-        try CompactPolicy(parsing: compact)
+        try compact.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
     }
 
     static func number(_ text: String) -> Double? { Double(text) }

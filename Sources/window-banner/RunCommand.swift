@@ -19,11 +19,11 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var appearance: AppearanceOptions
 
-    @Option(help: ArgumentHelp("Dismiss after this many seconds. Default: stay until a signal or COMMAND's end.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Dismiss after this many seconds. Default: stay until a signal or COMMAND's end.", valueName: "seconds"))
     var timeout: String?
 
     @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name or 'primary'. Default: primary.", valueName: "name"))
-    var monitor: String = "primary"
+    var monitor: String?
 
     @Option(help: ArgumentHelp("X display to use. Default: $DISPLAY.", valueName: "display"))
     var display: String?
@@ -57,7 +57,7 @@ struct RunCommand: ParsableCommand {
 
         let host: BannerHost
         do {
-            host = try banners.host(named: monitor)
+            host = try banners.host(named: monitor ?? "primary")
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }

@@ -3,7 +3,13 @@
 
 import BannerCore
 import BannerX11
+import Testing
 import X11TestSupport
+
+/// Every suite of this module nests in here and runs one test at a time: Xft keeps
+/// process-wide state without locks, so two in-process banner displays must never draw at once.
+@Suite(.serialized)
+struct BannerX11Tests {}
 
 final class Fixture {
     let desktop: TestDesktop

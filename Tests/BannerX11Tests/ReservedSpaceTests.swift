@@ -6,141 +6,147 @@ import BannerX11
 import Testing
 import X11TestSupport
 
-@Suite("Reserved space under openbox", .serialized)
-struct ReservedSpaceTests {
-    @Test func presentShrinksWorkAreaByExactlyTheBannerHeightOnEveryDesktop() throws {
-        let fixture = try Fixture()
-        let before = fixture.observer.workAreas()
-        #expect(before.count >= 1)
-        fixture.host.compactPolicy = .never
-        try fixture.host.presentTopBanner { $0.title("Call in progress") }
-        let shrunk = Fixture.shrunk(before, by: 80)
-        #expect(fixture.run { fixture.host.phase == .presented && fixture.observer.workAreas() == shrunk })
-        #expect(fixture.observer.workAreas() == shrunk)
-        #expect(fixture.host.reservedHeight == 80)
-        #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 80))
-    }
-
-    @Test func dismissRestoresWorkAreaExactly() throws {
-        let fixture = try Fixture()
-        let before = fixture.observer.workAreas()
-        fixture.host.compactPolicy = .never
-        #expect(try fixture.presentAndSettle(height: 80) { $0.title("No Internet Connection") })
-        fixture.host.dismissTopBanner()
-        #expect(fixture.run { fixture.host.phase == .hidden && fixture.observer.workAreas() == before })
-        #expect(fixture.observer.workAreas() == before)
-        #expect(fixture.observer.windows(named: "window-banner").isEmpty)
-        #expect(fixture.observer.windows(named: "window-banner-reservation").isEmpty)
-    }
-
-    @Test func compactBannerOnLandscapeMonitorReservesEighteenPixels() throws {
-        let fixture = try Fixture()
-        let before = fixture.observer.workAreas()
-        try fixture.host.presentTopBanner { $0.title("Back Online").backgroundColor(.systemTeal) }
-        #expect(fixture.run { fixture.host.phase == .presented && fixture.observer.workAreas() == Fixture.shrunk(before, by: 18) })
-        #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 18))
-    }
-
-    @Test func maximizedWindowMovesDownAndBack() throws {
-        let fixture = try Fixture()
-        let client = fixture.observer.mapClientWindow(maximized: true)
-        #expect(fixture.run { fixture.observer.isViewable(client) })
-        fixture.observer.requestMaximize(client)
-        var before: Rect?
-        #expect(fixture.run {
-            guard fixture.observer.isViewable(client), let rect = fixture.observer.geometry(of: client) else { return false }
-            before = rect
-            return rect.height > 600
-        })
-        let original = try #require(before)
-        fixture.host.compactPolicy = .never
-        try fixture.host.presentTopBanner { $0.title("Call in progress") }
-        #expect(fixture.run { fixture.observer.geometry(of: client)?.y == original.y + 80 })
-        #expect(fixture.observer.geometry(of: client)?.height == original.height - 80)
-        fixture.host.dismissTopBanner()
-        #expect(fixture.run { fixture.observer.geometry(of: client) == original })
-    }
-
-    @Test func reservationIsADockWithStrutsAndTheBannerIsOverrideRedirect() throws {
-        let fixture = try Fixture()
-        fixture.host.compactPolicy = .never
-        #expect(try fixture.presentAndSettle(height: 80) { $0.title("Struts") })
-        let observer = fixture.observer
-        let dock = try #require(observer.windows(named: "window-banner-reservation").first)
-        let banner = try #require(observer.windows(named: "window-banner").first)
-        #expect(observer.isOverrideRedirect(banner))
-        #expect(!observer.isOverrideRedirect(dock))
-        #expect(observer.cardinals(dock, "_NET_WM_WINDOW_TYPE") == [Int(observer.atom("_NET_WM_WINDOW_TYPE_DOCK"))])
-        #expect(observer.cardinals(dock, "_NET_WM_STRUT_PARTIAL") == [0, 0, 80, 0, 0, 0, 0, 0, 0, 1279, 0, 0])
-        #expect(observer.cardinals(dock, "_NET_WM_STRUT") == [0, 0, 80, 0])
-        // The banner itself carries no strut: a WM that honoured it would count the space twice.
-        #expect(observer.cardinals(banner, "_NET_WM_STRUT_PARTIAL") == nil)
-        #expect(observer.geometry(of: dock) == Rect(x: 0, y: 0, width: 1280, height: 80))
-    }
-
-    @Test func fontTallerThanTheBannerGrowsTheBannerAndItsReservation() throws {
-        let fixture = try Fixture()
-        let before = fixture.observer.workAreas()
-        fixture.host.compactPolicy = .never
-        try fixture.host.presentTopBanner { $0.title("Tall").height(20).titleTopInset(0).font(.system(size: 48, weight: .bold)) }
-        #expect(fixture.run { fixture.host.phase == .presented && (fixture.bannerGeometry?.height ?? 0) > 40 })
-        let height = try #require(fixture.bannerGeometry?.height)
-        #expect(fixture.run { fixture.observer.workAreas() == Fixture.shrunk(before, by: height) })
-    }
-
-    @Test func xftDPIScalesPointsToPixels() throws {
-        let fixture = try Fixture(before: { $0.setXftDPI(192) })
-        #expect(fixture.display.pixelsPerPoint == 2)
-        fixture.host.compactPolicy = .never
-        #expect(try fixture.presentAndSettle(height: 160) { $0.title("HiDPI") })
-        #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 160))
-    }
-
-    @Test func unusableColourIsRefusedAndTheVisibleBannerStays() throws {
-        let fixture = try Fixture()
-        fixture.host.compactPolicy = .never
-        #expect(try fixture.presentAndSettle(height: 80) { $0.title("Keep me").backgroundColor(.systemRed) })
-        #expect(throws: BannerValueError.colour("nosuchcolour")) {
-            try fixture.host.presentTopBanner { $0.title("Never").backgroundColor(try! BannerColor(parsing: "nosuchcolour")) }
+extension BannerX11Tests {
+    @Suite("Reserved space under openbox")
+    struct ReservedSpaceTests {
+        @Test func presentShrinksWorkAreaByExactlyTheBannerHeightOnEveryDesktop() throws {
+            let fixture = try Fixture()
+            let before = fixture.observer.workAreas()
+            #expect(before.count >= 1)
+            fixture.host.compactPolicy = .never
+            try fixture.host.presentTopBanner { $0.title("Call in progress") }
+            let shrunk = Fixture.shrunk(before, by: 80)
+            #expect(fixture.run { fixture.host.phase == .presented && fixture.observer.workAreas() == shrunk })
+            #expect(fixture.observer.workAreas() == shrunk)
+            #expect(fixture.host.reservedHeight == 80)
+            #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 80))
         }
-        fixture.run(timeout: 0.3) { false }
-        #expect(fixture.host.phase == .presented)
-        let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
-        #expect(shot.pixel(x: 2, y: 2) == Pixel(hex: 0xFF3B30))
-    }
-}
 
-@Suite("Reserved space under i3 (no _NET_WORKAREA)", .serialized)
-struct TilingReservedSpaceTests {
-    @Test func tiledWindowMovesDownByTheBannerHeightAndBack() throws {
-        let fixture = try Fixture(.i3)
-        #expect(fixture.observer.workAreas().isEmpty)
-        let client = fixture.observer.mapClientWindow(maximized: false)
-        var before: Rect?
-        #expect(fixture.run {
-            guard fixture.observer.isViewable(client), let rect = fixture.observer.geometry(of: client), rect.height > 600 else { return false }
-            before = rect
-            return true
-        })
-        let original = try #require(before)
-        fixture.host.compactPolicy = .never
-        try fixture.host.presentTopBanner { $0.title("Tiled") }
-        #expect(fixture.run { fixture.observer.geometry(of: client)?.y == original.y + 80 })
-        fixture.host.dismissTopBanner()
-        #expect(fixture.run { fixture.host.phase == .hidden && fixture.observer.geometry(of: client) == original })
-    }
-}
+        @Test func dismissRestoresWorkAreaExactly() throws {
+            let fixture = try Fixture()
+            let before = fixture.observer.workAreas()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("No Internet Connection") })
+            fixture.host.dismissTopBanner()
+            #expect(fixture.run { fixture.host.phase == .hidden && fixture.observer.workAreas() == before })
+            #expect(fixture.observer.workAreas() == before)
+            #expect(fixture.observer.windows(named: "window-banner").isEmpty)
+            #expect(fixture.observer.windows(named: "window-banner-reservation").isEmpty)
+        }
 
-@Suite("Without a window manager", .serialized)
-struct NoWindowManagerTests {
-    @Test func bannerStillShowsAndDismisses() throws {
-        let fixture = try Fixture(.none)
-        fixture.host.compactPolicy = .never
-        try fixture.host.presentTopBanner { $0.title("Bare X") }
-        #expect(fixture.run { fixture.host.phase == .presented })
-        #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 80))
-        fixture.host.dismissTopBanner()
-        #expect(fixture.run { fixture.host.phase == .hidden })
-        #expect(fixture.observer.windows(named: "window-banner").isEmpty)
+        @Test func compactBannerOnLandscapeMonitorReservesEighteenPixels() throws {
+            let fixture = try Fixture()
+            let before = fixture.observer.workAreas()
+            try fixture.host.presentTopBanner { $0.title("Back Online").backgroundColor(.systemTeal) }
+            #expect(fixture.run { fixture.host.phase == .presented && fixture.observer.workAreas() == Fixture.shrunk(before, by: 18) })
+            #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 18))
+        }
+
+        @Test func maximizedWindowMovesDownAndBack() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            let original = try #require(observer.workAreas().first)
+            let client = observer.mapClientWindow(maximized: true)
+            #expect(fixture.run { observer.cardinals(client, "_NET_FRAME_EXTENTS") != nil })
+            observer.requestMaximize(client)
+            // Maximized = filling the work area once the WM's frame is accounted for.
+            func fills(_ area: Rect) -> Bool {
+                guard let expected = observer.maximizedGeometry(of: client, in: area) else { return false }
+                return observer.geometry(of: client) == expected
+            }
+            #expect(fixture.run { fills(original) })
+            let maximized = try #require(observer.geometry(of: client))
+
+            fixture.host.compactPolicy = .never
+            try fixture.host.presentTopBanner { $0.title("Call in progress") }
+            let shrunk = Rect(x: original.x, y: original.y + 80, width: original.width, height: original.height - 80)
+            #expect(fixture.run { fills(shrunk) })
+            #expect(observer.geometry(of: client)?.y == maximized.y + 80)
+            fixture.host.dismissTopBanner()
+            #expect(fixture.run { fixture.host.phase == .hidden && observer.geometry(of: client) == maximized })
+        }
+
+        @Test func reservationIsADockWithStrutsAndTheBannerIsOverrideRedirect() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Struts") })
+            let observer = fixture.observer
+            let dock = try #require(observer.windows(named: "window-banner-reservation").first)
+            let banner = try #require(observer.windows(named: "window-banner").first)
+            #expect(observer.isOverrideRedirect(banner))
+            #expect(!observer.isOverrideRedirect(dock))
+            #expect(observer.cardinals(dock, "_NET_WM_WINDOW_TYPE") == [Int(observer.atom("_NET_WM_WINDOW_TYPE_DOCK"))])
+            #expect(observer.cardinals(dock, "_NET_WM_STRUT_PARTIAL") == [0, 0, 80, 0, 0, 0, 0, 0, 0, 1279, 0, 0])
+            #expect(observer.cardinals(dock, "_NET_WM_STRUT") == [0, 0, 80, 0])
+            // The banner itself carries no strut: a WM that honoured it would count the space twice.
+            #expect(observer.cardinals(banner, "_NET_WM_STRUT_PARTIAL") == nil)
+            #expect(observer.geometry(of: dock) == Rect(x: 0, y: 0, width: 1280, height: 80))
+        }
+
+        @Test func fontTallerThanTheBannerGrowsTheBannerAndItsReservation() throws {
+            let fixture = try Fixture()
+            let before = fixture.observer.workAreas()
+            fixture.host.compactPolicy = .never
+            try fixture.host.presentTopBanner { $0.title("Tall").height(20).titleTopInset(0).font(.system(size: 48, weight: .bold)) }
+            #expect(fixture.run { fixture.host.phase == .presented && (fixture.bannerGeometry?.height ?? 0) > 40 })
+            let height = try #require(fixture.bannerGeometry?.height)
+            #expect(fixture.run { fixture.observer.workAreas() == Fixture.shrunk(before, by: height) })
+        }
+
+        @Test func xftDPIScalesPointsToPixels() throws {
+            let fixture = try Fixture(before: { $0.setXftDPI(192) })
+            #expect(fixture.display.pixelsPerPoint == 2)
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 160) { $0.title("HiDPI") })
+            #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 160))
+        }
+
+        @Test func unusableColourIsRefusedAndTheVisibleBannerStays() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Keep me").backgroundColor(.systemRed) })
+            #expect(throws: BannerValueError.colour("nosuchcolour")) {
+                try fixture.host.presentTopBanner { $0.title("Never").backgroundColor(try! BannerColor(parsing: "nosuchcolour")) }
+            }
+            fixture.run(timeout: 0.3) { false }
+            #expect(fixture.host.phase == .presented)
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
+            #expect(shot.pixel(x: 2, y: 2) == Pixel(hex: 0xFF3B30))
+        }
+    }
+
+    @Suite("Reserved space under i3 (no _NET_WORKAREA)")
+    struct TilingReservedSpaceTests {
+        @Test func tiledWindowMovesDownByTheBannerHeightAndBack() throws {
+            let fixture = try Fixture(.i3)
+            #expect(fixture.observer.workAreas().isEmpty)
+            let client = fixture.observer.mapClientWindow(maximized: false)
+            var before: Rect?
+            #expect(fixture.run {
+                guard fixture.observer.isViewable(client), let rect = fixture.observer.geometry(of: client), rect.height > 600 else { return false }
+                before = rect
+                return true
+            })
+            let original = try #require(before)
+            fixture.host.compactPolicy = .never
+            try fixture.host.presentTopBanner { $0.title("Tiled") }
+            #expect(fixture.run { fixture.observer.geometry(of: client)?.y == original.y + 80 })
+            fixture.host.dismissTopBanner()
+            #expect(fixture.run { fixture.host.phase == .hidden && fixture.observer.geometry(of: client) == original })
+        }
+    }
+
+    @Suite("Without a window manager")
+    struct NoWindowManagerTests {
+        @Test func bannerStillShowsAndDismisses() throws {
+            let fixture = try Fixture(.none)
+            fixture.host.compactPolicy = .never
+            try fixture.host.presentTopBanner { $0.title("Bare X") }
+            #expect(fixture.run { fixture.host.phase == .presented })
+            #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 80))
+            fixture.host.dismissTopBanner()
+            #expect(fixture.run { fixture.host.phase == .hidden })
+            #expect(fixture.observer.windows(named: "window-banner").isEmpty)
+        }
     }
 }

@@ -60,6 +60,9 @@ public final class TestDesktop {
             guard ready else {
                 throw TestFailure("\(windowManager.rawValue) did not announce itself on \(displayName)")
             }
+            if windowManager == .openbox {
+                try observer.waitUntilWindowManagerManagesWindows()
+            }
         }
     }
 

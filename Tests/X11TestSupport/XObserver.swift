@@ -229,10 +229,44 @@ public final class XObserver {
                                     bytes.bindMemory(to: UInt8.self).baseAddress, Int32(states.count))
             }
         }
-        XSelectInput(display, window, StructureNotifyMask)
+        XSelectInput(display, window, StructureNotifyMask | PropertyChangeMask)
         XMapWindow(display, window)
         XSync(display, 0)
         return window
+    }
+
+    /// openbox announces itself before its main loop runs, and a window mapped in between stays
+    /// unmanaged until some later event wakes it. Map a probe window and nudge the WM with a
+    /// no-op request until the probe is managed: from then on the WM serves every request.
+    public func waitUntilWindowManagerManagesWindows(timeout: Double = 20) throws {
+        let probe = mapClientWindow(maximized: false, className: "wm-probe")
+        defer {
+            XDestroyWindow(display, probe)
+            XSync(display, 0)
+        }
+        let deadline = now() + timeout
+        while now() < deadline {
+            let managed = wait(timeout: 0.1) { cardinals(root, "_NET_CLIENT_LIST")?.contains(Int(probe)) == true }
+            if managed { return }
+            var event = XEvent()
+            event.xclient.type = ClientMessage
+            event.xclient.window = root
+            event.xclient.message_type = atom("_NET_CURRENT_DESKTOP")
+            event.xclient.format = 32
+            XSendEvent(display, root, 0, SubstructureRedirectMask | SubstructureNotifyMask, &event)
+            XSync(display, 0)
+        }
+        throw TestFailure("the window manager never managed a probe window")
+    }
+
+    /// Where a maximized `window` belongs in `workArea`, going by the WM's `_NET_FRAME_EXTENTS`
+    /// (nil until the WM has framed it).
+    public func maximizedGeometry(of window: Window, in workArea: Rect) -> Rect? {
+        guard let extents = cardinals(window, "_NET_FRAME_EXTENTS"), extents.count == 4 else { return nil }
+        return Rect(
+            x: workArea.x + extents[0], y: workArea.y + extents[2],
+            width: workArea.width - extents[0] - extents[1], height: workArea.height - extents[2] - extents[3]
+        )
     }
 
     /// Asks the WM to maximize `window` the EWMH way (a `_NET_WM_STATE` client message).

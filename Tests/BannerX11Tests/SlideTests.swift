@@ -1,0 +1,144 @@
+// The slide: frame positions follow the ease-out curve down and the ease-in curve up, the
+// server sees every position the host sent, frames never come faster than 60 fps, and the
+// banner ends exactly at the monitor's top edge.
+
+import BannerCore
+import BannerX11
+import Testing
+import X11TestSupport
+
+extension BannerX11Tests {
+    @Suite("Slide animation")
+    struct SlideTests {
+        @Test func slideInFollowsEaseOutAndEndsAtTheTopEdge() throws {
+            let fixture = try Fixture()
+            var frames: [RenderedFrame] = []
+            fixture.host.onFrame = { frames.append($0) }
+            fixture.host.compactPolicy = .never
+            fixture.observer.clearRecords()
+            let before = monotonicNow()
+            try fixture.host.presentTopBanner { $0.title("Sliding in") }
+            let after = monotonicNow()
+            #expect(fixture.run { fixture.host.phase == .presented })
+
+            #expect(frames.count >= 8)
+            #expect(frames.last?.windowY == 0)
+            #expect(frames.last?.reservedHeight == 80)
+            for frame in frames {
+                #expect(frame.bannerHeight == 80)
+                #expect(frame.windowY == -80 + Int((80 * frame.reveal).rounded()))
+                let early = EasingCurve.easeOut.value(at: (frame.time - after) / 0.25)
+                let late = EasingCurve.easeOut.value(at: (frame.time - before) / 0.25)
+                #expect(frame.reveal >= early - 1e-9 && frame.reveal <= late + 1e-9, "reveal \(frame.reveal) off the curve")
+            }
+            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.windowY <= $1.windowY })
+            // Paced to 60 fps slots counted from the present call: never two frames in one slot.
+            let slots = frames.map { Int(($0.time - before) * 60) }
+            #expect(zip(slots, slots.dropFirst()).allSatisfy { $0 < $1 }, "slots \(slots)")
+            // The last frame is drawn at or after the slide's end, never cut short.
+            #expect(try #require(frames.last).time - before >= 0.25)
+
+            // The X server saw the positions the host sent.
+            let banner = fixture.host.bannerWindowID
+            let seen = Set(fixture.observer.configures.filter { $0.window == banner }.map(\.y))
+            let sent = Set(frames.dropFirst().map(\.windowY))
+            #expect(sent.isSubset(of: seen))
+        }
+
+        @Test func slideOutFollowsEaseInAndGivesTheSpaceBackAtTheEnd() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Sliding out") })
+            var frames: [RenderedFrame] = []
+            fixture.host.onFrame = { frames.append($0) }
+            let before = monotonicNow()
+            fixture.host.dismissTopBanner()
+            let after = monotonicNow()
+            #expect(fixture.run { fixture.host.phase == .hidden })
+
+            #expect(frames.count >= 8)
+            for frame in frames {
+                let early = 1 - EasingCurve.easeIn.value(at: (frame.time - before) / 0.25)
+                let late = 1 - EasingCurve.easeIn.value(at: (frame.time - after) / 0.25)
+                #expect(frame.reveal >= early - 1e-9 && frame.reveal <= late + 1e-9, "reveal \(frame.reveal) off the curve")
+                // The reservation follows the visible part exactly, so nothing is ever covered.
+                #expect(frame.reservedHeight == frame.windowY + 80)
+            }
+            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.windowY >= $1.windowY })
+            #expect(fixture.host.reservedHeight == 0)
+            #expect(fixture.host.bannerWindowID == 0)
+        }
+
+        @Test func dismissDuringSlideInReversesFromWhereTheBannerIs() throws {
+            let fixture = try Fixture()
+            var frames: [RenderedFrame] = []
+            fixture.host.onFrame = { frames.append($0) }
+            fixture.host.compactPolicy = .never
+            try fixture.host.presentTopBanner { $0.title("Changed my mind") }
+            #expect(fixture.run { frames.count >= 4 })
+            fixture.host.dismissTopBanner()
+            #expect(fixture.host.isBannerPresented == false)
+            #expect(fixture.run { fixture.host.phase == .hidden })
+            // Up then down without a jump: the turn is at the highest point, far from fully shown.
+            let positions = frames.map(\.windowY)
+            let peak = try #require(positions.max())
+            let turn = try #require(positions.firstIndex(of: peak))
+            #expect(peak < 0)
+            #expect(positions[..<turn].elementsEqual(positions[..<turn].sorted()))
+            #expect(positions[turn...].elementsEqual(positions[turn...].sorted(by: >)))
+        }
+    }
+
+    @Suite("Drawing")
+    struct DrawingTests {
+        static let red = Pixel(hex: 0xFF3B30)
+        static let white = Pixel(hex: 0xFFFFFF)
+
+        @Test func bannerShowsBackgroundColourAndCentredTitle() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("No Internet Connection").backgroundColor(.systemRed).textColor(.white) })
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
+            for (x, y) in [(0, 0), (1279, 0), (0, 79), (1279, 79), (640, 2)] {
+                #expect(shot.pixel(x: x, y: y) == Self.red)
+            }
+            #expect(shot.count(matching: Self.white, tolerance: 40) > 100)
+            let columns = shot.columns(matching: Self.white, tolerance: 40)
+            let left = try #require(columns.first)
+            let right = try #require(columns.last)
+            #expect(abs((left + right) / 2 - 640) <= 3, "title spans \(left)...\(right)")
+            // Below the 20 pt inset: no text pixels in the inset.
+            let inset = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 20)))
+            #expect(inset.count(matching: Self.white, tolerance: 40) == 0)
+        }
+
+        @Test func emptyTitleDrawsNoText() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.backgroundColor(.systemRed) })
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
+            #expect(shot.count(matching: Self.red, tolerance: 0) == 1280 * 80)
+        }
+
+        @Test func titleWiderThanTheMonitorIsEllipsizedInsideThePadding() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            let long = String(repeating: "Connection lost, retrying ", count: 20)
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title(long).backgroundColor(.systemRed) })
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
+            let columns = shot.columns(matching: Self.white, tolerance: 40)
+            let left = try #require(columns.first)
+            let right = try #require(columns.last)
+            #expect(left >= 12 && right <= 1280 - 12, "title spans \(left)...\(right)")
+            #expect(right - left > 1100, "an ellipsized title still fills the width")
+        }
+
+        @Test func x11ColourNamesAreResolvedByTheServer() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.backgroundColor(try! BannerColor(parsing: "SteelBlue")) })
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
+            #expect(shot.pixel(x: 5, y: 5) == Pixel(hex: 0x4682B4))
+        }
+    }
+}

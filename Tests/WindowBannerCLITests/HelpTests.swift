@@ -1,0 +1,44 @@
+// `run --help` is where a user learns the flags: every one is there, with its default.
+
+import Testing
+import X11TestSupport
+
+extension WindowBannerCLITests {
+    @Suite("run --help")
+    struct HelpTests {
+        @Test func helpNamesEveryFlagWithItsDefault() throws {
+            let help = try Subprocess(executable: windowBannerExecutable(), arguments: ["run", "--help"], environment: [:])
+            #expect(help.waitForExit() == 0)
+            #expect(help.standardError == "")
+            let entries = Self.optionEntries(help.standardOutput)
+            let flags = ["--title", "--background", "--text-color", "--height", "--title-top-inset",
+                         "--font", "--compact", "--timeout", "--monitor", "--display"]
+            for flag in flags { #expect(entries[flag] != nil, "\(flag) missing from help") }
+            let defaults = [
+                ("--height", "Default: 80"), ("--title-top-inset", "Default: 20"),
+                ("--background", "Default: systemGreen"), ("--font", "size=17"), ("--compact", "Default: auto"),
+            ]
+            for (flag, text) in defaults {
+                #expect(entries[flag]?.contains(text) == true, "\(flag) should say \(text): \(entries[flag] ?? "")")
+            }
+        }
+
+        /// The OPTIONS section as flag → its help, wrapped lines joined with single spaces.
+        static func optionEntries(_ help: String) -> [String: String] {
+            var entries: [String: String] = [:]
+            var current: String?
+            for line in help.split(separator: "\n") {
+                let words = line.split(separator: " ").map(String.init)
+                if line.hasPrefix("  -"), let flag = words.first {
+                    current = flag.hasSuffix(",") ? words.dropFirst().first : flag
+                    if let current { entries[current] = words.joined(separator: " ") }
+                } else if line.hasPrefix("   "), let flag = current {
+                    entries[flag, default: ""] += " " + words.joined(separator: " ")
+                } else {
+                    current = nil
+                }
+            }
+            return entries
+        }
+    }
+}
