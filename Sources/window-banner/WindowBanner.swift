@@ -15,6 +15,6 @@ struct WindowBanner: ParsableCommand {
         otherwise `run -- COMMAND` exits with the command's status.
         """,
         version: "0.1.0",
-        subcommands: [RunCommand.self]
+        subcommands: [RunCommand.self, DemoCommand.self]
     )
 }

@@ -1,0 +1,72 @@
+// `window-banner demo`: the original's headline moment on your desktop — "No Internet
+// Connection" slides in, turns into "Back Online" with an in-place cross-fade, and leaves after
+// the original's 2 s hide delay. It prints each stage as it is reached so a script can follow.
+
+import ArgumentParser
+import BannerCore
+import BannerX11
+import Glibc
+
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Show the offline → back online sequence (prints each stage on stdout).",
+        discussion: "Stages printed: offline, online, dismissed."
+    )
+
+    @Option(help: ArgumentHelp("Compact style: auto (landscape monitors), always, never. Default: auto.", valueName: "auto|always|never"))
+    var compact: String?
+
+    @Option(help: ArgumentHelp("Seconds each stage stays on screen. Default: 3.", valueName: "seconds"))
+    var hold: String?
+
+    @Option(help: ArgumentHelp("X display to use. Default: $DISPLAY.", valueName: "display"))
+    var display: String?
+
+    func run() throws {
+        let policy: CompactPolicy
+        let seconds: Double
+        do {
+            policy = try compact.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
+            seconds = try hold.map { text throws(BannerValueError) in
+                guard let value = Double(text), value.isFinite, value > 0 else { throw .duration(text) }
+                return value
+            } ?? 3
+        } catch {
+            throw fail("\(error)", code: ExitStatus.usage)
+        }
+        let banners: BannerDisplay
+        do {
+            banners = try BannerDisplay(name: display)
+        } catch {
+            throw fail("\(error)", code: ExitStatus.displayUnavailable)
+        }
+        defer { banners.close() }
+        let host = banners.primaryHost
+        host.compactPolicy = policy
+
+        // The original README's two configurations.
+        try host.presentTopBanner { config in
+            config.title("No Internet Connection").backgroundColor(.systemRed).textColor(.white)
+        }
+        banners.runUntilIdle()
+        stage("offline")
+        banners.loop.run(timeout: seconds)
+
+        try host.presentTopBanner { config in
+            config.title("Back Online").backgroundColor(.systemTeal).textColor(.white)
+        }
+        banners.runUntilIdle()
+        stage("online")
+        banners.loop.run(timeout: seconds)
+
+        host.dismissTopBanner()
+        banners.runUntilIdle()
+        stage("dismissed")
+    }
+
+    private func stage(_ name: String) {
+        let bytes = Array((name + "\n").utf8)
+        bytes.withUnsafeBufferPointer { _ = write(1, $0.baseAddress, $0.count) }
+    }
+}

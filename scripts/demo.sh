@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make demo: the offline → back-online sequence. On $DISPLAY when one is reachable; otherwise on a
+# private Xvfb + openbox with a maximized xterm, writing a screenshot of each stage to
+# screenshots/ (the README shows them).
+set -euo pipefail
+banner=${1:?usage: demo.sh PATH/TO/window-banner}
+cd "$(dirname "$0")/.."
+
+if [ -n "${DISPLAY:-}" ] && xdpyinfo >/dev/null 2>&1; then
+  exec "$banner" demo
+fi
+
+workdir=$(mktemp -d)
+cleanup() {
+  kill $(jobs -p) 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$workdir"
+}
+trap cleanup EXIT
+
+# A private desktop: Xvfb picks a free display number and reports it on fd 3.
+exec 3> "$workdir/display"
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 2>/dev/null &
+for _ in $(seq 100); do [ -s "$workdir/display" ] && break; sleep 0.1; done
+export DISPLAY=":$(head -n1 "$workdir/display")"
+HOME="$workdir" openbox 2>/dev/null &
+for _ in $(seq 100); do xprop -root _NET_WORKAREA 2>/dev/null | grep -q = && break; sleep 0.1; done
+HOME="$workdir" xterm -fa "DejaVu Sans Mono" -fs 11 -bg "#1e1e2e" -fg "#cdd6f4" \
+  -e bash -c 'show() { clear; echo "$ ping example.org"; echo "ping: example.org: Temporary failure in name resolution"; }
+              trap show WINCH; show; while :; do sleep 0.1; done' &
+terminal=$(xdotool search --sync --class xterm | head -n1)
+# Maximized the EWMH way, so the window manager keeps it inside the work area.
+wmctrl -i -r "$terminal" -b add,maximized_vert,maximized_horz
+sleep 1
+
+mkdir -p screenshots
+shot() { import -window root "screenshots/$1.png"; echo "demo: screenshots/$1.png"; }
+shot 0-desktop
+
+# Each stage is printed once the banner has settled; give the WM and xterm a moment to redraw.
+run_demo() {
+  local prefix=$1; shift
+  "$banner" demo --hold 1.5 "$@" | while read -r stage; do
+    sleep 0.4
+    case "$stage" in
+      offline) shot "$prefix-1-offline" ;;
+      online) shot "$prefix-2-back-online" ;;
+      dismissed) shot "$prefix-3-restored" ;;
+    esac
+  done
+}
+run_demo compact
+run_demo regular --compact never
+
+# One picture of the whole sequence: the top of the screen at each stage.
+convert screenshots/0-desktop.png screenshots/regular-1-offline.png screenshots/regular-2-back-online.png \
+  screenshots/regular-3-restored.png -crop 1280x150+0+0 +repage -bordercolor "#888888" -border 0x2 \
+  -append screenshots/sequence.png
+echo "demo: screenshots/sequence.png"

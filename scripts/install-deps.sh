@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages WindowBanner needs to build, test and demo — only the
+# missing ones, with sudo when not root. Swift itself (6.0 or later) must already be on PATH.
+set -euo pipefail
+
+packages=(
+  # build: Xlib, Xft (+ fontconfig), XRandR, XShape headers and pkg-config files
+  pkg-config libx11-dev libxft-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
+  # tests: a private X server and real window managers
+  xvfb openbox i3-wm x11-xserver-utils
+  # demo: a client window to push down, and screenshots
+  xterm wmctrl xdotool imagemagick x11-utils
+)
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "install-deps: swift not found; install Swift 6 from https://www.swift.org/install/linux/" >&2
+  exit 69
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
