@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "BannerCore", targets: ["BannerCore"]),
         .library(name: "BannerX11", targets: ["BannerX11"]),
+        .library(name: "NetworkPath", targets: ["NetworkPath"]),
         .executable(name: "window-banner", targets: ["window-banner"]),
     ],
     dependencies: [
@@ -36,6 +37,13 @@ let package = Package(
         .target(name: "X11TestSupport", dependencies: ["CX11"], path: "Tests/X11TestSupport"),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
         .testTarget(name: "WindowBannerCLITests", dependencies: ["window-banner", "X11TestSupport"]),
+        // rtnetlink's structs and constants, and its NLMSG_*/RTA_* macros as inline functions.
+        .target(name: "CNetlink"),
+        // Reachability over rtnetlink, the NWPathMonitor of this port: no X11, no banner.
+        .target(name: "NetworkPath", dependencies: ["CNetlink"]),
+        // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
+        .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
+        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "netpath-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

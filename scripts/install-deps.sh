@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(
   # build: Xlib, Xft (+ fontconfig), XRandR, XShape headers and pkg-config files
   pkg-config libx11-dev libxft-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
-  # tests: a private X server and real window managers
-  xvfb openbox i3-wm x11-xserver-utils
+  # tests: a private X server and real window managers; network namespaces for rtnetlink
+  xvfb openbox i3-wm x11-xserver-utils iproute2
   # demo: a client window to push down, and screenshots
   xterm wmctrl xdotool imagemagick x11-utils
 )

@@ -1,6 +1,6 @@
 // Where things go, in pixels: point → pixel scaling, the banner's height (grown to fit its
-// font), the title's baseline, ellipsizing, and where the window sits at a given reveal.
-// The X layer measures text and asks; these functions decide.
+// font), the title's baseline, ellipsizing, how much of the banner shows at a given reveal, and
+// the strut that reserves it. The X layer measures text and asks; these functions decide.
 
 /// Pixel layout rules for one banner on one monitor.
 public enum BannerLayout {
@@ -75,14 +75,25 @@ public enum BannerLayout {
         }))
     }
 
-    /// Where the banner window sits and how much space it reserves, for a banner
-    /// `bannerHeight` px tall that is `reveal` (0...1) of the way down on `monitor`.
-    public static func placement(monitor: MonitorGeometry, bannerHeight: Int, reveal: Double) -> BannerPlacement {
+    /// How much of a banner `bannerHeight` px tall shows when it is `reveal` (0...1) of the way
+    /// down, where its content sits, and how much space it reserves — all relative to its
+    /// monitor's top edge.
+    ///
+    /// The banner never leaves its monitor: what shows is a strip along the monitor's top edge,
+    /// `visibleHeight` rows tall, and the rows still "above" the edge are cut off, not drawn on
+    /// whatever monitor lies above.
+    public static func placement(bannerHeight: Int, reveal: Double) -> BannerPlacement {
         let shown = Int((Double(bannerHeight) * min(max(reveal, 0), 1)).rounded())
-        return BannerPlacement(
-            windowY: monitor.y - bannerHeight + shown,
-            reservedHeight: shown
-        )
+        return BannerPlacement(visibleHeight: shown, contentOffset: shown - bannerHeight)
+    }
+
+    /// The struts that reserve `reservedHeight` px at the top of `monitor`, in root coordinates
+    /// as EWMH wants them: the top edge of a monitor below another is `monitor.y + height`, and
+    /// `top_start_x … top_end_x` keep the reservation to the monitor's own columns. All zero
+    /// when nothing is reserved.
+    public static func topStrut(monitor: MonitorGeometry, reservedHeight: Int) -> TopStrut {
+        guard reservedHeight > 0 else { return TopStrut(top: 0, startX: 0, endX: 0) }
+        return TopStrut(top: monitor.y + reservedHeight, startX: monitor.x, endX: monitor.x + monitor.width - 1)
     }
 
     private static func trimmedTrailingSpace(_ text: String) -> String {
@@ -92,9 +103,43 @@ public enum BannerLayout {
     }
 }
 
-/// The banner window's top edge (root coordinates) and the height of the space reserved for it.
+/// What shows of the banner on its monitor, and the space reserved for it.
 public struct BannerPlacement: Sendable, Hashable {
-    public var windowY: Int
-    /// Pixels reserved below the monitor's top edge: exactly the visible part of the banner.
-    public var reservedHeight: Int
+    /// Rows of the banner on screen, counted down from the monitor's top edge; 0 when hidden.
+    public var visibleHeight: Int
+    /// The banner's top edge relative to the monitor's top edge: `visibleHeight − bannerHeight`,
+    /// 0 or less — the rows above the edge are the ones cut off.
+    public var contentOffset: Int
+    /// Pixels reserved below the monitor's top edge: exactly the visible part, so the banner
+    /// covers no window and leaves no gap.
+    public var reservedHeight: Int { visibleHeight }
+
+    /// A placement as ``BannerLayout/placement(bannerHeight:reveal:)`` computes it.
+    public init(visibleHeight: Int, contentOffset: Int) {
+        self.visibleHeight = visibleHeight
+        self.contentOffset = contentOffset
+    }
+}
+
+/// A top strut in root coordinates: the reserved space runs from the screen's top down to `top`,
+/// across columns `startX ... endX`.
+public struct TopStrut: Sendable, Hashable {
+    /// The reservation's bottom edge in root coordinates (`top` in EWMH terms); 0 for none.
+    public var top: Int
+    /// First column reserved (`top_start_x`).
+    public var startX: Int
+    /// Last column reserved, inclusive (`top_end_x`).
+    public var endX: Int
+
+    /// A strut as ``BannerLayout/topStrut(monitor:reservedHeight:)`` computes it.
+    public init(top: Int, startX: Int, endX: Int) {
+        self.top = top
+        self.startX = startX
+        self.endX = endX
+    }
+
+    /// `_NET_WM_STRUT_PARTIAL`: left, right, top, bottom, then a start/end pair for each edge.
+    public var partial: [Int] { [0, 0, top, 0, 0, 0, 0, 0, startX, endX, 0, 0] }
+    /// `_NET_WM_STRUT`, for window managers that predate the partial form: left, right, top, bottom.
+    public var legacy: [Int] { [0, 0, top, 0] }
 }

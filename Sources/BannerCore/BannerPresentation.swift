@@ -71,7 +71,10 @@ public struct BannerPresentation: Sendable {
     public var isAnimating: Bool { slide != nil || fade != nil }
 
     /// Shows `newAppearance`: slides in when hidden or leaving, cross-fades when already showing.
-    public mutating func present(_ newAppearance: TopBannerAppearance, at now: MonotonicTime) {
+    /// Returns whether anything changes: presenting the look already shown (or on its way in)
+    /// is a no-op, so the driver draws no frame for it.
+    @discardableResult
+    public mutating func present(_ newAppearance: TopBannerAppearance, at now: MonotonicTime) -> Bool {
         settle(at: now)
         switch phase {
         case .hidden:
@@ -80,12 +83,16 @@ public struct BannerPresentation: Sendable {
             fadingFrom = nil
             phase = .presenting
             startSlide(to: 1, at: now)
+            return true
         case .dismissing:
             crossFade(to: newAppearance, at: now)
             phase = .presenting
             startSlide(to: 1, at: now)
+            return true
         case .presenting, .presented:
+            guard newAppearance != appearance else { return false }
             crossFade(to: newAppearance, at: now)
+            return true
         }
     }
 

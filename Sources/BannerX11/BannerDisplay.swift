@@ -15,6 +15,9 @@ public final class BannerDisplay {
     public private(set) var hosts: [BannerHost] = []
     /// 1 at 96 DPI; `Xft.dpi / 96` when the X resources set it.
     public private(set) var pixelsPerPoint: Double
+    /// Protocol errors the X server reported for this display's requests; a healthy display
+    /// has none. Counted only while this library's error handler is the installed one.
+    public var protocolErrorCount: Int { closed ? 0 : XErrorTrap.errorCount(on: connection.display) }
     /// Non-fatal problems (a font family substituted): printed by the CLI, ignored by default.
     public var onWarning: (String) -> Void = { _ in } {
         didSet { fonts.warn = onWarning }
@@ -114,6 +117,8 @@ public final class BannerDisplay {
         case ConfigureNotify:
             let window = event.xconfigure.window
             if window == connection.root {
+                // Keeps Xlib's idea of the screen size (the fallback monitor) current.
+                XRRUpdateConfiguration(&event)
                 monitorsChanged = true
             } else if let host = hosts.first(where: { $0.owns(window) }) {
                 host.reservationMoved(window)
@@ -144,6 +149,11 @@ public final class BannerDisplay {
     private func prepareForSleep() -> MonotonicTime? {
         serviceX()
         if monitorsChanged {
+            // One mode switch sends several RRScreenChangeNotify and root ConfigureNotify
+            // events, not all in one read: a round trip brings in every one the server has
+            // sent so far, so they cost one refresh, made against the final layout.
+            connection.sync()
+            serviceX()
             monitorsChanged = false
             refreshMonitors()
         }
@@ -154,6 +164,9 @@ public final class BannerDisplay {
             for host in hosts { host.raiseAboveOthers() }
         }
         connection.flush()
+        // Round trips made above (monitor queries, syncs) read events into Xlib's queue, where
+        // poll(2) cannot see them: come straight back for them instead of sleeping on them.
+        if XEventsQueued(connection.display, QueuedAlready) > 0 { return monotonicNow() }
         return hosts.compactMap(\.frameDeadline).min()
     }
 

@@ -9,11 +9,18 @@ import BannerCore
 /// What the X server was asked to show at one frame (for tests, benchmarks and curious users).
 public struct RenderedFrame: Sendable, Hashable {
     public var time: MonotonicTime
-    /// The banner window's top edge, root coordinates.
-    public var windowY: Int
+    /// Rows of the banner showing below the monitor's top edge (the clip window's height).
+    public var visibleHeight: Int
+    /// The banner's top edge relative to the monitor's top edge (its y inside the clip window):
+    /// `visibleHeight − bannerHeight`, so 0 once fully shown.
+    public var contentOffset: Int
+    /// The banner's full height in pixels (between two heights during a cross-fade).
     public var bannerHeight: Int
+    /// Pixels reserved at the top of the monitor: always `visibleHeight`.
     public var reservedHeight: Int
+    /// How far down the banner is, 0...1.
     public var reveal: Double
+    /// Cross-fade progress, 0...1; 1 when not fading.
     public var fadeProgress: Double
 }
 
@@ -39,7 +46,8 @@ public final class BannerHost {
     public var compactPolicy: CompactPolicy = .auto {
         didSet { requestFrame() }
     }
-    /// Called after every frame the X server was sent.
+    /// Called after every frame, once the X server has carried it out (a round trip), so what
+    /// another client sees on screen at that moment is this frame.
     public var onFrame: ((RenderedFrame) -> Void)?
     /// Called when a slide in or out finishes.
     public var onMilestone: ((BannerPresentation.Milestone) -> Void)?
@@ -84,13 +92,14 @@ public final class BannerHost {
         try presentTopBanner(builder.build())
     }
 
-    /// Presents (or updates in place) exactly `appearance`.
+    /// Presents (or updates in place) exactly `appearance`. Presenting the look already shown
+    /// (or on its way in) changes nothing and draws no frame.
     public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) {
         // Resolve everything up front: a bad colour or font must not disturb the current banner.
         _ = try look(for: appearance.compact)
         _ = try look(for: appearance)
         let now = monotonicNow()
-        presentation.present(appearance, at: now)
+        guard presentation.present(appearance, at: now) else { return }
         frameOrigin = now
         requestFrame()
     }
@@ -133,24 +142,25 @@ public final class BannerHost {
         guard let new = try? look(for: effective(frame.appearance)) else { return }
         let old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
         let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
-        let placement = BannerLayout.placement(monitor: monitor, bannerHeight: height, reveal: frame.reveal)
+        let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal)
 
-        let banner = ensureWindows(height: height, windowY: placement.windowY, background: new.background)
+        let banner = ensureWindows(height: height, placement: placement, background: new.background)
         let content = DrawnContent(new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height)
         if content != drawnContent, let canvas {
             canvas.resize(width: monitor.width, height: height)
             draw(content, on: canvas)
-            banner.moveResize(x: monitor.x, y: placement.windowY, width: monitor.width, height: height)
-            canvas.present(to: banner.window)
+            // Before the windows move: a resized content window is repainted from this buffer.
+            canvas.present(to: banner.content)
             drawnContent = content
-            banner.mapIfNeeded()
-        } else {
-            banner.moveResize(x: monitor.x, y: placement.windowY, width: monitor.width, height: height)
         }
+        banner.place(on: monitor, bannerHeight: height, placement: placement)
         reservation?.reserve(placement.reservedHeight, on: monitor)
-        onFrame?(RenderedFrame(
-            time: now, windowY: placement.windowY, bannerHeight: height,
-            reservedHeight: placement.reservedHeight, reveal: frame.reveal, fadeProgress: frame.fadeProgress
+        guard let onFrame else { return }
+        context.connection.sync()
+        onFrame(RenderedFrame(
+            time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset,
+            bannerHeight: height, reservedHeight: placement.reservedHeight,
+            reveal: frame.reveal, fadeProgress: frame.fadeProgress
         ))
     }
 
@@ -169,12 +179,12 @@ public final class BannerHost {
     }
 
     /// Creates the two windows and the back buffer on the first frame of a presentation.
-    private func ensureWindows(height: Int, windowY: Int, background: RGBA) -> BannerWindow {
+    private func ensureWindows(height: Int, placement: BannerPlacement, background: RGBA) -> BannerWindow {
         if let bannerWindow { return bannerWindow }
         let connection = context.connection
         let reservation = ReservationWindow(connection: connection, monitor: monitor, reservedHeight: 0, background: background)
         reservation.map()
-        let banner = BannerWindow(connection: connection, x: monitor.x, y: windowY, width: monitor.width, height: height)
+        let banner = BannerWindow(connection: connection, monitor: monitor, bannerHeight: height, placement: placement)
         canvas = Canvas(connection: connection, width: monitor.width, height: height)
         drawnContent = nil
         self.reservation = reservation
@@ -184,6 +194,7 @@ public final class BannerHost {
 
     /// Releases both windows and the back buffer, zeroing the strut first.
     func tearDown() {
+        guard bannerWindow != nil || reservation != nil else { return }
         reservation?.destroy()
         reservation = nil
         bannerWindow?.destroy()
@@ -191,6 +202,8 @@ public final class BannerHost {
         canvas?.release()
         canvas = nil
         drawnContent = nil
+        // Once the host reports the banner hidden, no other client may still find its windows.
+        context.connection.sync()
     }
 
     /// Ends the presentation at once (display closing, monitor gone).

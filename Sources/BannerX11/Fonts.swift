@@ -1,6 +1,6 @@
 // Fonts through fontconfig and Xft: a core `BannerFont` becomes a fontconfig pattern, the
 // pattern becomes an open XftFont, and text is measured in pixels. Open fonts are cached per
-// pattern and closed together when the display closes.
+// pattern and destroyed together when the display closes (see `closeAll` for why "destroyed").
 
 import CX11
 import BannerCore
@@ -83,7 +83,21 @@ final class FontLibrary {
         return loaded
     }
 
+    /// Closes and destroys every font; call before the connection closes.
+    ///
+    /// Xft keeps closed fonts in a cache and destroys what is left there from its own
+    /// XCloseDisplay hook, which runs after libXrender's. Freeing their glyph sets at that point
+    /// registers the dying display with libXrender again, and a display opened later at the same
+    /// address inherits that stale record: its Render requests go out with an opcode read from
+    /// freed memory (hung replies, "extra reply data" aborts, nothing drawn). With the cache
+    /// turned off, each font dies here, while Render's record of the display is still sound.
     func closeAll() {
+        if let noCache = FcPatternCreate() {
+            FcPatternAddInteger(noCache, XFT_MAX_UNREF_FONTS, 0)
+            // Xft owns the pattern from here on. It replaces the display's Xft defaults, which
+            // nothing reads again once the fonts are gone.
+            XftDefaultSet(connection.display, noCache)
+        }
         for font in open.values { font.close() }
         open.removeAll()
     }

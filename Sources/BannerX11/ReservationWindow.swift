@@ -88,12 +88,9 @@ final class ReservationWindow {
     }
 
     private func applyStrut() {
-        // left, right, top, bottom, then start/end pairs for each edge (root coordinates).
-        let top = reservedHeight > 0 ? monitor.y + reservedHeight : 0
-        let startX = monitor.x
-        let endX = reservedHeight > 0 ? monitor.x + monitor.width - 1 : 0
-        connection.setCardinals(window, "_NET_WM_STRUT_PARTIAL", [0, 0, top, 0, 0, 0, 0, 0, reservedHeight > 0 ? startX : 0, endX, 0, 0])
-        connection.setCardinals(window, "_NET_WM_STRUT", [0, 0, top, 0])
+        let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: reservedHeight)
+        connection.setCardinals(window, "_NET_WM_STRUT_PARTIAL", strut.partial)
+        connection.setCardinals(window, "_NET_WM_STRUT", strut.legacy)
     }
 
     /// Position hints at the monitor's top-left with the real size: without them openbox and

@@ -62,7 +62,10 @@ final class XConnection {
         }
     }
 
-    func close() { XCloseDisplay(display) }
+    func close() {
+        XCloseDisplay(display)
+        XErrorTrap.forget(display)
+    }
 
     var fileDescriptor: Int32 { wb_ConnectionNumber(display) }
 

@@ -11,6 +11,9 @@ public enum XErrorTrap {
     private static let count = Atomic<Int>(0)
     private static let lastCode = Atomic<Int>(0)
     private static let lastRequest = Atomic<Int>(0)
+    /// Errors per connection (keyed by the `Display*` address): the handler is process-wide,
+    /// and one process may hold several connections.
+    private static let countByDisplay = Mutex<[UInt: Int]>([:])
 
     /// How many protocol errors arrived since the handler was installed.
     public static var errorCount: Int { count.load(ordering: .relaxed) }
@@ -20,12 +23,25 @@ public enum XErrorTrap {
         errorCount == 0 ? nil : (lastCode.load(ordering: .relaxed), lastRequest.load(ordering: .relaxed))
     }
 
+    /// How many protocol errors arrived for requests made on `display`.
+    static func errorCount(on display: OpaquePointer) -> Int {
+        countByDisplay.withLock { $0[UInt(bitPattern: Int(bitPattern: display))] ?? 0 }
+    }
+
+    /// Drops `display`'s count when it closes: a later connection may get the same address.
+    static func forget(_ display: OpaquePointer) {
+        _ = countByDisplay.withLock { $0.removeValue(forKey: UInt(bitPattern: Int(bitPattern: display))) }
+    }
+
     /// Installs the recording handlers; idempotent.
     static func install() {
-        XSetErrorHandler { _, event in
+        XSetErrorHandler { display, event in
             if let event {
                 XErrorTrap.lastCode.store(Int(event.pointee.error_code), ordering: .relaxed)
                 XErrorTrap.lastRequest.store(Int(event.pointee.request_code), ordering: .relaxed)
+            }
+            if let display {
+                XErrorTrap.countByDisplay.withLock { $0[UInt(bitPattern: Int(bitPattern: display)), default: 0] += 1 }
             }
             XErrorTrap.count.add(1, ordering: .relaxed)
             return 0

@@ -1,5 +1,5 @@
-// Pixel layout: point scaling, banner height, baseline, placement while sliding, and titles
-// cut to fit, measured with a fake font so every width is known.
+// Pixel layout: point scaling, banner height, baseline, placement while sliding, struts, and
+// titles cut to fit, measured with a fake font so every width is known.
 
 import BannerCore
 import Testing
@@ -70,23 +70,46 @@ struct LayoutTests {
     }
 
     @Test(arguments: [
-        (0.0, -80, 0), (0.5, -40, 40), (1.0, 0, 80), (-0.5, -80, 0), (1.5, 0, 80),
+        (0.0, 0, -80), (0.5, 40, -40), (1.0, 80, 0), (-0.5, 0, -80), (1.5, 80, 0), (0.004, 0, -80), (0.996, 80, 0),
     ])
-    func placementOnMonitorAtTop(reveal: Double, windowY: Int, reserved: Int) {
-        let monitor = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
-        let placement = BannerLayout.placement(monitor: monitor, bannerHeight: 80, reveal: reveal)
-        #expect(placement.windowY == windowY)
-        #expect(placement.reservedHeight == reserved)
+    func placementShowsTheRevealedRowsBelowTheMonitorsTopEdge(reveal: Double, visible: Int, offset: Int) {
+        let placement = BannerLayout.placement(bannerHeight: 80, reveal: reveal)
+        #expect(placement.visibleHeight == visible)
+        #expect(placement.contentOffset == offset)
+        // The reservation is exactly the visible part: nothing covered, no gap.
+        #expect(placement.reservedHeight == visible)
     }
 
-    @Test(arguments: [(0.0, 220, 0), (0.5, 260, 40), (1.0, 300, 80)])
-    func placementOnMonitorBelowAnother(reveal: Double, windowY: Int, reserved: Int) {
-        let monitor = MonitorGeometry(x: 0, y: 300, width: 1024, height: 768)
-        let placement = BannerLayout.placement(monitor: monitor, bannerHeight: 80, reveal: reveal)
-        #expect(placement.windowY == windowY)
-        #expect(placement.reservedHeight == reserved)
-        // The visible part of the window is exactly the reserved strip.
-        #expect(placement.windowY + 80 == monitor.y + placement.reservedHeight)
+    @Test func placementNeverReachesAboveTheMonitor() {
+        for step in 0...100 {
+            let placement = BannerLayout.placement(bannerHeight: 80, reveal: Double(step) / 100)
+            #expect((0...80).contains(placement.visibleHeight))
+            // The banner's bottom edge is the bottom of what shows; the rest is cut off above.
+            #expect(placement.contentOffset + 80 == placement.visibleHeight)
+            #expect(placement.contentOffset <= 0)
+        }
+    }
+
+    @Test func strutOfMonitorAtTheTopSpansItsColumns() {
+        let monitor = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+        let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 80)
+        #expect(strut.partial == [0, 0, 80, 0, 0, 0, 0, 0, 0, 1279, 0, 0])
+        #expect(strut.legacy == [0, 0, 80, 0])
+    }
+
+    @Test func strutOfMonitorBelowAnotherIsInRootCoordinatesAndKeptToItsColumns() {
+        let monitor = MonitorGeometry(x: 128, y: 800, width: 1024, height: 600)
+        let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 80)
+        #expect(strut == TopStrut(top: 880, startX: 128, endX: 1151))
+        #expect(strut.partial == [0, 0, 880, 0, 0, 0, 0, 0, 128, 1151, 0, 0])
+        #expect(strut.legacy == [0, 0, 880, 0])
+    }
+
+    @Test func nothingReservedIsAnAllZeroStrut() {
+        let monitor = MonitorGeometry(x: 128, y: 800, width: 1024, height: 600)
+        let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 0)
+        #expect(strut.partial == Array(repeating: 0, count: 12))
+        #expect(strut.legacy == [0, 0, 0, 0])
     }
 
     @Test func titleThatFitsIsUnchanged() {

@@ -174,7 +174,8 @@ struct PresentationTests {
 
     @Test func presentSameLookWhileVisibleDoesNothing() throws {
         var banner = Self.presentedBanner()
-        banner.present(Self.green, at: at(11))
+        let changed = banner.present(Self.green, at: at(11))
+        #expect(!changed)
         #expect(banner.phase == .presented)
         #expect(!banner.isAnimating)
         #expect(banner.animationEnd == nil)
@@ -183,6 +184,22 @@ struct PresentationTests {
         #expect(frame.fadingFrom == nil)
         #expect(frame.fadeProgress == 1)
         #expect(banner.advance(to: at(12)).isEmpty)
+    }
+
+    @Test func presentReportsWhetherAnythingChanges() {
+        var banner = BannerPresentation()
+        var changes: [Bool] = []
+        changes.append(banner.present(Self.green, at: at(10)))
+        // Already on its way in, and again once down: nothing to do.
+        changes.append(banner.present(Self.green, at: at(10.1)))
+        changes.append(banner.present(Self.green, at: at(10.3)))
+        changes.append(banner.present(Self.red, at: at(11)))
+        // The look a running cross-fade is heading for: the fade goes on untouched.
+        changes.append(banner.present(Self.red, at: at(11.1)))
+        #expect(banner.animationEnd == at(11) + 0.2)
+        banner.dismiss(at: at(12))
+        changes.append(banner.present(Self.red, at: at(12.1)))
+        #expect(changes == [true, false, false, true, false, true])
     }
 
     @Test func presentNewLookWhileSlidingInCrossFadesAndKeepsSliding() throws {

@@ -3,6 +3,7 @@
 
 import BannerCore
 import BannerX11
+import CX11
 import Testing
 import X11TestSupport
 
@@ -17,8 +18,8 @@ final class Fixture {
     let display: BannerDisplay
 
     init(_ windowManager: TestDesktop.WindowManager = .openbox, width: Int = 1280, height: Int = 800,
-         before: (XObserver) -> Void = { _ in }) throws {
-        desktop = try TestDesktop(windowManager: windowManager, width: width, height: height)
+         setup: [[String]] = [], before: (XObserver) -> Void = { _ in }) throws {
+        desktop = try TestDesktop(windowManager: windowManager, width: width, height: height, setup: setup)
         observer = try XObserver(displayName: desktop.displayName)
         before(observer)
         display = try BannerDisplay(name: desktop.displayName)
@@ -45,6 +46,14 @@ final class Fixture {
     /// The visible banner's rectangle as the server has it.
     var bannerGeometry: Rect? {
         observer.windows(named: "window-banner").first.flatMap(observer.geometry(of:))
+    }
+
+    /// The full-height banner inside the visible clip window (nil before the first frame),
+    /// its moves recorded in `observer.configures` from now on.
+    func watchBannerContent() -> Window? {
+        guard let content = observer.children(of: Window(host.bannerWindowID)).first else { return nil }
+        observer.watchStructure(of: content)
+        return content
     }
 
     /// `areas` with `height` px taken off the top of each.

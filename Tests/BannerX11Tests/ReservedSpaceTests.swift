@@ -111,7 +111,7 @@ extension BannerX11Tests {
             fixture.run(timeout: 0.3) { false }
             #expect(fixture.host.phase == .presented)
             let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
-            #expect(shot.pixel(x: 2, y: 2) == Pixel(hex: 0xFF3B30))
+            #expect(shot.pixel(x: 2, y: 2) == Pixel(hex: 0xFF3B30), "stack: \(fixture.observer.describeStack())")
         }
     }
 

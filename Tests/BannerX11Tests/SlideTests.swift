@@ -4,6 +4,7 @@
 
 import BannerCore
 import BannerX11
+import CX11
 import Testing
 import X11TestSupport
 
@@ -13,7 +14,11 @@ extension BannerX11Tests {
         @Test func slideInFollowsEaseOutAndEndsAtTheTopEdge() throws {
             let fixture = try Fixture()
             var frames: [RenderedFrame] = []
-            fixture.host.onFrame = { frames.append($0) }
+            var content: Window?
+            fixture.host.onFrame = { [unowned fixture] frame in
+                frames.append(frame)
+                if content == nil { content = fixture.watchBannerContent() }
+            }
             fixture.host.compactPolicy = .never
             fixture.observer.clearRecords()
             let before = monotonicNow()
@@ -22,27 +27,34 @@ extension BannerX11Tests {
             #expect(fixture.run { fixture.host.phase == .presented })
 
             #expect(frames.count >= 8)
-            #expect(frames.last?.windowY == 0)
+            #expect(frames.last?.contentOffset == 0)
+            #expect(frames.last?.visibleHeight == 80)
             #expect(frames.last?.reservedHeight == 80)
             for frame in frames {
                 #expect(frame.bannerHeight == 80)
-                #expect(frame.windowY == -80 + Int((80 * frame.reveal).rounded()))
+                #expect(frame.visibleHeight == Int((80 * frame.reveal).rounded()))
+                #expect(frame.contentOffset == frame.visibleHeight - 80)
                 let early = EasingCurve.easeOut.value(at: (frame.time - after) / 0.25)
                 let late = EasingCurve.easeOut.value(at: (frame.time - before) / 0.25)
                 #expect(frame.reveal >= early - 1e-9 && frame.reveal <= late + 1e-9, "reveal \(frame.reveal) off the curve")
             }
-            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.windowY <= $1.windowY })
+            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.visibleHeight <= $1.visibleHeight })
             // Paced to 60 fps slots counted from the present call: never two frames in one slot.
             let slots = frames.map { Int(($0.time - before) * 60) }
             #expect(zip(slots, slots.dropFirst()).allSatisfy { $0 < $1 }, "slots \(slots)")
             // The last frame is drawn at or after the slide's end, never cut short.
             #expect(try #require(frames.last).time - before >= 0.25)
 
-            // The X server saw the positions the host sent.
+            // The X server saw what the host sent: the clip window growing at the monitor's top
+            // edge, and the banner inside it moving down.
             let banner = fixture.host.bannerWindowID
-            let seen = Set(fixture.observer.configures.filter { $0.window == banner }.map(\.y))
-            let sent = Set(frames.dropFirst().map(\.windowY))
-            #expect(sent.isSubset(of: seen))
+            let clip = fixture.observer.configures.filter { $0.window == banner }
+            #expect(clip.allSatisfy { $0.y == 0 })
+            let sentHeights = Set(frames.dropFirst().map(\.visibleHeight))
+            #expect(sentHeights.isSubset(of: Set(clip.map(\.height))))
+            let moved = fixture.observer.configures.filter { $0.window == content }
+            let sentOffsets = Set(frames.dropFirst().map(\.contentOffset))
+            #expect(sentOffsets.isSubset(of: Set(moved.map(\.y))))
         }
 
         @Test func slideOutFollowsEaseInAndGivesTheSpaceBackAtTheEnd() throws {
@@ -62,9 +74,10 @@ extension BannerX11Tests {
                 let late = 1 - EasingCurve.easeIn.value(at: (frame.time - after) / 0.25)
                 #expect(frame.reveal >= early - 1e-9 && frame.reveal <= late + 1e-9, "reveal \(frame.reveal) off the curve")
                 // The reservation follows the visible part exactly, so nothing is ever covered.
-                #expect(frame.reservedHeight == frame.windowY + 80)
+                #expect(frame.reservedHeight == frame.visibleHeight)
+                #expect(frame.contentOffset == frame.visibleHeight - 80)
             }
-            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.windowY >= $1.windowY })
+            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.visibleHeight >= $1.visibleHeight })
             #expect(fixture.host.reservedHeight == 0)
             #expect(fixture.host.bannerWindowID == 0)
         }
@@ -80,10 +93,10 @@ extension BannerX11Tests {
             #expect(fixture.host.isBannerPresented == false)
             #expect(fixture.run { fixture.host.phase == .hidden })
             // Up then down without a jump: the turn is at the highest point, far from fully shown.
-            let positions = frames.map(\.windowY)
+            let positions = frames.map(\.visibleHeight)
             let peak = try #require(positions.max())
             let turn = try #require(positions.firstIndex(of: peak))
-            #expect(peak < 0)
+            #expect(peak < 80)
             #expect(positions[..<turn].elementsEqual(positions[..<turn].sorted()))
             #expect(positions[turn...].elementsEqual(positions[turn...].sorted(by: >)))
         }

@@ -20,8 +20,12 @@ public final class TestDesktop {
     private let server: Subprocess
     private var wm: Subprocess?
 
-    /// Starts Xvfb at `width`×`height` (the framebuffer never grows past this) and the WM.
-    public init(windowManager: WindowManager = .openbox, width: Int = 1280, height: Int = 800) throws {
+    /// Starts Xvfb at `width`×`height` (the framebuffer never grows past this), runs each of
+    /// `setup`'s commands (e.g. `xrandr --setmonitor …`), then starts the WM: some WMs read the
+    /// monitor layout only once, at start-up.
+    public init(
+        windowManager: WindowManager = .openbox, width: Int = 1280, height: Int = 800, setup: [[String]] = []
+    ) throws {
         self.windowManager = windowManager
         var template = Array("/tmp/window-banner-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
@@ -39,6 +43,9 @@ public final class TestDesktop {
         displayName = ":" + number
         var environment = base
         environment["DISPLAY"] = displayName
+        for command in setup {
+            try TestDesktop.run(command, environment: environment)
+        }
         switch windowManager {
         case .openbox:
             wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec openbox 2>/dev/null"], environment: environment)
@@ -69,6 +76,35 @@ public final class TestDesktop {
     /// The environment a client of this desktop runs with.
     public var environment: [String: String] {
         ["DISPLAY": displayName, "HOME": home, "PATH": String(cString: getenv("PATH") ?? strdup("/usr/bin:/bin"))]
+    }
+
+    /// Runs `command` (argv, looked up in `PATH`) as a client of this desktop and waits for it;
+    /// throws with its error output unless it exits 0.
+    public func run(_ command: [String]) throws {
+        try TestDesktop.run(command, environment: environment)
+    }
+
+    /// Starts `command` as a client of this desktop without waiting for it, so the caller can
+    /// serve its own X connection while the command works; finish with `finish(_:_:)`.
+    public func start(_ command: [String]) throws -> Subprocess {
+        try Subprocess(executable: "/usr/bin/env", arguments: command, environment: environment)
+    }
+
+    /// Waits for a command from `start(_:)`; throws with its error output unless it exits 0.
+    public func finish(_ process: Subprocess, _ command: [String]) throws {
+        try TestDesktop.check(process, command)
+    }
+
+    private static func run(_ command: [String], environment: [String: String]) throws {
+        try check(Subprocess(executable: "/usr/bin/env", arguments: command, environment: environment), command)
+    }
+
+    private static func check(_ process: Subprocess, _ command: [String]) throws {
+        let status = process.waitForExit(timeout: 20)
+        guard status == 0 else {
+            let reason = status.map { "exit status \($0)" } ?? "timeout"
+            throw TestFailure("\(command.joined(separator: " ")) failed (\(reason)): \(process.standardError)")
+        }
     }
 
     private var stopped = false

@@ -29,7 +29,7 @@ public struct Pixel: Equatable, CustomStringConvertible, Sendable {
 }
 
 /// A grab of part of the screen.
-public struct Screenshot: Sendable {
+public struct Screenshot: Equatable, Sendable {
     public let area: Rect
     let pixels: [Pixel]
     public func pixel(x: Int, y: Int) -> Pixel { pixels[(y - area.y) * area.width + (x - area.x)] }
@@ -47,20 +47,28 @@ public struct Screenshot: Sendable {
 /// A record of a ConfigureNotify the server sent for a top-level window.
 public struct ConfigureRecord: Sendable {
     public var window: UInt
+    /// Relative to the parent: root coordinates for a top-level window.
     public var y: Int
+    public var width: Int
     public var height: Int
 }
 
 public final class XObserver {
     public let display: OpaquePointer
     public let root: Window
+    private let workAreaAtom: Atom
     public private(set) var configures: [ConfigureRecord] = []
     public private(set) var maps: [UInt] = []
+    /// Top-level windows unmapped, in order.
+    public private(set) var unmaps: [UInt] = []
+    /// `_NET_WORKAREA` as read each time the WM changed it, in order.
+    public private(set) var workAreaHistory: [[Rect]] = []
 
     public init(displayName: String) throws {
         guard let display = XOpenDisplay(displayName) else { throw TestFailure("observer cannot open \(displayName)") }
         self.display = display
         root = wb_RootWindow(display, wb_DefaultScreen(display))
+        workAreaAtom = XInternAtom(display, "_NET_WORKAREA", 0)
         XSetErrorHandler { _, _ in 0 }
         XSelectInput(display, root, PropertyChangeMask | SubstructureNotifyMask)
         XSync(display, 0)
@@ -79,16 +87,25 @@ public final class XObserver {
 
     public var fileDescriptor: Int32 { wb_ConnectionNumber(display) }
 
-    /// Reads every queued event, recording configures and maps of top-level windows.
+    /// Reads every queued event, recording configures, maps and unmaps of top-level windows,
+    /// configures of windows watched with `watchStructure(of:)`, and work-area changes.
     public func drainEvents() {
         while XPending(display) > 0 {
             var event = XEvent()
             XNextEvent(display, &event)
             switch event.type {
-            case ConfigureNotify where event.xconfigure.event == root:
-                configures.append(ConfigureRecord(window: event.xconfigure.window, y: Int(event.xconfigure.y), height: Int(event.xconfigure.height)))
+            case ConfigureNotify where event.xconfigure.event == root || event.xconfigure.event == event.xconfigure.window:
+                configures.append(ConfigureRecord(
+                    window: event.xconfigure.window, y: Int(event.xconfigure.y),
+                    width: Int(event.xconfigure.width), height: Int(event.xconfigure.height)
+                ))
             case MapNotify where event.xmap.event == root:
                 maps.append(event.xmap.window)
+            case UnmapNotify where event.xunmap.event == root:
+                unmaps.append(event.xunmap.window)
+            case PropertyNotify where event.xproperty.window == root && event.xproperty.atom == workAreaAtom:
+                // Read now: the history is what a pager would have seen, change by change.
+                workAreaHistory.append(workAreas())
             default:
                 break
             }
@@ -99,6 +116,15 @@ public final class XObserver {
         drainEvents()
         configures.removeAll()
         maps.removeAll()
+        unmaps.removeAll()
+        workAreaHistory.removeAll()
+    }
+
+    /// Also records the configures of `window` itself (a child window, whose position is
+    /// relative to its parent); the selection is in place when this returns.
+    public func watchStructure(of window: Window) {
+        XSelectInput(display, window, StructureNotifyMask)
+        XSync(display, 0)
     }
 
     /// Waits, woken by X events, until `condition` holds or `timeout` seconds pass.
@@ -191,17 +217,37 @@ public final class XObserver {
         var found: [Window] = []
         func visit(_ window: Window) {
             if className(of: window) == name { found.append(window) }
-            var rootReturn: Window = 0
-            var parent: Window = 0
-            var children: UnsafeMutablePointer<Window>?
-            var count: UInt32 = 0
-            guard XQueryTree(display, window, &rootReturn, &parent, &children, &count) != 0, let children else { return }
-            let list = Array(UnsafeBufferPointer(start: children, count: Int(count)))
-            XFree(children)
-            list.forEach(visit)
+            children(of: window).forEach(visit)
         }
         visit(root)
         return found
+    }
+
+    /// The direct children of `window`, bottom to top.
+    public func children(of window: Window) -> [Window] {
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, window, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
+        defer { XFree(children) }
+        return Array(UnsafeBufferPointer(start: children, count: Int(count)))
+    }
+
+    /// The root's children bottom to top, with class, geometry and map state: for failure messages.
+    public func describeStack() -> String {
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return "?" }
+        let list = Array(UnsafeBufferPointer(start: children, count: Int(count)))
+        XFree(children)
+        return list.compactMap { window -> String? in
+            guard isViewable(window) else { return nil }
+            let rect = geometry(of: window).map(\.description) ?? "?"
+            return "0x\(String(window, radix: 16)) \(className(of: window) ?? "-") \(rect)\(isOverrideRedirect(window) ? " OR" : "")"
+        }.joined(separator: "; ")
     }
 
     public func className(of window: Window) -> String? {

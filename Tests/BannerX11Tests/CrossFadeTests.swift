@@ -1,0 +1,164 @@
+// Presenting while a banner is visible updates it in place: a 0.2 s cross-fade with no slide,
+// the background blending and one title always readable; a new height animates and the
+// reservation follows it; the same look again changes nothing. Checked on the server's pixels.
+
+import BannerCore
+import BannerX11
+import CX11
+import Testing
+import X11TestSupport
+
+extension BannerX11Tests {
+    @Suite("Cross-fade")
+    struct CrossFadeTests {
+        static let red = RGBA(hex: 0xFF3B30)
+        static let blue = RGBA(hex: 0x007AFF)
+        /// Around the centred titles, clear of the window's corners.
+        static let titleArea = Rect(x: 440, y: 0, width: 400, height: 80)
+
+        static func pixel(_ colour: RGBA) -> Pixel {
+            func byte(_ value: Double) -> Int { Int((value * 255).rounded()) }
+            return Pixel(red: byte(colour.red), green: byte(colour.green), blue: byte(colour.blue))
+        }
+
+        /// True when every channel of `pixel` lies strictly between those of `a` and `b` (or
+        /// equals them where they agree).
+        static func isStrictlyBetween(_ pixel: Pixel, _ a: Pixel, _ b: Pixel) -> Bool {
+            func between(_ value: Int, _ x: Int, _ y: Int) -> Bool { x == y ? value == x : min(x, y) < value && value < max(x, y) }
+            return between(pixel.red, a.red, b.red) && between(pixel.green, a.green, b.green) && between(pixel.blue, a.blue, b.blue)
+        }
+
+        @Test func updateInPlaceCrossFadesWithoutSlidingOrFlicker() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Connecting…").backgroundColor(.systemRed) })
+            let settledWorkAreas = observer.workAreas()
+            let banner = fixture.host.bannerWindowID
+            observer.clearRecords()
+
+            var frames: [RenderedFrame] = []
+            var windowIDs: Set<UInt> = []
+            var withoutTitle: [Double] = []
+            var midway: (frame: RenderedFrame, background: Pixel)?
+            fixture.host.onFrame = { [unowned fixture] frame in
+                frames.append(frame)
+                windowIDs.insert(fixture.host.bannerWindowID)
+                guard let shot = observer.screenshot(Self.titleArea) else { return }
+                // The area's left edge is far from both titles: pure background.
+                let background = shot.pixel(x: Self.titleArea.x, y: 2)
+                let text = Self.titleArea.width * Self.titleArea.height - shot.count(matching: background, tolerance: 40)
+                if text < 50 { withoutTitle.append(frame.fadeProgress) }
+                if midway == nil, (0.3...0.7).contains(frame.fadeProgress) { midway = (frame, background) }
+            }
+            let start = monotonicNow()
+            try fixture.host.presentTopBanner { $0.title("Connected").backgroundColor(.systemBlue) }
+            #expect(fixture.run { frames.last?.fadeProgress == 1 })
+            #expect(fixture.display.runUntilIdle())
+
+            // 0.2 s at 60 fps, every frame at the top edge, fully shown, never resized.
+            #expect(frames.count >= 8)
+            let last = try #require(frames.last)
+            #expect(last.time - start >= 0.2)
+            #expect(last.time - start < 0.2 + 2 * (1 / 60.0) + 0.05, "the fade took \(last.time - start) s")
+            for frame in frames {
+                #expect(frame.reveal == 1)
+                #expect(frame.contentOffset == 0)
+                #expect(frame.visibleHeight == 80)
+                #expect(frame.bannerHeight == 80)
+                #expect(frame.reservedHeight == 80)
+            }
+            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.fadeProgress <= $1.fadeProgress })
+            // The same window all along, never unmapped, never moved.
+            #expect(windowIDs == [banner])
+            observer.drainEvents()
+            #expect(!observer.unmaps.contains(banner))
+            #expect(observer.configures.filter { $0.window == banner }.allSatisfy { $0.y == 0 && $0.height == 80 })
+            #expect(observer.workAreas() == settledWorkAreas)
+
+            // One of the titles is on screen in every frame.
+            #expect(withoutTitle.isEmpty, "no title at fade progress \(withoutTitle)")
+
+            // Half-way, the background is a blend of the two colours, the one the frame asked for.
+            let (frame, background) = try #require(midway)
+            #expect(Self.isStrictlyBetween(background, Self.pixel(Self.red), Self.pixel(Self.blue)), "background \(background)")
+            let expected = Self.pixel(Self.red.blended(with: Self.blue, fraction: frame.fadeProgress))
+            #expect(background.distance(to: expected) <= 2, "background \(background), expected \(expected) at \(frame.fadeProgress)")
+
+            // And it ends on the new look.
+            let end = try #require(observer.screenshot(Self.titleArea))
+            #expect(end.pixel(x: Self.titleArea.x, y: 2) == Self.pixel(Self.blue))
+            #expect(end.count(matching: Pixel(hex: 0xFFFFFF), tolerance: 40) > 50)
+        }
+
+        @Test func heightChangeAnimatesAndTheReservationFollows() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            let before = observer.workAreas()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Call in progress") })
+            let banner = fixture.host.bannerWindowID
+            observer.clearRecords()
+
+            var frames: [RenderedFrame] = []
+            fixture.host.onFrame = { frames.append($0) }
+            try fixture.host.presentTopBanner { $0.title("Call in progress — 2 participants").height(120) }
+            let taller = Fixture.shrunk(before, by: 120)
+            #expect(fixture.run { frames.last?.fadeProgress == 1 && observer.workAreas() == taller })
+            // Keep watching a while after the change: the reservation must stay put.
+            fixture.run(timeout: 0.3) { false }
+
+            // The banner grows with the fade, always fully shown, its reservation in step.
+            let heights = frames.map(\.bannerHeight)
+            #expect(heights.first == 80)
+            #expect(heights.last == 120)
+            #expect(heights.contains { $0 > 80 && $0 < 120 }, "heights \(heights)")
+            #expect(zip(heights, heights.dropFirst()).allSatisfy { $0 <= $1 }, "heights \(heights)")
+            for frame in frames {
+                #expect(frame.contentOffset == 0)
+                #expect(frame.visibleHeight == frame.bannerHeight)
+                #expect(frame.reservedHeight == frame.bannerHeight)
+            }
+            // The server saw the banner grow in place at the top edge.
+            let clip = observer.configures.filter { $0.window == banner }
+            #expect(clip.allSatisfy { $0.y == 0 })
+            #expect(Set(heights).subtracting([80]).isSubset(of: Set(clip.map(\.height))))
+
+            // The work area followed: only reservations between the two heights, growing, and
+            // once at the new height it stays there.
+            let history = observer.workAreaHistory
+            let reservations = history.map { areas in (80...120).first { Fixture.shrunk(before, by: $0) == areas } }
+            #expect(reservations.allSatisfy { $0 != nil }, "work areas \(history)")
+            let reserved = reservations.compactMap { $0 }
+            #expect(zip(reserved, reserved.dropFirst()).allSatisfy { $0 <= $1 }, "reservations \(reserved)")
+            #expect(reserved.contains { $0 > 80 && $0 < 120 }, "the work area jumped: \(reserved)")
+            let settled = try #require(reserved.firstIndex(of: 120))
+            #expect(reserved[settled...].allSatisfy { $0 == 120 || $0 == 80 }, "reservations \(reserved)")
+            #expect(observer.workAreas() == taller)
+            #expect(fixture.host.reservedHeight == 120)
+            let dock = try #require(observer.windows(named: "window-banner-reservation").first)
+            #expect(observer.cardinals(dock, "_NET_WM_STRUT_PARTIAL") == [0, 0, 120, 0, 0, 0, 0, 0, 0, 1279, 0, 0])
+            #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 120))
+        }
+
+        @Test func presentingTheSameAppearanceAgainDoesNothing() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Unchanged").backgroundColor(.systemRed) })
+            let banner = fixture.host.bannerWindowID
+            observer.clearRecords()
+            var frames = 0
+            fixture.host.onFrame = { _ in frames += 1 }
+
+            try fixture.host.presentTopBanner { $0.title("Unchanged").backgroundColor(.systemRed) }
+            #expect(fixture.display.runUntilIdle())
+            fixture.run(timeout: 0.3) { false }
+
+            #expect(frames == 0)
+            #expect(fixture.host.bannerWindowID == banner)
+            #expect(observer.configures.filter { $0.window == banner }.isEmpty)
+            #expect(observer.workAreaHistory.isEmpty)
+        }
+    }
+}
