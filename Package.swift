@@ -34,16 +34,19 @@ let package = Package(
         .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore"]),
         // A private Xvfb + real window manager per suite, and an independent X client that
         // observes what a user would see (work area, geometry, pixels).
-        .target(name: "X11TestSupport", dependencies: ["CX11"], path: "Tests/X11TestSupport"),
+        // Starts real programs on pipes and waits for them with deadlines; no X11, shared by
+        // the X11 suites and the network namespace tests.
+        .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
+        .target(name: "X11TestSupport", dependencies: ["CX11", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
-        .testTarget(name: "WindowBannerCLITests", dependencies: ["window-banner", "X11TestSupport"]),
+        .testTarget(name: "WindowBannerCLITests", dependencies: ["window-banner", "X11TestSupport", "ProcessTestSupport"]),
         // rtnetlink's structs and constants, and its NLMSG_*/RTA_* macros as inline functions.
         .target(name: "CNetlink"),
         // Reachability over rtnetlink, the NWPathMonitor of this port: no X11, no banner.
         .target(name: "NetworkPath", dependencies: ["CNetlink"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
-        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "netpath-probe"]),
+        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "netpath-probe", "ProcessTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

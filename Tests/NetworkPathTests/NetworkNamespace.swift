@@ -3,6 +3,7 @@
 // failed or not; ones left by a test process that crashed are swept by the next run.
 
 import Glibc
+import ProcessTestSupport
 
 /// A named network namespace owned by this test process.
 final class NetworkNamespace {
@@ -13,19 +14,19 @@ final class NetworkNamespace {
     init() throws {
         Self.removeLeftovers()
         name = "\(Self.prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try ChildProcess.run(Self.ip, ["netns", "add", name])
+        try Subprocess.run(Self.ip, ["netns", "add", name])
     }
 
     deinit { remove() }
 
     /// `ip -n NAME arguments…`; throws with ip's message when it fails.
     func ip(_ arguments: String) throws {
-        try ChildProcess.run(Self.ip, ["-n", name] + arguments.split(separator: " ").map(String.init))
+        try Subprocess.run(Self.ip, ["-n", name] + arguments.split(separator: " ").map(String.init))
     }
 
     /// Runs each command in one `ip -batch` process: changes as fast as the kernel takes them.
     func ipBatch(_ commands: [String]) throws {
-        try ChildProcess.run(Self.ip, ["-n", name, "-batch", "-"], input: commands.joined(separator: "\n") + "\n")
+        try Subprocess.run(Self.ip, ["-n", name, "-batch", "-"], input: commands.joined(separator: "\n") + "\n")
     }
 
     /// A veth pair, both ends up (veth has carrier only when its peer is up too).
@@ -40,17 +41,17 @@ final class NetworkNamespace {
     func remove() {
         guard !removed else { return }
         removed = true
-        _ = try? ChildProcess.run(Self.ip, ["netns", "del", name])
+        _ = try? Subprocess.run(Self.ip, ["netns", "del", name])
     }
 
     /// Deletes the namespaces of test processes that no longer exist.
     private static func removeLeftovers() {
-        guard let list = try? ChildProcess.run(ip, ["netns", "list"]) else { return }
+        guard let list = try? Subprocess.run(ip, ["netns", "list"]) else { return }
         for line in list.split(separator: "\n") {
             guard let name = line.split(separator: " ").first, name.hasPrefix(prefix) else { continue }
             let owner = name.dropFirst(prefix.count).prefix { $0 != "-" }
             guard let pid = pid_t(owner), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            _ = try? ChildProcess.run(ip, ["netns", "del", String(name)])
+            _ = try? Subprocess.run(ip, ["netns", "del", String(name)])
         }
     }
 
@@ -60,14 +61,14 @@ final class NetworkNamespace {
 
 /// `netpath-probe` running inside a namespace; its stdout lines are the statuses.
 final class Probe {
-    private let process: ChildProcess
+    private let process: Subprocess
     /// The first line: the status when the monitor started.
     private(set) var initialStatus = ""
 
     /// Starts the probe in `namespace` and waits for its first line (the initial status), so
     /// the monitor is subscribed before the test changes anything.
     init(in namespace: NetworkNamespace, arguments: [String] = []) throws {
-        process = try ChildProcess(NetworkNamespace.ip, ["netns", "exec", namespace.name, Self.executable] + arguments)
+        process = try Subprocess(executable: NetworkNamespace.ip, arguments: ["netns", "exec", namespace.name, Self.executable] + arguments)
         initialStatus = try nextLine()
     }
 
@@ -95,7 +96,7 @@ final class Probe {
     /// Closes its input, which makes it print its closing line and exit; returns the lines it
     /// printed since the last read, and fails unless it exits 0.
     func stop() throws -> [String] {
-        process.closeInput()
+        process.closeStandardInput()
         var rest: [String] = []
         while let line = process.readLine(timeout: 5) { rest.append(line) }
         let status = process.waitForExit(timeout: 5)

@@ -2,6 +2,7 @@
 // script would and looking at what the user sees: the work area the window manager
 // publishes and the banner's windows. Waiting is woken by X events or by the process ending.
 
+import ProcessTestSupport
 import X11TestSupport
 
 final class Fixture {

@@ -1,6 +1,7 @@
 // `run --help` is where a user learns the flags: every one is there, with its default.
 
 import Testing
+import ProcessTestSupport
 import X11TestSupport
 
 extension WindowBannerCLITests {

@@ -2,6 +2,7 @@
 // (-displayfd), and a real EWMH window manager with its own HOME. Torn down when released.
 
 import Glibc
+import ProcessTestSupport
 
 public final class TestDesktop {
     /// The window managers the suites run against.

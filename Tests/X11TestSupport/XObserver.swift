@@ -4,6 +4,7 @@
 
 import CX11
 import Glibc
+import ProcessTestSupport
 
 /// A window's rectangle in root coordinates.
 public struct Rect: Equatable, CustomStringConvertible, Sendable {
@@ -130,11 +131,11 @@ public final class XObserver {
     /// Waits, woken by X events, until `condition` holds or `timeout` seconds pass.
     @discardableResult
     public func wait(timeout: Double = 10, until condition: () -> Bool) -> Bool {
-        let deadline = now() + timeout
+        let deadline = monotonicSeconds() + timeout
         while true {
             drainEvents()
             if condition() { return true }
-            let remaining = deadline - now()
+            let remaining = deadline - monotonicSeconds()
             if remaining <= 0 { return false }
             var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 1, Int32(min(remaining, 0.25) * 1000) + 1)
@@ -290,8 +291,8 @@ public final class XObserver {
             XDestroyWindow(display, probe)
             XSync(display, 0)
         }
-        let deadline = now() + timeout
-        while now() < deadline {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
             let managed = wait(timeout: 0.1) { cardinals(root, "_NET_CLIENT_LIST")?.contains(Int(probe)) == true }
             if managed { return }
             var event = XEvent()

@@ -1,12 +1,15 @@
 // Runs a real program the way a script would: raw argument bytes (invalid UTF-8 included),
-// a chosen environment, stdin/stdout/stderr on pipes, and a bounded wait for its exit that
-// wakes on the pipes closing rather than on a timer.
+// a chosen or inherited environment, stdin/stdout/stderr on pipes, and bounded waits for its
+// output and its exit that wake on the pipes rather than on a timer.
 
 import Glibc
 
-/// A started child process with piped standard streams.
+/// A started child process with piped standard streams. Releasing it closes its standard input
+/// and kills it if it has not been waited for.
 public final class Subprocess {
     public let pid: pid_t
+    /// The executable and its arguments, for messages.
+    public let commandLine: String
     private var stdinWrite: Int32
     private let stdoutRead: Int32
     private let stderrRead: Int32
@@ -15,8 +18,10 @@ public final class Subprocess {
     private var openPipes: Set<Int32>
     public private(set) var exitStatus: Int32?
 
-    /// Starts `executable` with `arguments` (argv[1...]) given as raw bytes.
-    public init(executable: String, rawArguments: [[UInt8]], environment: [String: String]) throws {
+    /// Starts `executable` (a path) with `arguments` (argv[1...]) given as raw bytes, in
+    /// `environment`, or in this process's own environment when it is nil.
+    public init(executable: String, rawArguments: [[UInt8]], environment: [String: String]? = nil) throws {
+        commandLine = ([executable] + rawArguments.map { String(decoding: $0, as: UTF8.self) }).joined(separator: " ")
         func pipePair() throws -> (Int32, Int32) {
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else { throw TestFailure("pipe failed") }
@@ -33,7 +38,7 @@ public final class Subprocess {
         posix_spawn_file_actions_adddup2(&actions, output.1, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.1, 2)
         // Test threads (libdispatch workers) block signals, and a spawned process inherits the
-        // mask: reset it, or the child could never be stopped with SIGTERM.
+        // mask: reset it, or the child could never be stopped with SIGTERM (or SIGSTOP/SIGCONT).
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         var noSignals = sigset_t()
@@ -54,17 +59,21 @@ public final class Subprocess {
             pointer[bytes.count] = 0
             return pointer
         } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer {
             for pointer in argv { pointer?.deallocate() }
-            for pointer in envp { free(pointer) }
+            for pointer in envp ?? [] { free(pointer) }
         }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        let status = envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         close(input.0)
         close(output.1)
         close(errors.1)
-        guard status == 0 else { throw TestFailure("cannot start \(executable): error \(status)") }
+        guard status == 0 else {
+            [input.1, output.0, errors.0].forEach { close($0) }
+            throw TestFailure("cannot start \(commandLine): \(String(cString: strerror(status)))")
+        }
         pid = child
         stdinWrite = input.1
         stdoutRead = output.0
@@ -73,40 +82,52 @@ public final class Subprocess {
     }
 
     /// Convenience for UTF-8 arguments.
-    public convenience init(executable: String, arguments: [String], environment: [String: String]) throws {
+    public convenience init(executable: String, arguments: [String], environment: [String: String]? = nil) throws {
         try self.init(executable: executable, rawArguments: arguments.map { Array($0.utf8) }, environment: environment)
+    }
+
+    /// Runs a command to completion in this process's environment, feeding it `input`; returns
+    /// its standard output, and throws with its standard error unless it exits 0.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], input: String = "") throws -> String {
+        let process = try Subprocess(executable: executable, arguments: arguments)
+        process.writeToStandardInput(input)
+        process.closeStandardInput()
+        let status = process.waitForExit(timeout: 30)
+        guard status == 0 else {
+            throw TestFailure("`\(process.commandLine)` exited \(status.map(String.init) ?? "late"): \(process.standardError)")
+        }
+        return process.standardOutput
     }
 
     public var standardOutput: String { String(decoding: stdoutBytes, as: UTF8.self) }
     public var standardError: String { String(decoding: stderrBytes, as: UTF8.self) }
 
-    /// Reads standard output until a full line arrives; nil on EOF or timeout.
+    /// Reads standard output until a full line arrives; nil on EOF or timeout. Standard error
+    /// is collected meanwhile, so a child writing much there cannot block.
     public func readLine(timeout: Double) -> String? {
-        let deadline = now() + timeout
+        let deadline = monotonicSeconds() + timeout
         while true {
             if let newline = stdoutBytes.firstIndex(of: 10) {
                 let line = String(decoding: stdoutBytes[..<newline], as: UTF8.self)
                 stdoutBytes.removeSubrange(...newline)
                 return line
             }
-            let remaining = deadline - now()
+            let remaining = deadline - monotonicSeconds()
             guard remaining > 0, openPipes.contains(stdoutRead) else { return nil }
-            var fds = [pollfd(fd: stdoutRead, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = read(stdoutRead, &buffer, buffer.count)
-            if count > 0 {
-                stdoutBytes += buffer[0..<count]
-            } else {
-                close(stdoutRead)
-                openPipes.remove(stdoutRead)
-            }
+            pump(timeout: remaining)
         }
     }
 
+    /// Writes all of `text` to the child's standard input (nothing once it is closed).
     public func writeToStandardInput(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBufferPointer { write(stdinWrite, $0.baseAddress, $0.count) }
+        var offset = 0
+        while offset < bytes.count, stdinWrite >= 0 {
+            let written = bytes[offset...].withUnsafeBytes { write(stdinWrite, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            offset += written
+        }
     }
 
     public func closeStandardInput() {
@@ -121,30 +142,36 @@ public final class Subprocess {
     @discardableResult
     public func waitForExit(timeout: Double = 10) -> Int32? {
         if let exitStatus { return exitStatus }
-        let deadline = now() + timeout
+        let deadline = monotonicSeconds() + timeout
         while !openPipes.isEmpty {
-            let remaining = deadline - now()
+            let remaining = deadline - monotonicSeconds()
             guard remaining > 0 else {
                 kill(pid, SIGKILL)
                 _ = reap(blocking: true)
                 return nil
             }
-            let order = Array(openPipes)
-            var fds = order.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), Int32(remaining * 1000) + 1)
-            for (index, fd) in order.enumerated() where fds[index].revents != 0 {
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                let count = read(fd, &buffer, buffer.count)
-                if count > 0 {
-                    if fd == stdoutRead { stdoutBytes += buffer[0..<count] } else { stderrBytes += buffer[0..<count] }
-                } else {
-                    close(fd)
-                    openPipes.remove(fd)
-                }
-            }
+            pump(timeout: remaining)
         }
         closeStandardInput()
         return reap(blocking: true)
+    }
+
+    /// Waits up to `timeout` seconds for output on the open pipes and appends it to its buffer;
+    /// a pipe that reports end of file is closed.
+    private func pump(timeout: Double) {
+        let order = Array(openPipes)
+        var fds = order.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&fds, nfds_t(fds.count), Int32(timeout * 1000) + 1) > 0 else { return }
+        for (index, fd) in order.enumerated() where fds[index].revents != 0 {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = read(fd, &buffer, buffer.count)
+            if count > 0 {
+                if fd == stdoutRead { stdoutBytes += buffer[0..<count] } else { stderrBytes += buffer[0..<count] }
+            } else {
+                close(fd)
+                openPipes.remove(fd)
+            }
+        }
     }
 
     private func reap(blocking: Bool) -> Int32? {
@@ -156,12 +183,12 @@ public final class Subprocess {
     }
 
     deinit {
+        closeStandardInput()
         if exitStatus == nil {
             kill(pid, SIGKILL)
             _ = reap(blocking: true)
         }
         for fd in openPipes { close(fd) }
-        closeStandardInput()
     }
 }
 
@@ -170,7 +197,8 @@ public struct TestFailure: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-func now() -> Double {
+/// Seconds on the monotonic clock: for deadlines, immune to changes of the wall clock.
+public func monotonicSeconds() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
