@@ -25,22 +25,14 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         let policy: CompactPolicy
-        let seconds: Double
+        let holdSeconds: Double
         do {
             policy = try compact.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
-            seconds = try hold.map { text throws(BannerValueError) in
-                guard let value = Double(text), value.isFinite, value > 0 else { throw .duration(text) }
-                return value
-            } ?? 3
+            holdSeconds = try hold.map { text throws(BannerValueError) in try seconds(text) } ?? 3
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
-        let banners: BannerDisplay
-        do {
-            banners = try BannerDisplay(name: display)
-        } catch {
-            throw fail("\(error)", code: ExitStatus.displayUnavailable)
-        }
+        let banners = try openBannerDisplay(display)
         defer { banners.close() }
         let host = banners.primaryHost
         host.compactPolicy = policy
@@ -51,14 +43,14 @@ struct DemoCommand: ParsableCommand {
         }
         banners.runUntilIdle()
         stage("offline")
-        banners.loop.run(timeout: seconds)
+        banners.loop.run(timeout: holdSeconds)
 
         try host.presentTopBanner { config in
             config.title("Back Online").backgroundColor(.systemTeal).textColor(.white)
         }
         banners.runUntilIdle()
         stage("online")
-        banners.loop.run(timeout: seconds)
+        banners.loop.run(timeout: holdSeconds)
 
         host.dismissTopBanner()
         banners.runUntilIdle()

@@ -38,21 +38,12 @@ struct RunCommand: ParsableCommand {
         do {
             look = try appearance.appearance()
             policy = try appearance.compactPolicy()
-            if let timeout {
-                guard let seconds = Double(timeout), seconds.isFinite, seconds > 0 else { throw BannerValueError.duration(timeout) }
-                duration = seconds
-            }
+            if let timeout { duration = try seconds(timeout) }
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
 
-        let banners: BannerDisplay
-        do {
-            banners = try BannerDisplay(name: display)
-        } catch {
-            throw fail("\(error)", code: ExitStatus.displayUnavailable)
-        }
-        banners.onWarning = Terminal.warning
+        let banners = try openBannerDisplay(display)
         defer { banners.close() }
 
         let host: BannerHost

@@ -2,6 +2,8 @@
 // and the documented exit codes.
 
 import ArgumentParser
+import BannerCore
+import BannerX11
 import Glibc
 
 enum Terminal {
@@ -17,6 +19,23 @@ enum Terminal {
         let bytes = Array((line + "\n").utf8)
         bytes.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count) }
     }
+}
+
+/// Opens the banner display, or ends the command with 69 naming the display.
+func openBannerDisplay(_ name: String?) throws -> BannerDisplay {
+    do {
+        let banners = try BannerDisplay(name: name)
+        banners.onWarning = Terminal.warning
+        return banners
+    } catch {
+        throw fail("\(error)", code: ExitStatus.displayUnavailable)
+    }
+}
+
+/// Seconds as written on the command line: finite and greater than 0.
+func seconds(_ text: String) throws(BannerValueError) -> Double {
+    guard let value = Double(text), value.isFinite, value > 0 else { throw .duration(text) }
+    return value
 }
 
 /// Prints `message` and ends the command with `code`.

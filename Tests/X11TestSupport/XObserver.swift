@@ -148,29 +148,30 @@ public final class XObserver {
 
     /// A format-32 property as Ints (C longs).
     public func cardinals(_ window: Window, _ property: String) -> [Int]? {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var after: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        guard XGetWindowProperty(display, window, atom(property), 0, 1024, 0, Atom(AnyPropertyType), &type, &format, &count, &after, &data) == Success,
-              let data, format == 32
-        else { return nil }
-        defer { XFree(data) }
-        return data.withMemoryRebound(to: Int.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
+        withProperty(window, property, format: 32) { data, count in
+            data.withMemoryRebound(to: Int.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) }
+        }
     }
 
     public func string(_ window: Window, _ property: String) -> String? {
+        withProperty(window, property, format: 8) { data, count in
+            String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
+        }
+    }
+
+    /// Reads a property of the given format and hands its items to `body`; nil when absent.
+    private func withProperty<T>(_ window: Window, _ property: String, format wanted: Int32,
+                                 _ body: (UnsafeMutablePointer<UInt8>, Int) -> T) -> T? {
         var type: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0
         var after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         guard XGetWindowProperty(display, window, atom(property), 0, 4096, 0, Atom(AnyPropertyType), &type, &format, &count, &after, &data) == Success,
-              let data, format == 8
+              let data
         else { return nil }
         defer { XFree(data) }
-        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+        return format == wanted ? body(data, Int(count)) : nil
     }
 
     /// `_NET_WORKAREA` as one Rect per desktop; empty when the WM publishes none.
