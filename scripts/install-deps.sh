@@ -8,6 +8,8 @@ packages=(
   pkg-config libx11-dev libxft-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
   # tests: a private X server and real window managers; network namespaces for rtnetlink
   xvfb openbox i3-wm x11-xserver-utils iproute2
+  # tests: fallback fonts for CJK and for emoji/symbols (monochrome), which DejaVu lacks
+  fonts-droid-fallback fonts-symbola
   # demo: a client window to push down, and screenshots
   xterm wmctrl xdotool imagemagick x11-utils
 )

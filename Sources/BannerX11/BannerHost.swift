@@ -84,6 +84,12 @@ public final class BannerHost {
     /// The X window id of the visible banner while it exists (0 otherwise).
     public var bannerWindowID: UInt { bannerWindow?.window ?? 0 }
 
+    /// The title as last drawn (ellipsized to the monitor), with the font stack it was drawn with;
+    /// nil while no banner is drawn.
+    var drawnTitle: (text: String, font: FontStack)? {
+        drawnContent.map { ($0.new.title, $0.new.font) }
+    }
+
     /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides.
     /// Throws, leaving whatever is on screen untouched, when a value cannot be used.
     public func presentTopBanner(config: ((inout TopBannerConfigBuilder) -> Void)? = nil) throws(BannerValueError) {
@@ -253,15 +259,16 @@ public final class BannerHost {
         let background = try context.resolve(appearance.backgroundColor)
         let text = try context.resolve(appearance.textColor)
         let font = try context.fonts.font(appearance.font, scale: scale)
-        let height = BannerLayout.bannerHeight(appearance, scale: scale, lineHeight: font.lineHeight)
         let title = BannerLayout.ellipsize(
             BannerLayout.singleLine(appearance.title),
             maxWidth: BannerLayout.maximumTitleWidth(monitorWidth: monitor.width, scale: scale),
             measure: font.width(of:)
         )
+        let line = font.lineMetrics(of: title)
+        let height = BannerLayout.bannerHeight(appearance, scale: scale, lineHeight: line.ascent + line.descent)
         let look = Look(
             title: title, background: background, text: text, font: font, height: height,
-            baseline: BannerLayout.baseline(appearance, scale: scale, bannerHeight: height, ascent: font.ascent, descent: font.descent),
+            baseline: BannerLayout.baseline(appearance, scale: scale, bannerHeight: height, ascent: line.ascent, descent: line.descent),
             titleX: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: font.width(of: title))
         )
         if looks.count > 16 { looks.removeAll() }
@@ -275,7 +282,7 @@ struct Look: Equatable {
     var title: String
     var background: RGBA
     var text: RGBA
-    var font: LoadedFont
+    var font: FontStack
     var height: Int
     var baseline: Int
     var titleX: Int

@@ -41,13 +41,19 @@ final class Canvas {
         }
     }
 
-    /// Draws `text` with its baseline at `baseline`, blended over what is there with `colour`'s alpha.
-    func text(_ text: String, font: LoadedFont, colour: RGBA, x: Int, baseline: Int) {
+    /// Draws `text` from `x` with its baseline at `baseline`, blended over what is there with
+    /// `colour`'s alpha: one `XftDrawStringUtf8` per run of `font`'s stack, each run starting
+    /// where the previous one's advance ends.
+    func text(_ text: String, font: FontStack, colour: RGBA, x: Int, baseline: Int) {
         guard !text.isEmpty, colour.alpha > 0 else { return }
-        let bytes = Array(text.utf8)
         withXftColour(colour) { xft in
-            bytes.withUnsafeBufferPointer { buffer in
-                XftDrawStringUtf8(draw, xft, font.handle, Int32(x), Int32(baseline), buffer.baseAddress, Int32(buffer.count))
+            var penX = x
+            for run in font.runs(of: text) {
+                let bytes = Array(run.text.utf8)
+                bytes.withUnsafeBufferPointer { buffer in
+                    XftDrawStringUtf8(draw, xft, run.font.handle, Int32(penX), Int32(baseline), buffer.baseAddress, Int32(buffer.count))
+                }
+                penX += run.font.width(of: run.text)
             }
         }
     }

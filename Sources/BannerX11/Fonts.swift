@@ -1,11 +1,13 @@
 // Fonts through fontconfig and Xft: a core `BannerFont` becomes a fontconfig pattern, the
-// pattern becomes an open XftFont, and text is measured in pixels. Open fonts are cached per
-// pattern and destroyed together when the display closes (see `closeAll` for why "destroyed").
+// pattern becomes a `FontStack` — the open XftFont fontconfig matched, followed by the fonts it
+// sorts after it — and text is measured and drawn in runs, each grapheme with the first font of
+// the stack that has it (like dmenu's drw_text). Stacks are cached per pattern and destroyed
+// together when the display closes (see `closeAll` for why "destroyed").
 
 import CX11
 import BannerCore
 
-/// An open Xft font.
+/// An open Xft font: one face at one pixel size.
 final class LoadedFont {
     let handle: UnsafeMutablePointer<XftFont>
     /// What fontconfig actually picked.
@@ -20,9 +22,13 @@ final class LoadedFont {
 
     var ascent: Int { Int(handle.pointee.ascent) }
     var descent: Int { Int(handle.pointee.descent) }
-    var lineHeight: Int { ascent + descent }
 
-    /// Advance width of `text` in pixels.
+    /// Whether the font has a glyph for `scalar` (`XftCharExists`).
+    func has(_ scalar: Unicode.Scalar) -> Bool {
+        XftCharExists(connection.display, handle, scalar.value) != 0
+    }
+
+    /// Advance width of `text` drawn with this font alone, in pixels (`XftTextExtentsUtf8`).
     func width(of text: String) -> Int {
         var extents = XGlyphInfo()
         let bytes = Array(text.utf8)
@@ -35,10 +41,117 @@ final class LoadedFont {
     func close() { XftFontClose(connection.display, handle) }
 }
 
-/// Opens fonts on demand and keeps them until `closeAll`.
+/// Consecutive graphemes drawn with one font.
+struct TextRun {
+    var text: String
+    var font: LoadedFont
+}
+
+/// The font fontconfig matched for a pattern, then the fallbacks fontconfig sorts after it for the
+/// same pattern (`FcFontSort`, trimmed to fonts that add coverage), opened on first use.
+final class FontStack {
+    /// The matched font: draws every grapheme it has, and the .notdef box for those no font has.
+    let primary: LoadedFont
+    private unowned let connection: XConnection
+    /// The substituted request, which `FcFontRenderPrepare` completes into each fallback's pattern.
+    private let request: OpaquePointer
+    private let sorted: UnsafeMutablePointer<FcFontSet>?
+    private var opened: [Int: LoadedFont] = [:]
+    private var unopenable: Set<Int> = []
+    private var chosen: [Unicode.Scalar: LoadedFont] = [:]
+
+    init(primary: LoadedFont, request: OpaquePointer, sorted: UnsafeMutablePointer<FcFontSet>?, connection: XConnection) {
+        self.primary = primary
+        self.request = request
+        self.sorted = sorted
+        self.connection = connection
+    }
+
+    /// `text` split into runs of whole graphemes, each drawn with the first font that has the
+    /// grapheme's first scalar. Invisible format characters (joiners, variation selectors) the
+    /// run's font lacks are left out rather than drawn as boxes.
+    func runs(of text: String) -> [TextRun] {
+        var runs: [TextRun] = []
+        for grapheme in text {
+            let font = grapheme.unicodeScalars.first.map(font(for:)) ?? primary
+            var drawn = String.UnicodeScalarView()
+            drawn.append(contentsOf: grapheme.unicodeScalars.filter {
+                !$0.properties.isDefaultIgnorableCodePoint || font.has($0)
+            })
+            if let last = runs.indices.last, runs[last].font === font {
+                runs[last].text.unicodeScalars.append(contentsOf: drawn)
+            } else {
+                runs.append(TextRun(text: String(drawn), font: font))
+            }
+        }
+        return runs
+    }
+
+    /// Advance width of `text` in pixels: the sum of its runs' advances.
+    func width(of text: String) -> Int {
+        runs(of: text).reduce(0) { $0 + $1.font.width(of: $1.text) }
+    }
+
+    /// The tallest ascent and deepest descent among the primary font and the fonts `text` uses,
+    /// so a taller fallback grows the line instead of being clipped.
+    func lineMetrics(of text: String) -> (ascent: Int, descent: Int) {
+        runs(of: text).reduce((primary.ascent, primary.descent)) { metrics, run in
+            (max(metrics.0, run.font.ascent), max(metrics.1, run.font.descent))
+        }
+    }
+
+    private func font(for scalar: Unicode.Scalar) -> LoadedFont {
+        if let known = chosen[scalar] { return known }
+        let font = primary.has(scalar) ? primary : fallback(for: scalar) ?? primary
+        chosen[scalar] = font
+        return font
+    }
+
+    /// The first font of fontconfig's sorted list whose charset has `scalar`, opened at the
+    /// request's size.
+    private func fallback(for scalar: Unicode.Scalar) -> LoadedFont? {
+        guard let sorted, let fonts = sorted.pointee.fonts else { return nil }
+        for index in 0..<Int(sorted.pointee.nfont) where !unopenable.contains(index) {
+            guard let candidate = fonts[index] else { continue }
+            var charset: OpaquePointer?
+            guard FcPatternGetCharSet(candidate, wb_FC_CHARSET(), 0, &charset) == FcResultMatch,
+                  FcCharSetHasChar(charset, scalar.value) != 0 else { continue }
+            if let font = opened[index] { return font }
+            if let font = open(candidate) {
+                opened[index] = font
+                return font
+            }
+            unopenable.insert(index)
+        }
+        return nil
+    }
+
+    private func open(_ candidate: OpaquePointer) -> LoadedFont? {
+        guard let prepared = FcFontRenderPrepare(nil, request, candidate) else { return nil }
+        let family = FontLibrary.family(of: prepared)
+        // XftFontOpenPattern owns `prepared` from here on, on success.
+        guard let handle = XftFontOpenPattern(connection.display, prepared) else {
+            FcPatternDestroy(prepared)
+            return nil
+        }
+        return LoadedFont(handle: handle, matchedFamily: family, connection: connection)
+    }
+
+    /// Closes every font of the stack and frees fontconfig's list.
+    func close() {
+        primary.close()
+        for font in opened.values { font.close() }
+        opened.removeAll()
+        chosen.removeAll()
+        if let sorted { FcFontSetDestroy(sorted) }
+        FcPatternDestroy(request)
+    }
+}
+
+/// Opens font stacks on demand and keeps them until `closeAll`.
 final class FontLibrary {
     private unowned let connection: XConnection
-    private var open: [String: LoadedFont] = [:]
+    private var open: [String: FontStack] = [:]
     /// Warnings about substituted families, reported once each.
     private(set) var warnedFamilies: Set<String> = []
     var warn: (String) -> Void = { _ in }
@@ -48,27 +161,25 @@ final class FontLibrary {
     /// Generic fontconfig names that never match a family of the same name.
     private static let genericFamilies: Set<String> = ["sans-serif", "sans", "serif", "monospace", "mono", "system-ui", "emoji"]
 
-    /// The font for `font` at `scale` pixels per point.
-    func font(_ font: BannerFont, scale: Double) throws(BannerValueError) -> LoadedFont {
+    /// The font stack for `font` at `scale` pixels per point.
+    func font(_ font: BannerFont, scale: Double) throws(BannerValueError) -> FontStack {
         let pattern = font.fontconfigPattern(pixelsPerPoint: scale)
         if let cached = open[pattern] { return cached }
-        guard let parsed = FcNameParse(pattern) else {
+        guard let request = FcNameParse(pattern) else {
             throw .font(font.description, reason: "fontconfig cannot parse it")
         }
-        FcConfigSubstitute(nil, parsed, FcMatchPattern)
-        XftDefaultSubstitute(connection.display, connection.screen, parsed)
+        FcConfigSubstitute(nil, request, FcMatchPattern)
+        XftDefaultSubstitute(connection.display, connection.screen, request)
         var result = FcResultNoMatch
-        let match = FcFontMatch(nil, parsed, &result)
-        FcPatternDestroy(parsed)
-        guard let match else { throw .font(font.description, reason: "no font matches it") }
-        var familyPointer: UnsafeMutablePointer<FcChar8>?
-        var matchedFamily = "?"
-        if FcPatternGetString(match, wb_FC_FAMILY(), 0, &familyPointer) == FcResultMatch, let familyPointer {
-            matchedFamily = String(cString: familyPointer)
+        guard let match = FcFontMatch(nil, request, &result) else {
+            FcPatternDestroy(request)
+            throw .font(font.description, reason: "no font matches it")
         }
+        let matchedFamily = Self.family(of: match)
         // XftFontOpenPattern owns `match` from here on, on success.
         guard let handle = XftFontOpenPattern(connection.display, match) else {
             FcPatternDestroy(match)
+            FcPatternDestroy(request)
             throw .font(font.description, reason: "Xft cannot open the matched font '\(matchedFamily)'")
         }
         let requested = font.primaryFamily
@@ -78,9 +189,20 @@ final class FontLibrary {
             warnedFamilies.insert(requested)
             warn("font family '\(requested.printable)' not found; using '\(matchedFamily)'")
         }
-        let loaded = LoadedFont(handle: handle, matchedFamily: matchedFamily, connection: connection)
-        open[pattern] = loaded
-        return loaded
+        let primary = LoadedFont(handle: handle, matchedFamily: matchedFamily, connection: connection)
+        let sorted = FcFontSort(nil, request, FcBool(FcTrue), nil, &result)
+        let stack = FontStack(primary: primary, request: request, sorted: sorted, connection: connection)
+        open[pattern] = stack
+        return stack
+    }
+
+    /// The family name in a matched pattern ("?" when it has none).
+    static func family(of pattern: OpaquePointer) -> String {
+        var familyPointer: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, wb_FC_FAMILY(), 0, &familyPointer) == FcResultMatch, let familyPointer else {
+            return "?"
+        }
+        return String(cString: familyPointer)
     }
 
     /// Closes and destroys every font; call before the connection closes.
@@ -98,7 +220,7 @@ final class FontLibrary {
             // nothing reads again once the fonts are gone.
             XftDefaultSet(connection.display, noCache)
         }
-        for font in open.values { font.close() }
+        for stack in open.values { stack.close() }
         open.removeAll()
     }
 }

@@ -29,5 +29,6 @@ static inline int wb_XDestroyImage(XImage *image) { return XDestroyImage(image);
 static inline const char *wb_FC_FAMILY(void) { return FC_FAMILY; }
 static inline const char *wb_FC_SIZE(void) { return FC_SIZE; }
 static inline const char *wb_FC_PIXEL_SIZE(void) { return FC_PIXEL_SIZE; }
+static inline const char *wb_FC_CHARSET(void) { return FC_CHARSET; }
 
 #endif
