@@ -65,6 +65,11 @@ public final class BannerDisplay {
         return host
     }
 
+    /// The hosts `name` selects: every host for `all`, else the one `host(named:)` finds.
+    public func hosts(named name: String) throws(BannerDisplayError) -> [BannerHost] {
+        name == "all" ? hosts : [try host(named: name)]
+    }
+
     /// Serves the loop until no banner is moving (or `timeout` passes); returns whether it settled.
     @discardableResult
     public func runUntilIdle(timeout: Double = 5) -> Bool {
@@ -117,7 +122,9 @@ public final class BannerDisplay {
         case ConfigureNotify:
             let window = event.xconfigure.window
             if window == connection.root {
-                // Keeps Xlib's idea of the screen size (the fallback monitor) current.
+                // Keeps Xlib's idea of the screen size (the fallback monitor) current. It is also
+                // the only event a monitor added or deleted (`xrandr --setmonitor/--delmonitor`)
+                // produces: the server sends no RandR event for those, just this one.
                 XRRUpdateConfiguration(&event)
                 monitorsChanged = true
             } else if let host = hosts.first(where: { $0.owns(window) }) {

@@ -22,7 +22,7 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Dismiss after this many seconds. Default: stay until a signal or COMMAND's end.", valueName: "seconds"))
     var timeout: String?
 
-    @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name or 'primary'. Default: primary.", valueName: "name"))
+    @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name, 'primary' or 'all'. Default: primary.", valueName: "name"))
     var monitor: String?
 
     @Option(help: ArgumentHelp("X display to use. Default: $DISPLAY.", valueName: "display"))
@@ -46,18 +46,17 @@ struct RunCommand: ParsableCommand {
         let banners = try openBannerDisplay(display)
         defer { banners.close() }
 
-        let host: BannerHost
+        let hosts: [BannerHost]
         do {
-            host = try banners.host(named: monitor ?? "primary")
+            hosts = try banners.hosts(named: monitor ?? "primary")
+            for host in hosts {
+                host.compactPolicy = policy
+                try host.presentTopBanner(look)
+            }
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
-        host.compactPolicy = policy
-        do {
-            try host.presentTopBanner(look)
-        } catch {
-            throw fail("\(error)", code: ExitStatus.usage)
-        }
+        let dismiss = { for host in hosts { host.dismissTopBanner() } }
 
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGCHLD]) else {
             throw fail("cannot set up signal handling", code: ExitStatus.internalError)
@@ -68,35 +67,37 @@ struct RunCommand: ParsableCommand {
             do {
                 child = try ChildProcess.spawn(command)
             } catch .notFound(let program) {
-                host.dismissTopBanner()
+                dismiss()
                 banners.runUntilIdle()
                 throw fail("command not found: \(program.printable)", code: 127)
             } catch .notExecutable(let program) {
-                host.dismissTopBanner()
+                dismiss()
                 banners.runUntilIdle()
                 throw fail("cannot execute: \(program.printable)", code: 126)
             }
         }
 
         if let duration {
-            banners.loop.after(seconds: duration) { host.dismissTopBanner() }
+            banners.loop.after(seconds: duration) { dismiss() }
         }
         banners.loop.watch(fd: signals.readEnd) {
             for signal in signals.drain() {
                 if signal == SIGCHLD {
                     if let status = child?.reap() {
                         childStatus = status
-                        host.dismissTopBanner()
+                        dismiss()
                     }
                 } else if let child, childStatus == nil {
                     child.send(signal)
                 } else {
-                    host.dismissTopBanner()
+                    dismiss()
                 }
             }
         }
         let childDone = { child == nil || childStatus != nil }
-        banners.loop.run { host.phase == .hidden && childDone() }
+        // Every host of the display, not just ours: a monitor unplugged meanwhile took its
+        // banner with it, and a host that is gone has nothing left to hide.
+        banners.loop.run { banners.hosts.allSatisfy { $0.phase == .hidden } && childDone() }
         throw ExitCode(childStatus ?? 0)
     }
 }

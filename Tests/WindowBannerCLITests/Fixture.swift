@@ -11,8 +11,9 @@ final class Fixture {
     /// `_NET_WORKAREA` before any banner, one rectangle per desktop.
     let originalWorkAreas: [Rect]
 
-    init() throws {
-        desktop = try TestDesktop(windowManager: .openbox)
+    /// A 1280×800 openbox desktop; `setup` runs before the WM starts (`xrandr --setmonitor …`).
+    init(setup: [[String]] = []) throws {
+        desktop = try TestDesktop(windowManager: .openbox, setup: setup)
         observer = try XObserver(displayName: desktop.displayName)
         originalWorkAreas = observer.workAreas()
     }

@@ -236,6 +236,49 @@ public final class XObserver {
         return Array(UnsafeBufferPointer(start: children, count: Int(count)))
     }
 
+    /// The root's child that holds `window` (its WM frame, or the window itself if unmanaged).
+    public func topLevel(of window: Window) -> Window {
+        var current = window
+        while true {
+            var rootReturn: Window = 0
+            var parent: Window = 0
+            var children: UnsafeMutablePointer<Window>?
+            var count: UInt32 = 0
+            guard XQueryTree(display, current, &rootReturn, &parent, &children, &count) != 0 else { return current }
+            if let children { XFree(children) }
+            if parent == root || parent == 0 { return current }
+            current = parent
+        }
+    }
+
+    /// The window that has the keyboard focus (`XGetInputFocus`).
+    public var inputFocus: Window {
+        var focus: Window = 0
+        var revert: Int32 = 0
+        XGetInputFocus(display, &focus, &revert)
+        return focus
+    }
+
+    /// The rectangles of `window`'s input shape (`XShapeGetRectangles` with `ShapeInput`).
+    public func inputShape(of window: Window) -> [Rect] {
+        var count: Int32 = 0
+        var ordering: Int32 = 0
+        guard let rectangles = XShapeGetRectangles(display, window, ShapeInput, &count, &ordering) else { return [] }
+        defer { XFree(rectangles) }
+        return UnsafeBufferPointer(start: rectangles, count: Int(count)).map {
+            Rect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
+        }
+    }
+
+    /// The names of the atoms in `window`'s `property` (an ATOM list such as `_NET_WM_STATE`).
+    public func atomNames(_ window: Window, _ property: String) -> [String] {
+        (cardinals(window, property) ?? []).compactMap { value in
+            guard let name = XGetAtomName(display, Atom(value)) else { return nil }
+            defer { XFree(name) }
+            return String(cString: name)
+        }
+    }
+
     /// The root's children bottom to top, with class, geometry and map state: for failure messages.
     public func describeStack() -> String {
         var rootReturn: Window = 0
@@ -263,15 +306,18 @@ public final class XObserver {
     }
 
     /// Creates and maps an ordinary client window (`maximized`: with the maximized state set
-    /// before mapping; call `requestMaximize` once it is managed for WMs that ignore that).
-    public func mapClientWindow(maximized: Bool, className: String = "test-client") -> Window {
+    /// before mapping; call `requestMaximize` once it is managed for WMs that ignore that;
+    /// `fullscreen`: with the fullscreen state set before mapping).
+    public func mapClientWindow(maximized: Bool, fullscreen: Bool = false, className: String = "test-client") -> Window {
         let window = XCreateSimpleWindow(display, root, 100, 100, 400, 300, 0, 0, 0x808080)
         className.withCString { name in
             var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: name))
             XSetClassHint(display, window, &hint)
         }
-        if maximized {
-            let states = [Int(atom("_NET_WM_STATE_MAXIMIZED_VERT")), Int(atom("_NET_WM_STATE_MAXIMIZED_HORZ"))]
+        let names = (maximized ? ["_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ"] : [])
+            + (fullscreen ? ["_NET_WM_STATE_FULLSCREEN"] : [])
+        if !names.isEmpty {
+            let states = names.map { Int(atom($0)) }
             states.withUnsafeBytes { bytes in
                 _ = XChangeProperty(display, window, atom("_NET_WM_STATE"), Atom(XA_ATOM), 32, PropModeReplace,
                                     bytes.bindMemory(to: UInt8.self).baseAddress, Int32(states.count))
