@@ -101,6 +101,28 @@ extension BannerX11Tests {
             #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 160))
         }
 
+        @Test func doubledDPIDrawsTextTwiceAsLarge() throws {
+            /// The title's text-pixel bounding box at `dpi`.
+            func titleBox(dpi: Int?) throws -> (width: Int, height: Int) {
+                let fixture = try Fixture(before: { observer in dpi.map(observer.setXftDPI) })
+                fixture.host.compactPolicy = .never
+                let height = dpi == nil ? 80 : 160
+                #expect(try fixture.presentAndSettle(height: height) { $0.title("Scaled Title").backgroundColor(.black) })
+                let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: height)))
+                let white = Pixel(hex: 0xFFFFFF)
+                let columns = shot.columns(matching: white, tolerance: 60)
+                let rows = (0..<height).filter { row in (0..<1280).contains { shot.pixel(x: $0, y: row).distance(to: white) <= 60 } }
+                let width = try #require(columns.last) - (try #require(columns.first)) + 1
+                return (width, try #require(rows.last) - (try #require(rows.first)) + 1)
+            }
+            let regular = try titleBox(dpi: nil)
+            let doubled = try titleBox(dpi: 192)
+            let widthRatio = Double(doubled.width) / Double(regular.width)
+            let heightRatio = Double(doubled.height) / Double(regular.height)
+            #expect(abs(widthRatio - 2) < 0.15, "width \(regular.width) → \(doubled.width)")
+            #expect(abs(heightRatio - 2) < 0.2, "height \(regular.height) → \(doubled.height)")
+        }
+
         @Test func unusableColourIsRefusedAndTheVisibleBannerStays() throws {
             let fixture = try Fixture()
             fixture.host.compactPolicy = .never
