@@ -12,7 +12,8 @@ fi
 
 workdir=$(mktemp -d)
 cleanup() {
-  kill $(jobs -p) 2>/dev/null || true
+  # SIGKILL: Xvfb can miss a SIGTERM until its next timer fires, minutes later.
+  kill -KILL $(jobs -p) 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$workdir"
 }

@@ -153,7 +153,18 @@ public final class Subprocess {
             pump(timeout: remaining)
         }
         closeStandardInput()
-        return reap(blocking: true)
+        // A program may close its output long before it exits (Xvfb closes its -displayfd pipe
+        // at once), so the exit itself needs the deadline too. Nothing signals a child's exit on
+        // a descriptor here, so this one wait checks every 10 ms.
+        while monotonicSeconds() < deadline {
+            if let status = reap(blocking: false) { return status }
+            var none = pollfd()
+            _ = poll(&none, 0, 10)
+        }
+        if let status = reap(blocking: false) { return status }
+        kill(pid, SIGKILL)
+        _ = reap(blocking: true)
+        return nil
     }
 
     /// Waits up to `timeout` seconds for output on the open pipes and appends it to its buffer;

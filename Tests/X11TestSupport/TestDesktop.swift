@@ -116,8 +116,10 @@ public final class TestDesktop {
         stopped = true
         wm?.signal(SIGTERM)
         wm?.waitForExit(timeout: 5)
+        // Xvfb can miss a SIGTERM that lands outside its poll and sleep until its next timer
+        // (the 10-minute screen saver): give it a moment, then waitForExit kills it.
         server.signal(SIGTERM)
-        server.waitForExit(timeout: 5)
+        server.waitForExit(timeout: 2)
         _ = Subprocess.remove(home)
     }
 
