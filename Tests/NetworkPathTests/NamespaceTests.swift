@@ -3,9 +3,13 @@
 // the probe prints. No mocks and no sleeps: every wait is for a line, with a deadline.
 // Needs root (or CAP_SYS_ADMIN + CAP_NET_ADMIN) and the veth driver.
 
+import Glibc
 import Testing
 
-@Suite("Network path in a namespace", .serialized)
+@Suite(
+    "Network path in a namespace", .serialized,
+    .enabled(if: geteuid() == 0, "creating network namespaces needs root; CI runs `make test` as root")
+)
 struct NamespaceTests {
     /// veth0 up with 10.1.0.2/24 and an IPv4 default route via 10.1.0.1.
     func connectIPv4(_ namespace: NetworkNamespace, interface: String = "veth0", peer: String = "peer0", metric: Int? = nil) throws {
