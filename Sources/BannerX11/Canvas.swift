@@ -36,7 +36,7 @@ final class Canvas {
     func fill(_ colour: RGBA) {
         var opaque = colour
         opaque.alpha = 1
-        withXftColour(opaque) { xft in
+        connection.withXftColour(opaque) { xft in
             XftDrawRect(draw, xft, 0, 0, UInt32(width), UInt32(height))
         }
     }
@@ -46,7 +46,7 @@ final class Canvas {
     /// where the previous one's advance ends.
     func text(_ text: String, font: FontStack, colour: RGBA, x: Int, baseline: Int) {
         guard !text.isEmpty, colour.alpha > 0 else { return }
-        withXftColour(colour) { xft in
+        connection.withXftColour(colour) { xft in
             var penX = x
             for run in font.runs(of: text) {
                 let bytes = Array(run.text.utf8)
@@ -70,20 +70,5 @@ final class Canvas {
     func release() {
         XftDrawDestroy(draw)
         XFreePixmap(connection.display, pixmap)
-    }
-
-    /// Xft wants premultiplied 16-bit components.
-    private func withXftColour(_ colour: RGBA, _ body: (UnsafeMutablePointer<XftColor>) -> Void) {
-        func component(_ value: Double) -> UInt16 {
-            UInt16((min(max(value * colour.alpha, 0), 1) * 65535).rounded())
-        }
-        var render = XRenderColor(
-            red: component(colour.red), green: component(colour.green), blue: component(colour.blue),
-            alpha: UInt16((min(max(colour.alpha, 0), 1) * 65535).rounded())
-        )
-        var xft = XftColor()
-        guard XftColorAllocValue(connection.display, connection.visual, connection.colormap, &render, &xft) != 0 else { return }
-        body(&xft)
-        XftColorFree(connection.display, connection.visual, connection.colormap, &xft)
     }
 }

@@ -21,7 +21,9 @@ final class ReservationWindow {
         self.monitor = monitor
         self.reservedHeight = reservedHeight
         var attributes = XSetWindowAttributes()
-        attributes.background_pixel = ReservationWindow.pixel(background)
+        var opaque = background
+        opaque.alpha = 1
+        connection.withXftColour(opaque) { attributes.background_pixel = $0.pointee.pixel }
         attributes.event_mask = StructureNotifyMask
         window = XCreateWindow(
             connection.display, connection.root, Int32(monitor.x), Int32(monitor.y),
@@ -104,10 +106,5 @@ final class ReservationWindow {
         hints.pointee.height = Int32(max(reservedHeight, 1))
         XSetWMNormalHints(connection.display, window, hints)
         XFree(hints)
-    }
-
-    private static func pixel(_ colour: RGBA) -> UInt {
-        func byte(_ value: Double) -> UInt { UInt((min(max(value, 0), 1) * 255).rounded()) }
-        return byte(colour.red) << 16 | byte(colour.green) << 8 | byte(colour.blue)
     }
 }

@@ -150,6 +150,22 @@ final class XConnection {
         return Double(String(cString: value))
     }
 
+    /// `colour` as an allocated XftColor for the duration of `body`. Xft wants premultiplied
+    /// 16-bit components; its `pixel` is right for whatever visual the screen has.
+    func withXftColour(_ colour: RGBA, _ body: (UnsafeMutablePointer<XftColor>) -> Void) {
+        func component(_ value: Double) -> UInt16 {
+            UInt16((min(max(value * colour.alpha, 0), 1) * 65535).rounded())
+        }
+        var render = XRenderColor(
+            red: component(colour.red), green: component(colour.green), blue: component(colour.blue),
+            alpha: UInt16((min(max(colour.alpha, 0), 1) * 65535).rounded())
+        )
+        var xft = XftColor()
+        guard XftColorAllocValue(display, visual, colormap, &render, &xft) != 0 else { return }
+        body(&xft)
+        XftColorFree(display, visual, colormap, &xft)
+    }
+
     /// Resolves an X11 colour name through the server's colour database.
     func lookupColour(_ name: String) -> RGBA? {
         var exact = XColor()

@@ -1,27 +1,16 @@
 // X errors never kill the process: Xlib's default handler calls exit(), so we install our own
-// that records the error; callers that care check `XErrorTrap` around their requests.
+// that counts the error against its connection (`BannerDisplay.protocolErrorCount`).
 // A lost connection (I/O error) cannot be survived by Xlib; it ends the process with code 69.
 
 import CX11
 import Glibc
 import Synchronization
 
-/// The last protocol error the server reported, and a count of all of them.
-public enum XErrorTrap {
-    private static let count = Atomic<Int>(0)
-    private static let lastCode = Atomic<Int>(0)
-    private static let lastRequest = Atomic<Int>(0)
+/// Counts the protocol errors the server reports, per connection.
+enum XErrorTrap {
     /// Errors per connection (keyed by the `Display*` address): the handler is process-wide,
     /// and one process may hold several connections.
     private static let countByDisplay = Mutex<[UInt: Int]>([:])
-
-    /// How many protocol errors arrived since the handler was installed.
-    public static var errorCount: Int { count.load(ordering: .relaxed) }
-
-    /// `(error code, major opcode)` of the newest error, if any.
-    public static var lastError: (code: Int, request: Int)? {
-        errorCount == 0 ? nil : (lastCode.load(ordering: .relaxed), lastRequest.load(ordering: .relaxed))
-    }
 
     /// How many protocol errors arrived for requests made on `display`.
     static func errorCount(on display: OpaquePointer) -> Int {
@@ -35,15 +24,10 @@ public enum XErrorTrap {
 
     /// Installs the recording handlers; idempotent.
     static func install() {
-        XSetErrorHandler { display, event in
-            if let event {
-                XErrorTrap.lastCode.store(Int(event.pointee.error_code), ordering: .relaxed)
-                XErrorTrap.lastRequest.store(Int(event.pointee.request_code), ordering: .relaxed)
-            }
+        XSetErrorHandler { display, _ in
             if let display {
                 XErrorTrap.countByDisplay.withLock { $0[UInt(bitPattern: Int(bitPattern: display)), default: 0] += 1 }
             }
-            XErrorTrap.count.add(1, ordering: .relaxed)
             return 0
         }
         XSetIOErrorHandler { _ in

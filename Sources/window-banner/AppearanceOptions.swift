@@ -46,7 +46,12 @@ struct AppearanceOptions: ParsableArguments {
     }
 
     func compactPolicy() throws(BannerValueError) -> CompactPolicy {
-        try compact.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
+        try Self.compactPolicy(compact)
+    }
+
+    /// `--compact` as written, `auto` when absent.
+    static func compactPolicy(_ text: String?) throws(BannerValueError) -> CompactPolicy {
+        try text.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
     }
 
     static func number(_ text: String) -> Double? { Double(text) }

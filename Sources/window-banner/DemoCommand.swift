@@ -27,7 +27,7 @@ struct DemoCommand: ParsableCommand {
         let policy: CompactPolicy
         let holdSeconds: Double
         do {
-            policy = try compact.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
+            policy = try AppearanceOptions.compactPolicy(compact)
             holdSeconds = try hold.map { text throws(BannerValueError) in try seconds(text) } ?? 3
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
