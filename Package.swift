@@ -24,19 +24,22 @@ let package = Package(
         .target(name: "BannerCore"),
         // Draws what BannerCore decides on a real X server.
         .target(name: "BannerX11", dependencies: ["CX11", "BannerCore"]),
+        // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
+        .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
         .executableTarget(
             name: "window-banner",
             dependencies: [
-                "BannerX11", "BannerCore",
+                "BannerX11", "BannerCore", "OwnerProtocol", "NetworkPath",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore"]),
-        // A private Xvfb + real window manager per suite, and an independent X client that
-        // observes what a user would see (work area, geometry, pixels).
+        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol"]),
         // Starts real programs on pipes and waits for them with deadlines; no X11, shared by
         // the X11 suites and the network namespace tests.
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
+        // A private Xvfb + real window manager per suite, and an independent X client that
+        // observes what a user would see (work area, geometry, pixels).
         .target(name: "X11TestSupport", dependencies: ["CX11", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
         .testTarget(name: "WindowBannerCLITests", dependencies: ["window-banner", "X11TestSupport", "ProcessTestSupport"]),

@@ -28,31 +28,24 @@ struct AppearanceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
     var compact: String?
 
+    /// The flags as one layer of settings, exactly as written.
+    var settings: AppearanceSettings {
+        AppearanceSettings(
+            title: title, background: background, textColor: textColor, height: height,
+            titleTopInset: titleTopInset, font: font, compact: compact)
+    }
+
     /// The appearance these flags describe, defaults filled in.
     func appearance() throws(BannerValueError) -> TopBannerAppearance {
-        let builder = TopBannerConfigBuilder()
-        if let title { builder.title(title) }
-        if let background { builder.backgroundColor(try BannerColor(parsing: background)) }
-        if let textColor { builder.textColor(try BannerColor(parsing: textColor)) }
-        if let height { builder.height(try TopBannerAppearance.validatedHeight(Self.number(height) ?? .nan, as: height)) }
-        if let titleTopInset {
-            builder.titleTopInset(try TopBannerAppearance.validatedInset(Self.number(titleTopInset) ?? .nan, as: titleTopInset))
-        }
-        if let font {
-            let defaults = TopBannerAppearance.default.font
-            builder.font(try BannerFont(pattern: font, defaultSize: defaults.size, defaultWeight: defaults.weight))
-        }
-        return try builder.build()
+        try settings.appearance()
     }
 
     func compactPolicy() throws(BannerValueError) -> CompactPolicy {
-        try Self.compactPolicy(compact)
+        try settings.compactPolicy()
     }
 
     /// `--compact` as written, `auto` when absent.
     static func compactPolicy(_ text: String?) throws(BannerValueError) -> CompactPolicy {
-        try text.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
+        try AppearanceSettings(compact: text).compactPolicy()
     }
-
-    static func number(_ text: String) -> Double? { Double(text) }
 }

@@ -1,0 +1,78 @@
+// Appearance values as a user wrote them — on the command line, in a config file style, or in a
+// socket request — before they are checked. Layers stack: built-in defaults, then the config
+// file's defaults, then a named style, then flags; `overlaid(by:)` applies one layer on another
+// and `appearance()` checks the result once, so an error names the value exactly as written.
+
+/// One layer of appearance values as written; `nil` means "not set in this layer".
+public struct AppearanceSettings: Sendable, Hashable, Codable {
+    public var title: String?
+    /// Colour forms accepted by `BannerColor(parsing:)`; X11 names are resolved by the server.
+    public var background: String?
+    public var textColor: String?
+    /// Points, as a decimal number.
+    public var height: String?
+    public var titleTopInset: String?
+    /// A fontconfig pattern.
+    public var font: String?
+    /// `auto`, `always` or `never`.
+    public var compact: String?
+
+    public init(
+        title: String? = nil, background: String? = nil, textColor: String? = nil,
+        height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil
+    ) {
+        self.title = title
+        self.background = background
+        self.textColor = textColor
+        self.height = height
+        self.titleTopInset = titleTopInset
+        self.font = font
+        self.compact = compact
+    }
+
+    /// The settings' fields by the name a user writes them with (flag without `--`, config key).
+    public static var fields: [(name: String, keyPath: WritableKeyPath<AppearanceSettings, String?>)] { [
+        ("title", \.title), ("background", \.background), ("text-color", \.textColor),
+        ("height", \.height), ("title-top-inset", \.titleTopInset), ("font", \.font), ("compact", \.compact),
+    ] }
+
+    /// This layer with every field `top` sets replaced by `top`'s value.
+    public func overlaid(by top: AppearanceSettings) -> AppearanceSettings {
+        var result = self
+        for field in Self.fields where top[keyPath: field.keyPath] != nil {
+            result[keyPath: field.keyPath] = top[keyPath: field.keyPath]
+        }
+        return result
+    }
+
+    /// True when no field is set.
+    public var isEmpty: Bool { Self.fields.allSatisfy { self[keyPath: $0.keyPath] == nil } }
+
+    /// The appearance these values describe, built-in defaults filled in.
+    public func appearance() throws(BannerValueError) -> TopBannerAppearance {
+        let builder = TopBannerConfigBuilder()
+        if let title { builder.title(title) }
+        if let background { builder.backgroundColor(try BannerColor(parsing: background)) }
+        if let textColor { builder.textColor(try BannerColor(parsing: textColor)) }
+        if let height { builder.height(try TopBannerAppearance.validatedHeight(Double(height) ?? .nan, as: height)) }
+        if let titleTopInset {
+            builder.titleTopInset(try TopBannerAppearance.validatedInset(Double(titleTopInset) ?? .nan, as: titleTopInset))
+        }
+        if let font {
+            let defaults = TopBannerAppearance.default.font
+            builder.font(try BannerFont(pattern: font, defaultSize: defaults.size, defaultWeight: defaults.weight))
+        }
+        return try builder.build()
+    }
+
+    /// The compact policy these values name, `auto` when unset.
+    public func compactPolicy() throws(BannerValueError) -> CompactPolicy {
+        try compact.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
+    }
+
+    /// Checks every field without building anything; throws the first bad value.
+    public func validate() throws(BannerValueError) {
+        _ = try appearance()
+        _ = try compactPolicy()
+    }
+}

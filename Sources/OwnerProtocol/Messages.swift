@@ -1,0 +1,268 @@
+// What clients and the owner say to each other, version 1. A client sends one request frame;
+// the owner answers with one response frame, and for `show --wait` a second one when the banner
+// is gone. Every frame carries `v`, the protocol version; the owner reads `v` before anything
+// else, so a client of another version gets a clear `version` error instead of a decoding one.
+// The README's "Wire protocol" section documents these shapes.
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import BannerCore
+
+/// The protocol's version and codec.
+public enum OwnerProtocol {
+    /// Bumped whenever a message changes shape.
+    public static let version = 1
+
+    /// `message` as a frame body.
+    public static func encode(_ message: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding these plain structs cannot fail; an empty object keeps the peer's decoder honest.
+        return (try? Array(encoder.encode(message))) ?? Array("{}".utf8)
+    }
+
+    /// The protocol version a frame body claims, `nil` when it is not a JSON object with `v`.
+    public static func version(of body: [UInt8]) -> Int? {
+        (try? JSONDecoder().decode(Versioned.self, from: Data(body)))?.v
+    }
+
+    /// `body` decoded as `type`, or a one-line reason.
+    public static func decode<Message: Decodable>(_ type: Message.Type, from body: [UInt8]) -> Result<Message, DecodeFailure> {
+        do {
+            return .success(try JSONDecoder().decode(type, from: Data(body)))
+        } catch DecodingError.keyNotFound(let key, _) {
+            return .failure(DecodeFailure(reason: "missing field '\(key.stringValue)'"))
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            return .failure(DecodeFailure(reason: "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"))
+        } catch DecodingError.dataCorrupted(let context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return .failure(DecodeFailure(reason: path.isEmpty ? "not JSON" : "bad value at '\(path)'"))
+        } catch {
+            return .failure(DecodeFailure(reason: "not a \(Message.self)"))
+        }
+    }
+
+    private struct Versioned: Decodable { var v: Int }
+}
+
+/// Why a frame body is not the expected message.
+public struct DecodeFailure: Error, Sendable, Equatable {
+    public var reason: String
+
+    public init(reason: String) { self.reason = reason }
+}
+
+/// One thing a client asks of the owner.
+public struct OwnerRequest: Codable, Sendable, Equatable {
+    public enum Command: String, Codable, Sendable {
+        case show, dismiss, status
+    }
+
+    public var v: Int
+    public var command: Command
+    public var show: ShowRequest?
+    public var dismiss: DismissRequest?
+
+    public init(_ show: ShowRequest) {
+        self.v = OwnerProtocol.version
+        self.command = .show
+        self.show = show
+    }
+
+    public init(_ dismiss: DismissRequest) {
+        self.v = OwnerProtocol.version
+        self.command = .dismiss
+        self.dismiss = dismiss
+    }
+
+    /// A `status` request.
+    public static var status: OwnerRequest {
+        var request = OwnerRequest(DismissRequest())
+        request.command = .status
+        request.dismiss = nil
+        return request
+    }
+}
+
+/// `window-banner show`.
+public struct ShowRequest: Codable, Sendable, Equatable {
+    /// The flags as written; the owner lays them over the config file's defaults and style.
+    public var settings: AppearanceSettings
+    /// `--style NAME`.
+    public var style: String?
+    /// The config file the client would read (`nil` with `--no-config`). The owner reads it,
+    /// so a running owner always uses the caller's current file.
+    public var configPath: String?
+    /// `--sticky`: stays until dismissed, whatever the style says.
+    public var sticky: Bool
+    /// `--transient` without `--timeout`: the style's timeout, else 2.5 s.
+    public var transient: Bool
+    /// `--timeout S`, seconds.
+    public var timeout: Double?
+    /// `--monitor`: a RandR monitor name, `primary` or `all`.
+    public var monitor: String
+    /// `--id KEY`.
+    public var id: String?
+    /// `--enqueue`: wait for the visible banner to go instead of replacing it.
+    public var enqueue: Bool
+    /// `--wait`: keep the connection until the banner is gone and send its `ended` reason.
+    public var wait: Bool
+
+    public init(
+        settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,
+        sticky: Bool = false, transient: Bool = false, timeout: Double? = nil, monitor: String = "primary",
+        id: String? = nil, enqueue: Bool = false, wait: Bool = false
+    ) {
+        self.settings = settings
+        self.style = style
+        self.configPath = configPath
+        self.sticky = sticky
+        self.transient = transient
+        self.timeout = timeout
+        self.monitor = monitor
+        self.id = id
+        self.enqueue = enqueue
+        self.wait = wait
+    }
+}
+
+/// `window-banner dismiss`.
+public struct DismissRequest: Codable, Sendable, Equatable {
+    /// `--monitor`; `nil` means every monitor.
+    public var monitor: String?
+    /// `--id KEY`: only banners (visible or queued) with this key.
+    public var id: String?
+    /// `--all`: the queue too.
+    public var all: Bool
+
+    public init(monitor: String? = nil, id: String? = nil, all: Bool = false) {
+        self.monitor = monitor
+        self.id = id
+        self.all = all
+    }
+}
+
+/// What the owner answers.
+public struct OwnerResponse: Codable, Sendable, Equatable {
+    public var v: Int
+    /// Set when the request failed; nothing changed on screen.
+    public var error: OwnerError?
+    /// Answer to `show`.
+    public var shown: ShownReply?
+    /// Answer to `dismiss`: how many banners (visible or queued) went away.
+    public var dismissed: Int?
+    /// Answer to `status`.
+    public var status: OwnerStatus?
+    /// Second frame of `show --wait`: why the banner is gone.
+    public var ended: BannerEndReason?
+
+    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil) {
+        self.v = OwnerProtocol.version
+        self.error = error
+        self.shown = shown
+        self.dismissed = dismissed
+        self.status = status
+        self.ended = ended
+    }
+}
+
+/// A failed request, with the exit code the client reports.
+public struct OwnerError: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        /// A bad value or unknown monitor/style: exit 64.
+        case usage
+        /// The config file is broken: exit 78.
+        case config
+        /// Client and owner speak different protocol versions: exit 76.
+        case version
+        /// The request could not be read: exit 76.
+        case `protocol`
+        /// Too many clients at once; try again: exit 75.
+        case busy
+    }
+
+    public var kind: Kind
+    /// One line naming the bad value.
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// Where a `show` went.
+public struct ShownReply: Codable, Sendable, Equatable {
+    public enum State: String, Codable, Sendable {
+        /// Slid in: nothing was visible.
+        case presented
+        /// Replaced the visible banner in place (cross-fade).
+        case updated
+        /// Waiting behind the visible banner (`--enqueue`).
+        case queued
+    }
+
+    public var state: State
+    /// Position in the queue (1 = next) when queued.
+    public var position: Int?
+    /// The monitors it is on, or queued for.
+    public var monitors: [String]
+
+    public init(state: State, position: Int? = nil, monitors: [String]) {
+        self.state = state
+        self.position = position
+        self.monitors = monitors
+    }
+}
+
+/// `window-banner status`: the owner and each monitor.
+public struct OwnerStatus: Codable, Sendable, Equatable {
+    public var pid: Int
+    public var display: String
+    public var monitors: [MonitorStatus]
+
+    public init(pid: Int, display: String, monitors: [MonitorStatus]) {
+        self.pid = pid
+        self.display = display
+        self.monitors = monitors
+    }
+}
+
+/// One monitor's banner and queue.
+public struct MonitorStatus: Codable, Sendable, Equatable {
+    public var monitor: String
+    public var primary: Bool
+    public var presented: Bool
+    public var title: String?
+    public var id: String?
+    /// Banner height in pixels as laid out on this monitor.
+    public var height: Int?
+    /// Space reserved at the top of this monitor right now, pixels.
+    public var reserved: Int
+    public var compact: Bool?
+    /// `sticky` or `transient`.
+    public var mode: String?
+    /// Seconds until a transient banner times out.
+    public var remaining: Double?
+    public var queue: Int
+
+    public init(
+        monitor: String, primary: Bool, presented: Bool, title: String?, id: String?, height: Int?,
+        reserved: Int, compact: Bool?, mode: String?, remaining: Double?, queue: Int
+    ) {
+        self.monitor = monitor
+        self.primary = primary
+        self.presented = presented
+        self.title = title
+        self.id = id
+        self.height = height
+        self.reserved = reserved
+        self.compact = compact
+        self.mode = mode
+        self.remaining = remaining
+        self.queue = queue
+    }
+}
