@@ -131,7 +131,8 @@ public struct BannerFont: Sendable, Hashable, CustomStringConvertible {
             .joined(separator: ":")
     }
 
-    static func format(_ value: Double) -> String {
+    /// A number as a user would write it: no trailing ".0", at most a few decimals.
+    public static func format(_ value: Double) -> String {
         Int(exactly: value).map { String($0) } ?? String(value)
     }
 

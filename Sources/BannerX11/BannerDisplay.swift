@@ -23,6 +23,9 @@ public final class BannerDisplay {
         didSet { fonts.warn = onWarning }
     }
 
+    /// Called after the hosts were matched to a new monitor layout (a host may be gone or new).
+    public var onMonitorsChanged: (() -> Void)?
+
     let connection: XConnection
     let fonts: FontLibrary
     let pacer = FramePacer(rate: 60)
@@ -84,6 +87,14 @@ public final class BannerDisplay {
         fonts.closeAll()
         connection.sync()
         connection.close()
+    }
+
+    /// Throws the first colour or font in `appearance` this display cannot use, without
+    /// showing anything (X11 colour names are resolved by the server).
+    public func check(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+        _ = try resolve(appearance.backgroundColor)
+        _ = try resolve(appearance.textColor)
+        _ = try fonts.font(appearance.font, scale: pixelsPerPoint)
     }
 
     // MARK: Resolution shared by the hosts
@@ -163,6 +174,7 @@ public final class BannerDisplay {
             serviceX()
             monitorsChanged = false
             refreshMonitors()
+            onMonitorsChanged?()
         }
         let now = monotonicNow()
         for host in hosts { host.renderIfDue(at: now) }

@@ -81,6 +81,16 @@ public final class BannerHost {
     /// Pixels reserved at the top of this monitor right now.
     public var reservedHeight: Int { reservation?.reservedHeight ?? 0 }
 
+    /// The height in pixels of the banner presented on this monitor once it has settled (what
+    /// it slides to, or cross-fades to); nil when none is presented.
+    public var presentedHeight: Int? {
+        guard isBannerPresented, let appearance = presentation.appearance else { return nil }
+        return (try? look(for: effective(appearance)))?.height
+    }
+
+    /// Whether a banner presented now is drawn in the compact style on this monitor.
+    public var isCompact: Bool { CompactRule.isCompact(monitor, policy: compactPolicy) }
+
     /// The X window id of the visible banner while it exists (0 otherwise).
     public var bannerWindowID: UInt { bannerWindow?.window ?? 0 }
 
@@ -99,15 +109,17 @@ public final class BannerHost {
     }
 
     /// Presents (or updates in place) exactly `appearance`. Presenting the look already shown
-    /// (or on its way in) changes nothing and draws no frame.
-    public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+    /// (or on its way in) changes nothing, draws no frame and returns false.
+    @discardableResult
+    public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
         // Resolve everything up front: a bad colour or font must not disturb the current banner.
         _ = try look(for: appearance.compact)
         _ = try look(for: appearance)
         let now = monotonicNow()
-        guard presentation.present(appearance, at: now) else { return }
+        guard presentation.present(appearance, at: now) else { return false }
         frameOrigin = now
         requestFrame()
+        return true
     }
 
     /// Slides the banner out; the reserved space is given back when it is gone.

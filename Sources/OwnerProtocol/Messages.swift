@@ -59,6 +59,8 @@ public struct DecodeFailure: Error, Sendable, Equatable {
 public struct OwnerRequest: Codable, Sendable, Equatable {
     public enum Command: String, Codable, Sendable {
         case show, dismiss, status
+        /// Dismiss everything and exit (`dismiss --all --quit`).
+        case quit
     }
 
     public var v: Int

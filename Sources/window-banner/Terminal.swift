@@ -38,6 +38,34 @@ func seconds(_ text: String) throws(BannerValueError) -> Double {
     return value
 }
 
+/// A command's failure: one line naming what was wrong, and the exit code that goes with it.
+struct CommandFailure: Error {
+    let message: String
+    let code: Int32
+
+    init(_ message: String, code: Int32) {
+        self.message = message
+        self.code = code
+    }
+
+    /// Prints the message and gives the exit code to throw.
+    var exit: ExitCode { fail(message, code: code) }
+}
+
+/// The exit codes the socket commands add to the library's (documented in `--help` and the README).
+extension ExitStatus {
+    /// The owner process cannot be reached or started; try again (EX_TEMPFAIL).
+    static let unreachable: Int32 = 75
+    /// Client and owner speak different protocol versions, or a reply was unreadable (EX_PROTOCOL).
+    static let protocolMismatch: Int32 = 76
+    /// The config file is broken (EX_CONFIG).
+    static let config: Int32 = 78
+    /// `show --wait`: the banner was dismissed.
+    static let waitDismissed: Int32 = 10
+    /// `show --wait`: another banner took its place.
+    static let waitReplaced: Int32 = 11
+}
+
 /// Prints `message` and ends the command with `code`.
 func fail(_ message: String, code: Int32) -> ExitCode {
     Terminal.error(message)

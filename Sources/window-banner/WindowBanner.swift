@@ -15,6 +15,6 @@ struct WindowBanner: ParsableCommand {
         otherwise `run -- COMMAND` exits with the command's status.
         """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, DemoCommand.self]
+        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, RunCommand.self, DaemonCommand.self, DemoCommand.self]
     )
 }

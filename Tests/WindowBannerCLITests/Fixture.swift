@@ -33,8 +33,11 @@ final class Fixture {
         case named(String)
     }
 
+    /// Added to every child's environment (`XDG_RUNTIME_DIR`, `XDG_CONFIG_HOME`, …).
+    var extraEnvironment: [String: String] = [:]
+
     func environment(_ display: Display) -> [String: String] {
-        var environment = desktop.environment
+        var environment = desktop.environment.merging(extraEnvironment) { $1 }
         switch display {
         case .desktop: break
         case .unset: environment["DISPLAY"] = nil

@@ -1,0 +1,133 @@
+// `window-banner daemon`: the owner process of one display, in the foreground. `show` starts
+// one by itself (with `--ready-fd`); systemd users run it from the unit in Resources/.
+
+import ArgumentParser
+import BannerConfig
+import BannerCore
+import BannerX11
+import Glibc
+
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run the owner process of a display in the foreground (for systemd).",
+        discussion: """
+        The owner holds every banner of the display and serves show, dismiss and status on a \
+        socket in $XDG_RUNTIME_DIR/window-banner (or /tmp/window-banner-UID). It exits on \
+        SIGTERM/SIGINT (sliding its banners away) and, with --idle-exit, after that many \
+        seconds with no banner and no queue. Exit codes: 0 stopped; 69 no display; 75 another \
+        owner runs for this display, or the socket cannot be created; 78 broken config file.
+        """
+    )
+
+    @Option(help: ArgumentHelp("X display to serve. Default: $DISPLAY.", valueName: "display"))
+    var display: String?
+
+    @Option(name: .customLong("idle-exit"), parsing: .unconditional, help: ArgumentHelp("Exit after this many seconds with no banner and no queue; 0 = never. Default: the config file's [daemon] idle-exit, else 60 when started by show, never otherwise.", valueName: "seconds"))
+    var idleExit: String?
+
+    @Option(help: ArgumentHelp("Config file to read [daemon] settings from. Default: $XDG_CONFIG_HOME/window-banner/config.toml.", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .customLong("no-config"), help: "Read no config file.")
+    var noConfig = false
+
+    @Option(name: .customLong("ready-fd"), help: .hidden)
+    var readyFD: Int32?
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            try serve()
+        } catch {
+            let failure = error
+            if let readyFD { report("error \(failure.code) \(failure.message)", to: readyFD) }
+            throw failure.exit
+        }
+    }
+
+    private func serve() throws(CommandFailure) {
+        let idleSeconds = try idleExitSeconds()
+        let paths = try OwnerPaths.forDisplay(display)
+        try takeOwnerLock(paths)
+        let banners: BannerDisplay
+        do {
+            banners = try BannerDisplay(name: paths.display)
+        } catch {
+            throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
+        }
+        banners.onWarning = Terminal.warning
+        let listener = try UnixSocket.listen(at: paths.socket)
+        let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: Terminal.warning)
+        guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {
+            throw CommandFailure("cannot set up signal handling", code: ExitStatus.internalError)
+        }
+        banners.loop.watch(fd: signals.readEnd) {
+            _ = signals.drain()
+            owner.shutDown()
+        }
+        if let readyFD {
+            report("ready", to: readyFD)
+            close(readyFD)
+        }
+        banners.loop.run { owner.finished }
+        // Slide away what is still showing, but never hang on the way out.
+        banners.loop.run(timeout: 1) { banners.hosts.allSatisfy { $0.phase == .hidden } }
+        banners.close()
+    }
+
+    private func idleExitSeconds() throws(CommandFailure) -> Double {
+        if let idleExit {
+            guard let value = Double(idleExit), value.isFinite, value >= 0 else {
+                throw CommandFailure("bad idle exit '\(idleExit.printable)' (seconds, 0 or more; 0 = never)", code: ExitStatus.usage)
+            }
+            return value
+        }
+        let path = noConfig ? nil : (config ?? BannerConfig.defaultPath(environment: processEnvironment()))
+        if let path {
+            do {
+                if let seconds = try BannerConfig.load(path: path).idleExit { return seconds }
+            } catch {
+                throw CommandFailure("\(error)", code: ExitStatus.config)
+            }
+        }
+        return readyFD == nil ? 0 : 60
+    }
+
+    /// Holds the display's owner lock for the life of this process. A live owner that already
+    /// holds it answers on the socket; one that is exiting releases it within moments.
+    private func takeOwnerLock(_ paths: OwnerPaths) throws(CommandFailure) {
+        let lock = open(paths.ownerLock, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw CommandFailure("cannot open \(paths.ownerLock.printable): \(errorText())", code: ExitStatus.unreachable) }
+        let giveUp = nowSeconds() + 3
+        while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+            if case .success(let fd) = UnixSocket.connect(to: paths.socket) {
+                close(fd)
+                throw CommandFailure("an owner is already running for \(paths.display)", code: ExitStatus.unreachable)
+            }
+            guard nowSeconds() < giveUp else {
+                throw CommandFailure("\(paths.ownerLock.printable) is held by another process", code: ExitStatus.unreachable)
+            }
+            poll(nil, 0, 20)
+        }
+    }
+
+    private func report(_ line: String, to fd: Int32) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The process environment as a dictionary.
+func processEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "=") {
+            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        pointer += 1
+    }
+    return result
+}

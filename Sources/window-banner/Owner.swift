@@ -1,0 +1,466 @@
+// The owner process of one display (`window-banner daemon`, started by the first `show`): it
+// holds the display connection, so every banner on that display lives in this process, and it
+// serves requests from `show`, `dismiss` and `status` on the display's socket. One
+// `BannerSchedule` per monitor decides what shows; this file only turns requests into schedule
+// calls and schedule changes into presents, dismissals and replies.
+// Start reading at `handle(_:from:)`.
+
+import BannerCore
+import BannerX11
+import Glibc
+import OwnerProtocol
+
+final class Owner {
+    /// Connections served at once; more are answered `busy` and closed.
+    static let maximumClients = 256
+    /// A connection that sends no complete request within this time is closed.
+    static let requestTimeout = 10.0
+    /// A `show` reply waits at most this long for the first frame.
+    static let frameReplyTimeout = 2.0
+
+    let banners: BannerDisplay
+    private let paths: OwnerPaths
+    private let listener: Int32
+    private let idleExit: Double
+    private let log: (String) -> Void
+    private var config = ConfigCache()
+    private var schedules: [String: BannerSchedule] = [:]
+    private var clients: [Int: Client] = [:]
+    private var nextClientID = 0
+    private var nextToken = 0
+    /// Per `show` token: monitors it is still on (visible or queued), and the clients waiting.
+    private var requests: [Int: RequestState] = [:]
+    private var pendingReplies: [PendingReply] = []
+    /// Requests that ended on a monitor whose banner is still sliding away.
+    private var hiding: [String: [(token: Int, reason: BannerEndReason)]] = [:]
+    private var timeoutTimer: EventLoop.Token?
+    private var idleTimer: EventLoop.Token?
+    private(set) var finished = false
+
+    init(banners: BannerDisplay, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
+        self.banners = banners
+        self.paths = paths
+        self.listener = listener
+        self.idleExit = idleExit
+        self.log = log
+        banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
+        banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
+        updateIdle()
+    }
+
+    // MARK: Connections
+
+    private final class Client {
+        let fd: Int32
+        var reader = FrameReader()
+        var watch: EventLoop.Token?
+        var deadline: EventLoop.Token?
+        /// Waiting for its banner to end (`show --wait`): kept open, no request timeout.
+        var waitingFor: Int?
+
+        init(fd: Int32) { self.fd = fd }
+    }
+
+    private func acceptClients() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            guard UnixSocket.peerUID(fd) == geteuid() else {
+                log("refused a connection from another user")
+                close(fd)
+                continue
+            }
+            guard clients.count < Self.maximumClients else {
+                _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.busy, "owner busy: \(Self.maximumClients) connections open")))), to: fd)
+                close(fd)
+                continue
+            }
+            nextClientID += 1
+            let id = nextClientID
+            let client = Client(fd: fd)
+            clients[id] = client
+            client.watch = banners.loop.watch(fd: fd) { [unowned self] in readable(id) }
+            client.deadline = banners.loop.after(seconds: Self.requestTimeout) { [unowned self] in drop(id) }
+        }
+    }
+
+    private func readable(_ id: Int) {
+        guard let client = clients[id] else { return }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let count = recv(client.fd, &buffer, buffer.count, 0)
+        if count < 0, errno == EAGAIN || errno == EINTR { return }
+        guard count > 0 else {
+            drop(id)
+            return
+        }
+        client.reader.append(buffer[0..<count])
+        while clients[id] != nil {
+            let body: [UInt8]
+            do {
+                guard let frame = try client.reader.nextFrame() else { return }
+                body = frame
+            } catch {
+                reply(id, OwnerResponse(error: OwnerError(.protocol, "\(error)")), thenClose: true)
+                return
+            }
+            if let deadline = client.deadline { banners.loop.cancel(deadline) }
+            client.deadline = nil
+            handle(body, from: id)
+        }
+    }
+
+    private func reply(_ id: Int, _ response: OwnerResponse, thenClose: Bool = false) {
+        guard let client = clients[id] else { return }
+        let sent = UnixSocket.send(Frame.encode(OwnerProtocol.encode(response)), to: client.fd)
+        if thenClose || !sent { drop(id) }
+    }
+
+    private func drop(_ id: Int) {
+        guard let client = clients.removeValue(forKey: id) else { return }
+        if let watch = client.watch { banners.loop.cancel(watch) }
+        if let deadline = client.deadline { banners.loop.cancel(deadline) }
+        if let token = client.waitingFor { requests[token]?.waiters.remove(id) }
+        pendingReplies.removeAll { $0.client == id }
+        close(client.fd)
+        updateIdle()
+    }
+
+    // MARK: Requests
+
+    private func handle(_ body: [UInt8], from id: Int) {
+        guard let version = OwnerProtocol.version(of: body) else {
+            reply(id, OwnerResponse(error: OwnerError(.protocol, "not a window-banner request")), thenClose: true)
+            return
+        }
+        guard version == OwnerProtocol.version else {
+            let message = "the owner for \(paths.display) (pid \(getpid())) speaks protocol \(OwnerProtocol.version), this client \(version): "
+                + "run the same window-banner version, or stop the owner with `window-banner dismiss --all --quit`"
+            reply(id, OwnerResponse(error: OwnerError(.version, message)), thenClose: true)
+            return
+        }
+        let request: OwnerRequest
+        switch OwnerProtocol.decode(OwnerRequest.self, from: body) {
+        case .success(let decoded): request = decoded
+        case .failure(let failure):
+            reply(id, OwnerResponse(error: OwnerError(.protocol, "bad request: \(failure.reason)")), thenClose: true)
+            return
+        }
+        switch request.command {
+        case .show:
+            guard let show = request.show else {
+                reply(id, OwnerResponse(error: OwnerError(.protocol, "bad request: show without its fields")), thenClose: true)
+                return
+            }
+            self.show(show, from: id)
+        case .dismiss:
+            reply(id, OwnerResponse(dismissed: dismiss(request.dismiss ?? DismissRequest())), thenClose: true)
+        case .status:
+            reply(id, OwnerResponse(status: status()), thenClose: true)
+        case .quit:
+            reply(id, OwnerResponse(dismissed: dismiss(DismissRequest(all: true))), thenClose: true)
+            shutDown()
+        }
+        updateIdle()
+    }
+
+    private func show(_ request: ShowRequest, from id: Int) {
+        let banner: ScheduledBanner
+        let hosts: [BannerHost]
+        do {
+            let style = try config.style(request.style, configPath: request.configPath)
+            let settings = style.appearance.overlaid(by: request.settings)
+            let appearance: TopBannerAppearance
+            let policy: CompactPolicy
+            do {
+                appearance = try settings.appearance()
+                policy = try settings.compactPolicy()
+                try banners.check(appearance)
+            } catch {
+                throw OwnerError(.usage, "\(error)")
+            }
+            let mode = try Self.mode(of: request, styleTimeout: style.timeout)
+            do {
+                hosts = try banners.hosts(named: request.monitor)
+            } catch {
+                throw OwnerError(.usage, "\(error)")
+            }
+            nextToken += 1
+            banner = ScheduledBanner(token: nextToken, id: request.id, appearance: appearance, compactPolicy: policy, mode: mode)
+        } catch let error as OwnerError {
+            reply(id, OwnerResponse(error: error), thenClose: true)
+            return
+        } catch {
+            reply(id, OwnerResponse(error: OwnerError(.usage, "\(error)")), thenClose: true)
+            return
+        }
+
+        requests[banner.token] = RequestState(monitors: Set(hosts.map(\.monitorName)))
+        if request.wait {
+            requests[banner.token]?.waiters.insert(id)
+            clients[id]?.waitingFor = banner.token
+        }
+        let now = monotonicNow()
+        var placements: [BannerSchedule.Placement] = []
+        var drawing: Set<String> = []
+        for host in hosts {
+            let (change, placement) = schedules[host.monitorName, default: BannerSchedule()].show(banner, enqueue: request.enqueue, at: now)
+            placements.append(placement)
+            if apply(change, on: host) { drawing.insert(host.monitorName) }
+        }
+        let names = hosts.map(\.monitorName)
+        let shown: ShownReply
+        if placements.contains(.presented) {
+            shown = ShownReply(state: .presented, monitors: names)
+        } else if placements.contains(.updated) {
+            shown = ShownReply(state: .updated, monitors: names)
+        } else {
+            let position = placements.compactMap { if case .queued(let position) = $0 { position } else { nil } }.max()
+            shown = ShownReply(state: .queued, position: position, monitors: names)
+        }
+        let response = OwnerResponse(shown: shown)
+        if drawing.isEmpty {
+            send(response, to: id, closing: !request.wait)
+        } else {
+            // "Returns once the banner is on screen": answer after each monitor drew a frame.
+            let timer = banners.loop.after(seconds: Self.frameReplyTimeout) { [unowned self] in
+                flushPendingReplies(force: true)
+            }
+            pendingReplies.append(PendingReply(client: id, monitors: drawing, response: response, close: !request.wait, timer: timer))
+        }
+        rescheduleTimeouts()
+    }
+
+    /// Sticky unless asked otherwise: `--sticky` wins, then `--timeout`, then `--transient`
+    /// (the style's timeout or 2.5 s), then the style's own timeout.
+    static func mode(of request: ShowRequest, styleTimeout: Double?) throws(OwnerError) -> BannerMode {
+        if request.sticky { return .sticky }
+        if let timeout = request.timeout {
+            guard timeout.isFinite, timeout > 0 else { throw OwnerError(.usage, "\(BannerValueError.duration(BannerFont.format(timeout)))") }
+            return .transient(timeout)
+        }
+        if request.transient { return .transient(styleTimeout ?? BannerMode.defaultTransientTimeout) }
+        return styleTimeout.map { .transient($0) } ?? .sticky
+    }
+
+    private func dismiss(_ request: DismissRequest) -> Int {
+        let names: [String]
+        if let monitor = request.monitor {
+            guard let hosts = try? banners.hosts(named: monitor) else { return 0 }
+            names = hosts.map(\.monitorName)
+        } else {
+            names = Array(schedules.keys)
+        }
+        let now = monotonicNow()
+        var ended: Set<Int> = []
+        for name in names {
+            guard var schedule = schedules[name] else { continue }
+            let change = schedule.dismiss(id: request.id, all: request.all, at: now)
+            schedules[name] = schedule
+            ended.formUnion(change.ended.map(\.token))
+            if let host = try? banners.host(named: name) { _ = apply(change, on: host) } else { endAll(change, on: name) }
+        }
+        rescheduleTimeouts()
+        return ended.count
+    }
+
+    private func status() -> OwnerStatus {
+        let now = monotonicNow()
+        let monitors = banners.hosts.map { host in
+            let schedule = schedules[host.monitorName] ?? BannerSchedule()
+            let current = schedule.current
+            return MonitorStatus(
+                monitor: host.monitorName, primary: host === banners.primaryHost, presented: host.isBannerPresented,
+                title: current?.appearance.title, id: current?.id, height: host.presentedHeight,
+                reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
+                remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count)
+        }
+        return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors)
+    }
+
+    // MARK: Schedule changes
+
+    /// Carries out `change` on `host`; true when a frame will be drawn for it.
+    private func apply(_ change: ScheduleChange, on host: BannerHost) -> Bool {
+        var drawing = false
+        switch change.screen {
+        case .unchanged:
+            break
+        case .present(let banner):
+            finishHiding(on: host.monitorName)
+            host.compactPolicy = banner.compactPolicy
+            host.onMilestone = { [unowned self] milestone in
+                if milestone == .dismissalFinished { finishHiding(on: host.monitorName) }
+                updateIdle()
+            }
+            do {
+                drawing = try host.presentTopBanner(banner.appearance)
+            } catch {
+                log("cannot show on \(host.monitorName): \(error)")
+            }
+        case .hide:
+            host.dismissTopBanner()
+        }
+        if drawing {
+            host.onFrame = { [unowned self] _ in frameDrawn(on: host) }
+        }
+        endAll(change, on: host.monitorName)
+        return drawing
+    }
+
+    private func endAll(_ change: ScheduleChange, on monitor: String) {
+        for (token, reason) in change.ended { end(token, reason: reason, on: monitor) }
+    }
+
+    /// One monitor is done with a request. A banner sliding away is done once it is off screen
+    /// (and its space given back), so `show --wait` returns when the desktop is whole again.
+    private func end(_ token: Int, reason: BannerEndReason, on monitor: String) {
+        if let host = banners.hosts.first(where: { $0.monitorName == monitor }), host.phase == .dismissing {
+            hiding[monitor, default: []].append((token, reason))
+        } else {
+            finish(token, reason: reason, on: monitor)
+        }
+    }
+
+    /// The banners that were sliding away on `monitor` are gone (or replaced by a new one).
+    private func finishHiding(on monitor: String) {
+        for (token, reason) in hiding.removeValue(forKey: monitor) ?? [] { finish(token, reason: reason, on: monitor) }
+    }
+
+    /// When every monitor is done with a request, its waiting clients learn why.
+    private func finish(_ token: Int, reason: BannerEndReason, on monitor: String) {
+        guard var state = requests[token] else { return }
+        state.monitors.remove(monitor)
+        guard state.monitors.isEmpty else {
+            requests[token] = state
+            return
+        }
+        requests[token] = nil
+        for waiter in state.waiters {
+            clients[waiter]?.waitingFor = nil
+            // A waiter still owed its first reply gets it before the ending.
+            if let index = pendingReplies.firstIndex(where: { $0.client == waiter }) {
+                let pending = pendingReplies.remove(at: index)
+                banners.loop.cancel(pending.timer)
+                send(pending.response, to: waiter, closing: false)
+            }
+            reply(waiter, OwnerResponse(ended: reason), thenClose: true)
+        }
+    }
+
+    private func frameDrawn(on host: BannerHost) {
+        for index in pendingReplies.indices { pendingReplies[index].monitors.remove(host.monitorName) }
+        flushPendingReplies(force: false)
+        if !pendingReplies.contains(where: { $0.monitors.contains(host.monitorName) }) { host.onFrame = nil }
+    }
+
+    private func flushPendingReplies(force: Bool) {
+        let ready = pendingReplies.filter { force || $0.monitors.isEmpty }
+        pendingReplies.removeAll { force || $0.monitors.isEmpty }
+        for pending in ready {
+            banners.loop.cancel(pending.timer)
+            send(pending.response, to: pending.client, closing: pending.close)
+        }
+        if force { for host in banners.hosts { host.onFrame = nil } }
+    }
+
+    private func send(_ response: OwnerResponse, to id: Int, closing: Bool) {
+        reply(id, response, thenClose: closing)
+    }
+
+    /// One timer for the earliest transient deadline of any monitor.
+    private func rescheduleTimeouts() {
+        if let timeoutTimer { banners.loop.cancel(timeoutTimer) }
+        timeoutTimer = nil
+        let deadlines = schedules.values.compactMap(\.deadline)
+        guard let earliest = deadlines.min() else { return }
+        timeoutTimer = banners.loop.after(seconds: max(0, earliest - monotonicNow())) { [unowned self] in
+            timeoutTimer = nil
+            let now = monotonicNow()
+            for name in Array(schedules.keys) {
+                guard var schedule = schedules[name] else { continue }
+                let change = schedule.advance(to: now)
+                schedules[name] = schedule
+                if let host = try? banners.host(named: name) { _ = apply(change, on: host) } else { endAll(change, on: name) }
+            }
+            rescheduleTimeouts()
+            updateIdle()
+        }
+    }
+
+    /// Monitors that went away take their banners and queues with them.
+    private func monitorsChanged() {
+        let present = Set(banners.hosts.map(\.monitorName))
+        for name in Array(schedules.keys) where !present.contains(name) {
+            guard var schedule = schedules.removeValue(forKey: name) else { continue }
+            endAll(schedule.clear(), on: name)
+            finishHiding(on: name)
+        }
+        for index in pendingReplies.indices { pendingReplies[index].monitors.formIntersection(present) }
+        flushPendingReplies(force: false)
+        rescheduleTimeouts()
+        updateIdle()
+    }
+
+    // MARK: Idle exit and shutdown
+
+    /// No banner showing or moving, none queued, and nobody waiting.
+    private var isIdle: Bool {
+        schedules.values.allSatisfy(\.isIdle) && banners.hosts.allSatisfy { $0.phase == .hidden }
+            && pendingReplies.isEmpty && requests.values.allSatisfy(\.waiters.isEmpty)
+    }
+
+    private func updateIdle() {
+        guard idleExit > 0, !finished else { return }
+        if isIdle {
+            guard idleTimer == nil else { return }
+            idleTimer = banners.loop.after(seconds: idleExit) { [unowned self] in
+                idleTimer = nil
+                // A client may have connected just now: serve it before deciding.
+                acceptClients()
+                if isIdle {
+                    log("idle for \(BannerFont.format(idleExit)) s: exiting")
+                    shutDown()
+                }
+            }
+        } else if let idleTimer {
+            banners.loop.cancel(idleTimer)
+            self.idleTimer = nil
+        }
+    }
+
+    /// Stops listening, ends every banner (waiting clients hear `dismissed`), slides them away
+    /// and lets `run` return.
+    func shutDown() {
+        guard !finished else { return }
+        finished = true
+        unlink(paths.socket)
+        close(listener)
+        for name in Array(schedules.keys) {
+            guard var schedule = schedules[name] else { continue }
+            let change = schedule.clear()
+            schedules[name] = schedule
+            endAll(change, on: name)
+        }
+        for name in Array(hiding.keys) { finishHiding(on: name) }
+        for id in Array(clients.keys) { drop(id) }
+        for host in banners.hosts where host.phase != .hidden { host.dismissTopBanner() }
+        banners.loop.stop()
+    }
+
+    private struct RequestState {
+        var monitors: Set<String>
+        var waiters: Set<Int> = []
+    }
+
+    private struct PendingReply {
+        var client: Int
+        var monitors: Set<String>
+        var response: OwnerResponse
+        var close: Bool
+        var timer: EventLoop.Token
+    }
+}
+
+extension OwnerError: Error {}

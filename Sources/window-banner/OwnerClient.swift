@@ -1,0 +1,192 @@
+// How `show`, `dismiss` and `status` reach the owner of a display: connect to its socket, or —
+// for `show` — start it first. Clients that find no owner take the display's start lock in
+// turn, so when fifty start at once exactly one owner is started and the others connect to it.
+// The owner reports readiness on a pipe, so nobody polls for the socket to appear.
+
+import BannerCore
+import BannerX11
+import Glibc
+import OwnerProtocol
+
+struct OwnerClient {
+    /// How long a client waits for an owner to start, and for an answer.
+    static let startTimeout = 10.0
+    static let replyTimeout = 15.0
+
+    let paths: OwnerPaths
+
+    /// An open connection and the first answer on it.
+    struct Exchange {
+        let fd: Int32
+        var reader: FrameReader
+        let response: OwnerResponse
+
+        /// Waits for the next frame (`show --wait`); nil when the owner went away.
+        mutating func next() throws(CommandFailure) -> OwnerResponse? {
+            switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: nil) {
+            case .success(let body): return try OwnerClient.decode(body)
+            case .failure(.badFrame(let error)): throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)
+            case .failure: return nil
+            }
+        }
+
+        func close() { Glibc.close(fd) }
+    }
+
+    /// Sends `request`; with `start`, starts an owner when none runs. Nil when no owner runs and
+    /// `start` is false.
+    func exchange(_ request: OwnerRequest, start: Bool, configPath: String?) throws(CommandFailure) -> Exchange? {
+        // An owner that is exiting because it was idle may close our connection unanswered:
+        // the next attempt starts a new one.
+        for attempt in 1...3 {
+            guard let fd = try connect(start: start, configPath: configPath) else { return nil }
+            guard UnixSocket.send(Frame.encode(OwnerProtocol.encode(request)), to: fd) else {
+                Glibc.close(fd)
+                continue
+            }
+            var reader = FrameReader()
+            switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: Self.replyTimeout) {
+            case .success(let body):
+                return Exchange(fd: fd, reader: reader, response: try Self.decode(body))
+            case .failure(.closed) where attempt < 3:
+                Glibc.close(fd)
+            case .failure(.closed):
+                Glibc.close(fd)
+                throw CommandFailure("the owner for \(paths.display) closed the connection without answering", code: ExitStatus.unreachable)
+            case .failure(.timedOut):
+                Glibc.close(fd)
+                throw CommandFailure("the owner for \(paths.display) did not answer within \(Int(Self.replyTimeout)) s", code: ExitStatus.unreachable)
+            case .failure(.badFrame(let error)):
+                Glibc.close(fd)
+                throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)
+            }
+        }
+        throw CommandFailure("cannot reach the owner for \(paths.display)", code: ExitStatus.unreachable)
+    }
+
+    static func decode(_ body: [UInt8]) throws(CommandFailure) -> OwnerResponse {
+        if let version = OwnerProtocol.version(of: body), version != OwnerProtocol.version {
+            throw CommandFailure("the owner speaks protocol \(version), this window-banner \(OwnerProtocol.version): run the same version, or stop the owner with `window-banner dismiss --all --quit`", code: ExitStatus.protocolMismatch)
+        }
+        switch OwnerProtocol.decode(OwnerResponse.self, from: body) {
+        case .success(let response): return response
+        case .failure(let failure): throw CommandFailure("unreadable reply from the owner: \(failure.reason)", code: ExitStatus.protocolMismatch)
+        }
+    }
+
+    /// Ends the command with the exit code of an owner error.
+    static func failure(_ error: OwnerError) -> CommandFailure {
+        let code: Int32 = switch error.kind {
+        case .usage: ExitStatus.usage
+        case .config: ExitStatus.config
+        case .version, .protocol: ExitStatus.protocolMismatch
+        case .busy: ExitStatus.unreachable
+        }
+        return CommandFailure(error.message, code: code)
+    }
+
+    private func connect(start: Bool, configPath: String?) throws(CommandFailure) -> Int32? {
+        switch UnixSocket.connect(to: paths.socket) {
+        case .success(let fd):
+            return fd
+        case .failure(let error) where error.code == ENOENT || error.code == ECONNREFUSED:
+            guard start else { return nil }
+            return try startOwner(configPath: configPath)
+        case .failure(let error):
+            throw CommandFailure("cannot reach the owner at \(paths.socket.printable): \(error.text)", code: ExitStatus.unreachable)
+        }
+    }
+
+    /// Starts the owner under the start lock, or connects to the one another client started
+    /// while we waited for the lock.
+    private func startOwner(configPath: String?) throws(CommandFailure) -> Int32 {
+        let lock = open(paths.startLock, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw CommandFailure("cannot open \(paths.startLock.printable): \(errorText())", code: ExitStatus.unreachable) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw CommandFailure("cannot lock \(paths.startLock.printable): \(errorText())", code: ExitStatus.unreachable) }
+        }
+        if case .success(let fd) = UnixSocket.connect(to: paths.socket) { return fd }
+
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw CommandFailure("cannot create a pipe: \(errorText())", code: ExitStatus.unreachable) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }
+        var arguments = [selfExecutable(), "daemon", "--display", paths.display, "--ready-fd", "3"]
+        arguments += configPath.map { ["--config", $0] } ?? ["--no-config"]
+        let spawned = spawnDetached(arguments, readyFD: ends[1], log: paths.log)
+        close(ends[1])
+        guard spawned == 0 else {
+            throw CommandFailure("cannot start the owner (\(arguments[0].printable)): \(String(cString: strerror(spawned)))", code: ExitStatus.unreachable)
+        }
+        let line = readLine(from: ends[0], timeout: Self.startTimeout)
+        if line == "ready", case .success(let fd) = UnixSocket.connect(to: paths.socket) { return fd }
+        if let line, line.hasPrefix("error ") {
+            let fields = line.dropFirst(6).split(separator: " ", maxSplits: 1)
+            if fields.count == 2, let code = Int32(fields[0]) { throw CommandFailure(String(fields[1]), code: code) }
+        }
+        throw CommandFailure("the owner for \(paths.display) did not start (see \(paths.log.printable))", code: ExitStatus.unreachable)
+    }
+
+    /// One line from a pipe, waiting at most `timeout` seconds; nil on timeout or EOF first.
+    private func readLine(from fd: Int32, timeout: Double) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        let giveUp = nowSeconds() + timeout
+        while bytes.count < 4096 {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(max(0, (giveUp - nowSeconds()) * 1000).rounded(.up)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            let count = read(fd, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// This program's own path, so the owner is the same version as the client that starts it.
+func selfExecutable() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return CommandLine.arguments[0] }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// glibc's POSIX_SPAWN_SETSID (2.26+), which Glibc only declares under _GNU_SOURCE.
+private let spawnSetSID: Int32 = 0x80
+
+/// Starts `arguments` in its own session with `readyFD` as descriptor 3, stdin/stdout on
+/// /dev/null and stderr appended to `log`; returns 0 or the errno. The caller ignores SIGCHLD
+/// meanwhile so that an owner that ends before it does is never left a zombie.
+private func spawnDetached(_ arguments: [String], readyFD: Int32, log: String) -> Int32 {
+    signal(SIGCHLD, SIG_IGN)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, readyFD, 3)
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE] { sigaddset(&defaults, number) }
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | spawnSetSID))
+
+    var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+    cArguments.append(nil)
+    defer { for pointer in cArguments { free(pointer) } }
+    var pid: pid_t = 0
+    return posix_spawn(&pid, arguments[0], &actions, &attributes, cArguments, environ)
+}

@@ -1,0 +1,54 @@
+// The config file as the owner sees it: each request names the file its client would read, and
+// the owner re-reads a file only when its size or modification time changed, so an edit takes
+// effect with the next `show` without restarting anything.
+
+import BannerConfig
+import Glibc
+import OwnerProtocol
+
+struct ConfigCache {
+    private var loaded: [String: (stamp: FileStamp, config: BannerConfig)] = [:]
+
+    /// The style layer for a request: the file's defaults overlaid by style `name` (built-in
+    /// styles only, with `--no-config`).
+    mutating func style(_ name: String?, configPath: String?) throws(OwnerError) -> BannerStyle {
+        let config = try self.config(at: configPath)
+        do {
+            return try config.resolve(style: name)
+        } catch {
+            throw OwnerError(error.isUnknownStyle ? .usage : .config, "\(error)")
+        }
+    }
+
+    private mutating func config(at path: String?) throws(OwnerError) -> BannerConfig {
+        guard let path else { return .builtIn }
+        let stamp = FileStamp(path)
+        if let cached = loaded[path], cached.stamp == stamp { return cached.config }
+        do {
+            let config = try BannerConfig.load(path: path)
+            if loaded.count > 8 { loaded.removeAll() }
+            loaded[path] = (stamp, config)
+            return config
+        } catch {
+            throw OwnerError(.config, "\(error)")
+        }
+    }
+}
+
+/// What changes when a file is edited, replaced or removed.
+private struct FileStamp: Equatable {
+    var exists: Bool
+    var size: Int
+    var modified: Int
+    var modifiedNanoseconds: Int
+    var inode: UInt
+
+    init(_ path: String) {
+        var info = stat()
+        exists = stat(path, &info) == 0
+        size = Int(info.st_size)
+        modified = Int(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+        inode = UInt(info.st_ino)
+    }
+}

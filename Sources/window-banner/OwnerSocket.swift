@@ -1,0 +1,190 @@
+// Where the owner of a display lives on disk and the Unix-socket calls both sides make. Every
+// path is under one user-private directory: `$XDG_RUNTIME_DIR/window-banner` (0700), or
+// `/tmp/window-banner-UID` when that variable is unset; a directory that is not ours, or a
+// symlink, is refused rather than used. Each display has a socket (0600), an owner lock held by
+// the owner for its whole life, a start lock that serialises clients starting an owner, and the
+// owner's log.
+
+import BannerCore
+import BannerX11
+import Glibc
+import OwnerProtocol
+
+/// The files of one display's owner.
+struct OwnerPaths {
+    /// The display as given (`:0`, `host:10.0`), normalised to leave out the screen number.
+    let display: String
+    let directory: String
+    let socket: String
+    let ownerLock: String
+    let startLock: String
+    let log: String
+
+    /// The paths for `display` (nil: `$DISPLAY`), creating the private directory if needed.
+    static func forDisplay(_ display: String?) throws(CommandFailure) -> OwnerPaths {
+        guard let display = display ?? environment("DISPLAY"), !display.isEmpty else {
+            throw CommandFailure("no display: set DISPLAY or pass --display", code: ExitStatus.displayUnavailable)
+        }
+        let normalised = normalise(display)
+        let directory = try privateDirectory()
+        let key = "display" + String(normalised.map { $0.isLetter || $0.isNumber || ".:-_".contains($0) ? $0 : "_" })
+        let paths = OwnerPaths(
+            display: normalised, directory: directory, socket: "\(directory)/\(key).sock",
+            ownerLock: "\(directory)/\(key).lock", startLock: "\(directory)/\(key).start", log: "\(directory)/\(key).log")
+        guard paths.socket.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw CommandFailure("socket path too long for a Unix socket: \(paths.socket.printable)", code: ExitStatus.unreachable)
+        }
+        return paths
+    }
+
+    /// `:0.0` and `unix:0` are the same display as `:0`; one owner serves them all.
+    static func normalise(_ display: String) -> String {
+        var name = display
+        if name.hasPrefix("unix:") { name.removeFirst(4) }
+        if let colon = name.lastIndex(of: ":"), let dot = name[colon...].firstIndex(of: ".") {
+            name = String(name[..<dot])
+        }
+        return name
+    }
+
+    private static func privateDirectory() throws(CommandFailure) -> String {
+        let uid = geteuid()
+        let directory: String
+        if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
+            directory = runtime + "/window-banner"
+        } else {
+            directory = "/tmp/window-banner-\(uid)"
+        }
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw CommandFailure("cannot create \(directory.printable): \(errorText())", code: ExitStatus.unreachable)
+        }
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            throw CommandFailure("cannot use \(directory.printable): \(errorText())", code: ExitStatus.unreachable)
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid else {
+            throw CommandFailure("refusing to use \(directory.printable): not a directory owned by uid \(uid)", code: ExitStatus.unreachable)
+        }
+        if info.st_mode & 0o077 != 0, chmod(directory, 0o700) != 0 {
+            throw CommandFailure("refusing to use \(directory.printable): others can enter it", code: ExitStatus.unreachable)
+        }
+        return directory
+    }
+}
+
+/// The calls on Unix stream sockets both sides make.
+enum UnixSocket {
+    /// A listening socket at `path` (0600), replacing a stale socket file there. The caller
+    /// holds the owner lock, so a file at `path` cannot belong to a live owner.
+    static func listen(at path: String) throws(CommandFailure) -> Int32 {
+        unlink(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw CommandFailure("cannot create a socket: \(errorText())", code: ExitStatus.unreachable) }
+        let oldMask = umask(0o177)
+        defer { umask(oldMask) }
+        let bound = withAddress(path) { bind(fd, $0, $1) }
+        guard bound == 0, Glibc.listen(fd, 128) == 0 else {
+            let text = errorText()
+            close(fd)
+            throw CommandFailure("cannot listen on \(path.printable): \(text)", code: ExitStatus.unreachable)
+        }
+        chmod(path, 0o600)
+        return fd
+    }
+
+    /// A connected socket, or the errno of the failed connect (ENOENT/ECONNREFUSED: no owner).
+    static func connect(to path: String) -> Result<Int32, Errno> {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .failure(Errno(errno)) }
+        let result = withAddress(path) { Glibc.connect(fd, $0, $1) }
+        guard result == 0 else {
+            let failure = Errno(errno)
+            close(fd)
+            return .failure(failure)
+        }
+        return .success(fd)
+    }
+
+    /// The user id of the process at the other end (SO_PEERCRED).
+    static func peerUID(_ fd: Int32) -> uid_t? {
+        // struct ucred is pid, uid, gid (three 32-bit values); Glibc only declares it under _GNU_SOURCE.
+        var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.1
+    }
+
+    /// Writes all of `bytes`; false if the peer is gone (or, for a non-blocking socket, full).
+    static func send(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    /// Waits up to `timeout` seconds (nil: forever) for the next frame on a blocking socket.
+    static func receiveFrame(from fd: Int32, reader: inout FrameReader, timeout: Double?) -> Result<[UInt8], ReceiveError> {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let giveUp = timeout.map { nowSeconds() + $0 }
+        while true {
+            do {
+                if let frame = try reader.nextFrame() { return .success(frame) }
+            } catch {
+                return .failure(.badFrame(error))
+            }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let wait = giveUp.map { Int32(max(0, ($0 - nowSeconds()) * 1000).rounded(.up)) } ?? -1
+            let ready = poll(&entry, 1, wait)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return .failure(.timedOut) }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return .failure(.closed) }
+            reader.append(buffer[0..<count])
+        }
+    }
+
+    enum ReceiveError: Error {
+        case closed
+        case timedOut
+        case badFrame(FrameError)
+    }
+
+    private static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+}
+
+/// An errno value from a failed call.
+struct Errno: Error, Equatable {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+    var text: String { String(cString: strerror(code)) }
+}
+
+/// The failing call's errno as text.
+func errorText() -> String { String(cString: strerror(errno)) }
+
+/// An environment variable, nil when unset.
+func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
+
+/// CLOCK_MONOTONIC in seconds.
+func nowSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}

@@ -1,0 +1,251 @@
+// `show`, `dismiss` and `status`: one short command each for scripts. They hand the request to
+// the display's owner process (starting it for `show`) and turn its answer into output and an
+// exit code; the owner keeps the banner after they return.
+
+import ArgumentParser
+import BannerConfig
+import BannerCore
+import BannerX11
+import OwnerProtocol
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a banner (or update the visible one in place) and return once it is on screen.",
+        discussion: """
+        Sticky by default: it stays until `window-banner dismiss`. --timeout S (or --transient, \
+        2.5 s or the style's timeout) makes it go by itself. A banner already visible on the \
+        monitor is replaced in place with a cross-fade; with --enqueue the new one waits for its \
+        turn instead (FIFO), and --id KEY replaces a visible or queued banner with the same key. \
+        Values come from the built-in defaults, then the config file's [defaults], then \
+        --style NAME, then these flags.
+        With --wait: prints why the banner ended and exits 0 (timeout), 10 (dismissed) or \
+        11 (replaced). Other exit codes: 64 bad value, unknown monitor or style; 69 no display; \
+        75 owner not reachable (temporary); 76 protocol version mismatch; 78 broken config file.
+        """
+    )
+
+    @OptionGroup var appearance: AppearanceOptions
+
+    @Option(help: ArgumentHelp("A named style from the config file (built in: offline, online, call).", valueName: "name"))
+    var style: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Transient: dismiss after this many seconds.", valueName: "seconds"))
+    var timeout: String?
+
+    @Flag(help: "Transient with the style's timeout, or 2.5 s.")
+    var transient = false
+
+    @Flag(help: "Stay until dismissed, even if the style has a timeout (the default).")
+    var sticky = false
+
+    @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name, 'primary' or 'all'. Default: primary.", valueName: "name"))
+    var monitor: String?
+
+    @Option(help: ArgumentHelp("A key: replaces a visible or queued banner with the same key; `dismiss --id` takes it away.", valueName: "key"))
+    var id: String?
+
+    @Flag(help: "Wait for the visible banner to go instead of replacing it.")
+    var enqueue = false
+
+    @Flag(help: "Block until this banner is gone; print why (timeout, dismissed, replaced).")
+    var wait = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        if sticky, timeout != nil || transient {
+            throw ValidationError("--sticky cannot be combined with --timeout or --transient")
+        }
+    }
+
+    func run() throws {
+        var duration: Double?
+        do {
+            try appearance.settings.validate()
+            if let timeout { duration = try seconds(timeout) }
+        } catch {
+            throw fail("\(error)", code: ExitStatus.usage)
+        }
+        let request = OwnerRequest(ShowRequest(
+            settings: appearance.settings, style: style, configPath: connection.configPath,
+            sticky: sticky, transient: transient, timeout: duration, monitor: monitor ?? "primary",
+            id: id, enqueue: enqueue, wait: wait))
+        do {
+            guard var exchange = try connection.client().exchange(request, start: true, configPath: connection.configPath) else {
+                throw CommandFailure("cannot start the owner", code: ExitStatus.unreachable)
+            }
+            defer { exchange.close() }
+            if let error = exchange.response.error { throw OwnerClient.failure(error) }
+            guard wait else { return }
+            guard let ended = try exchange.next()?.ended else {
+                throw CommandFailure("the owner went away before the banner ended", code: ExitStatus.unreachable)
+            }
+            print(ended.rawValue)
+            switch ended {
+            case .timeout: return
+            case .dismissed: throw ExitCode(ExitStatus.waitDismissed)
+            case .replaced: throw ExitCode(ExitStatus.waitReplaced)
+            }
+        } catch let failure as CommandFailure {
+            throw failure.exit
+        }
+    }
+}
+
+struct DismissCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dismiss",
+        abstract: "Slide the visible banner away (the next queued one, if any, takes its place).",
+        discussion: """
+        Without options: the visible banner on every monitor. Exits 0 also when there was \
+        nothing to dismiss or no owner runs. Exit codes: 64 bad usage; 75 owner not reachable; \
+        76 protocol version mismatch.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Only this monitor: a RandR monitor name, 'primary' or 'all'.", valueName: "name"))
+    var monitor: String?
+
+    @Option(help: ArgumentHelp("Only banners shown with --id KEY, visible or queued.", valueName: "key"))
+    var id: String?
+
+    @Flag(help: "Also clear the queue.")
+    var all = false
+
+    @Flag(help: "Dismiss everything and stop the owner process.")
+    var quit = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        var request = OwnerRequest(DismissRequest(monitor: monitor, id: id, all: all || quit))
+        if quit { request.command = .quit }
+        do {
+            guard let exchange = try connection.client().exchange(request, start: false, configPath: nil) else { return }
+            exchange.close()
+            if let error = exchange.response.error { throw OwnerClient.failure(error) }
+        } catch let failure as CommandFailure {
+            throw failure.exit
+        }
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Print what the owner shows: banner, monitor, height, mode, remaining time, queue.",
+        discussion: """
+        Does not start an owner: with none running it reports no banner. The top-level JSON \
+        fields describe the primary monitor's banner (or the first monitor showing one); \
+        `monitors` lists each. Exit codes: 0 (also when nothing shows); 75 owner not reachable; \
+        76 protocol version mismatch.
+        """
+    )
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let status: OwnerStatus?
+        do {
+            let exchange = try connection.client().exchange(.status, start: false, configPath: nil)
+            exchange?.close()
+            if let error = exchange?.response.error { throw OwnerClient.failure(error) }
+            status = exchange?.response.status
+        } catch let failure as CommandFailure {
+            throw failure.exit
+        }
+        let report = StatusReport(status)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            print(String(decoding: (try? encoder.encode(report)) ?? Data("{}".utf8), as: UTF8.self))
+        } else {
+            print(report.text)
+        }
+    }
+}
+
+/// `status --json`: the headline banner at the top level, every monitor below.
+struct StatusReport: Encodable {
+    struct Owner: Encodable {
+        var pid: Int
+        var display: String
+    }
+
+    var presented: Bool
+    var title: String?
+    var id: String?
+    var monitor: String?
+    var height: Int?
+    var compact: Bool?
+    var mode: String?
+    var remaining: Double?
+    /// Banners waiting, all monitors together.
+    var queue: Int
+    var owner: Owner?
+    var monitors: [MonitorStatus]
+
+    init(_ status: OwnerStatus?) {
+        let monitors = status?.monitors ?? []
+        let headline = monitors.first { $0.primary && $0.title != nil } ?? monitors.first { $0.title != nil }
+        presented = headline?.presented ?? false
+        title = headline?.title
+        id = headline?.id
+        monitor = headline?.monitor
+        height = headline?.height
+        compact = headline?.compact
+        mode = headline?.mode
+        remaining = headline?.remaining
+        queue = monitors.reduce(0) { $0 + $1.queue }
+        owner = status.map { Owner(pid: $0.pid, display: $0.display) }
+        self.monitors = monitors
+    }
+
+    var text: String {
+        guard let owner else { return "no banner (no owner running)" }
+        var lines = ["owner: pid \(owner.pid) on \(owner.display)"]
+        for monitor in monitors {
+            let name = monitor.monitor + (monitor.primary ? " (primary)" : "")
+            guard let title = monitor.title else {
+                lines.append("\(name): no banner")
+                continue
+            }
+            var details = [monitor.mode ?? "sticky"]
+            if let remaining = monitor.remaining { details.append("\(BannerFont.format(remaining)) s left") }
+            if let height = monitor.height { details.append("\(height) px") }
+            if monitor.compact == true { details.append("compact") }
+            if let id = monitor.id { details.append("id \(id.printable)") }
+            details.append("queue \(monitor.queue)")
+            lines.append("\(name): \"\(title.printable)\" — \(details.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `--display` and `--no-config`, shared by the commands that talk to the owner.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("X display whose owner to use. Default: $DISPLAY.", valueName: "display"))
+    var display: String?
+
+    @Flag(name: .customLong("no-config"), help: "Ignore the config file (built-in defaults and styles only).")
+    var noConfig = false
+
+    /// The config file this client would read; the owner reads it on its behalf.
+    var configPath: String? {
+        noConfig ? nil : BannerConfig.defaultPath(environment: processEnvironment())
+    }
+
+    func client() throws(CommandFailure) -> OwnerClient {
+        OwnerClient(paths: try OwnerPaths.forDisplay(display))
+    }
+}

@@ -1,0 +1,312 @@
+// `show`, `dismiss` and `status` as a script uses them: separate short processes, one owner per
+// display holding the banner in between. Everything is checked where the user sees it — the
+// work area, the banner's window, the exit code and the printed status.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import X11TestSupport
+
+extension WindowBannerCLITests {
+    @Suite("show/dismiss/status through the owner")
+    struct OwnerTests {
+        @Test func showReturnsWithTheBannerOnScreenAndReservesItsHeight() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "No Internet Connection", "--compact", "never"])
+            // Already mapped when `show` returns: the owner answers after the first frame.
+            #expect(!owner.observer.windows(named: "window-banner").isEmpty)
+            #expect(owner.fixture.waitForBanner(height: 80))
+            let status = try owner.status()
+            #expect(status.presented)
+            #expect(status.title == "No Internet Connection")
+            #expect(status.height == 80)
+            #expect(status.mode == "sticky")
+            #expect(status.compact == false)
+            #expect(status.queue == 0)
+            #expect(status.monitors.first?.reserved == 80)
+        }
+
+        @Test func secondShowUpdatesTheSameWindowInPlace() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Offline", "--compact", "never"])
+            #expect(owner.fixture.waitForBanner(height: 80))
+            let window = owner.observer.windows(named: "window-banner")
+            owner.fixture.startRecordingMaps()
+            try owner.show(["--title", "Back Online", "--background", "systemTeal", "--compact", "never"])
+            #expect(try owner.status().title == "Back Online")
+            #expect(owner.observer.windows(named: "window-banner") == window)
+            #expect(owner.fixture.mappedWindows().isEmpty)
+            #expect(owner.fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 80))
+        }
+
+        @Test func dismissSlidesAwayAndRestoresWorkAreaExactly() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "T", "--compact", "never"])
+            #expect(owner.fixture.waitForBanner(height: 80))
+            let outcome = try owner.run(["dismiss"])
+            #expect(outcome.status == 0)
+            #expect(outcome.error == "")
+            #expect(owner.fixture.waitForRestoredDesktop())
+            #expect(owner.observer.workAreas() == owner.fixture.originalWorkAreas)
+            #expect(try owner.status().presented == false)
+        }
+
+        @Test func transientBannerGoesByItselfAfterItsTimeout() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Saved", "--compact", "never", "--timeout", "0.6"])
+            let status = try owner.status()
+            #expect(status.mode == "transient")
+            #expect((status.remaining ?? 0) > 0 && (status.remaining ?? 1) <= 0.6)
+            #expect(owner.fixture.waitForRestoredDesktop())
+            #expect(try owner.status().presented == false)
+        }
+
+        @Test func transientWithoutValueLastsTwoAndAHalfSeconds() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Saved", "--transient"])
+            let remaining = try #require(try owner.status().remaining)
+            #expect(remaining > 1.5 && remaining <= 2.5)
+        }
+
+        @Test func enqueuedBannersShowOneAtATimeInOrder() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "First", "--compact", "never"])
+            try owner.show(["--title", "Second", "--compact", "never", "--enqueue"])
+            try owner.show(["--title", "Third", "--compact", "never", "--enqueue"])
+            var status = try owner.status()
+            #expect(status.title == "First")
+            #expect(status.queue == 2)
+            var seen: [String?] = [status.title]
+            for _ in 0..<2 {
+                #expect(try owner.run(["dismiss"]).status == 0)
+                status = try owner.status()
+                seen.append(status.title)
+            }
+            #expect(seen == ["First", "Second", "Third"])
+            #expect(status.queue == 0)
+            #expect(try owner.run(["dismiss"]).status == 0)
+            #expect(owner.fixture.waitForRestoredDesktop())
+        }
+
+        @Test func sameIdReplacesAQueuedOrVisibleBannerInsteadOfAddingOne() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Call 1", "--id", "call", "--compact", "never"])
+            try owner.show(["--title", "Upload 10%", "--id", "upload", "--enqueue"])
+            try owner.show(["--title", "Upload 50%", "--id", "upload", "--enqueue"])
+            var status = try owner.status()
+            #expect(status.queue == 1)
+            try owner.show(["--title", "Call 2", "--id", "call", "--enqueue", "--compact", "never"])
+            status = try owner.status()
+            #expect(status.title == "Call 2")
+            #expect(status.id == "call")
+            #expect(status.queue == 1)
+            #expect(try owner.run(["dismiss", "--id", "call"]).status == 0)
+            #expect(try owner.status().title == "Upload 50%")
+        }
+
+        @Test func waitReportsTimeoutAfterTheSpaceIsGivenBack() throws {
+            let owner = try OwnerFixture()
+            let outcome = try owner.run(["show", "--title", "T", "--compact", "never", "--timeout", "0.4", "--wait"])
+            #expect(outcome.status == 0)
+            #expect(outcome.output == "timeout\n")
+            #expect(owner.observer.workAreas() == owner.fixture.originalWorkAreas)
+        }
+
+        @Test func waitReportsDismissedWithItsExitCode() throws {
+            let owner = try OwnerFixture()
+            let waiting = try owner.fixture.launch(["show", "--title", "T", "--compact", "never", "--wait"])
+            #expect(owner.fixture.waitForBanner(height: 80))
+            #expect(try owner.run(["dismiss"]).status == 0)
+            #expect(waiting.waitForExit() == 10)
+            #expect(waiting.standardOutput == "dismissed\n")
+        }
+
+        @Test func waitReportsReplacedWithItsExitCode() throws {
+            let owner = try OwnerFixture()
+            let waiting = try owner.fixture.launch(["show", "--title", "T", "--compact", "never", "--wait"])
+            #expect(owner.fixture.waitForBanner(height: 80))
+            try owner.show(["--title", "Other", "--compact", "never"])
+            #expect(waiting.waitForExit() == 11)
+            #expect(waiting.standardOutput == "replaced\n")
+        }
+
+        @Test func fiftySimultaneousFirstShowsStartExactlyOneOwner() throws {
+            let owner = try OwnerFixture()
+            let titles = (1...50).map { "Banner \($0)" }
+            let processes = try titles.map { try owner.fixture.launch(["show", "--title", $0]) }
+            for process in processes {
+                #expect(process.waitForExit(timeout: 30) == 0)
+                #expect(process.standardError == "")
+            }
+            #expect(owner.ownerProcesses().count == 1)
+            let status = try owner.status()
+            #expect(status.owner?.pid == owner.ownerProcesses().first.map(Int.init))
+            #expect(titles.contains(status.title ?? ""))
+        }
+
+        @Test func killedOwnerLosesItsReservationAndNextShowStartsANewOne() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "T", "--compact", "never"])
+            #expect(owner.fixture.waitForBanner(height: 80))
+            let first = try #require(try owner.status().owner?.pid)
+            kill(pid_t(first), SIGKILL)
+            // The X server destroys the windows of a dead client: the space comes back at once.
+            #expect(owner.fixture.waitForRestoredDesktop())
+            #expect(owner.waitForExit(of: pid_t(first)))
+            try owner.show(["--title", "Again", "--compact", "never"])
+            let status = try owner.status()
+            #expect(status.title == "Again")
+            #expect(status.owner?.pid != first)
+            #expect(owner.fixture.waitForBanner(height: 80))
+        }
+
+        @Test func ownerExitsAfterItsIdlePeriodTakingNothingWithIt() throws {
+            let owner = try OwnerFixture()
+            try owner.writeConfig("[daemon]\nidle-exit = 0.3\n")
+            try owner.show(["--title", "T", "--compact", "never", "--timeout", "0.2"])
+            let pid = try #require(owner.ownerProcesses().first)
+            #expect(owner.waitForExit(of: pid))
+            #expect(owner.observer.workAreas() == owner.fixture.originalWorkAreas)
+            #expect(try owner.status().owner == nil)
+            #expect(!FileManager.default.fileExists(atPath: owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).sock"))
+        }
+
+        @Test func statusWithoutOwnerReportsNothingAndStartsNothing() throws {
+            let owner = try OwnerFixture()
+            let outcome = try owner.run(["status"])
+            #expect(outcome.status == 0)
+            #expect(outcome.output == "no banner (no owner running)\n")
+            #expect(try owner.status().presented == false)
+            #expect(try owner.run(["dismiss"]).status == 0)
+            #expect(owner.ownerProcesses().isEmpty)
+        }
+
+        @Test func runtimeDirectoryAndSocketArePrivate() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "T"])
+            var info = stat()
+            #expect(stat(owner.runtimeDirectory + "/window-banner", &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o700)
+            #expect(stat(owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).sock", &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600)
+        }
+    }
+
+    @Suite("show: config file and bad values")
+    struct OwnerConfigTests {
+        @Test func flagsOverrideStyleAndStyleOverridesDefaults() throws {
+            let owner = try OwnerFixture()
+            try owner.writeConfig("""
+                [defaults]
+                height = 50
+                compact = "never"
+
+                [style.alert]
+                title = "Styled"
+                height = 60
+                """)
+            try owner.show(["--title", "Plain"])
+            #expect(try owner.status().height == 50)
+            try owner.show(["--style", "alert"])
+            var status = try owner.status()
+            #expect(status.title == "Styled")
+            #expect(status.height == 60)
+            try owner.show(["--style", "alert", "--height", "70"])
+            status = try owner.status()
+            #expect(status.title == "Styled")
+            #expect(status.height == 70)
+            #expect(owner.fixture.waitForBanner(height: 70))
+            try owner.show(["--no-config", "--title", "Built-in", "--compact", "never"])
+            #expect(try owner.status().height == 80)
+        }
+
+        @Test func builtInStylesWorkWithoutAConfigFile() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--style", "offline", "--compact", "never"])
+            #expect(try owner.status().title == "No Internet Connection")
+            #expect(owner.fixture.waitForBanner(height: 80))
+            // systemRed, as drawn.
+            let shot = try #require(owner.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
+            let pixel = shot.pixel(x: 5, y: 40)
+            #expect(pixel.red == 0xFF && pixel.green == 0x3B && pixel.blue == 0x30)
+        }
+
+        @Test func brokenConfigNamesFileAndLineAndChangesNothing() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Visible", "--compact", "never"])
+            let path = try owner.writeConfig("[defaults]\nheight = 40\nbackground = \"#zz\"\n")
+            let outcome = try owner.run(["show", "--title", "New"])
+            #expect(outcome.status == 78)
+            let lines = outcome.error.split(separator: "\n")
+            #expect(lines.count == 1)
+            #expect(outcome.error.contains("\(path):3"))
+            #expect(outcome.error.contains("defaults.background"))
+            #expect(try owner.status().title == "Visible")
+            try owner.show(["--no-config", "--title", "Fallback", "--compact", "never"])
+            #expect(try owner.status().title == "Fallback")
+        }
+
+        @Test func badValuesAreRefusedAndTheVisibleBannerStays() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Visible", "--compact", "never"])
+            let cases: [(arguments: [String], status: Int32, mentions: String)] = [
+                (["--background", "nosuchcolour"], 64, "'nosuchcolour'"),
+                (["--height", "-3"], 64, "'-3'"),
+                (["--timeout", "0"], 64, "'0'"),
+                (["--monitor", "HDMI-9"], 64, "'HDMI-9'"),
+                (["--style", "nope"], 64, "'nope'"),
+                (["--sticky", "--timeout", "2"], 64, "--sticky"),
+            ]
+            for (arguments, status, mentions) in cases {
+                let outcome = try owner.run(["show", "--title", "Bad"] + arguments)
+                #expect(outcome.status == status, "\(arguments)")
+                #expect(outcome.error.split(separator: "\n").count >= 1)
+                #expect(outcome.error.contains(mentions), "\(arguments): \(outcome.error)")
+            }
+            #expect(try owner.status().title == "Visible")
+            #expect(owner.fixture.waitForBanner(height: 80))
+        }
+
+        @Test func ownerOfAnotherProtocolVersionGetsAClearError() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "T"])
+            let socketPath = owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).sock"
+            let reply = try rawExchange(socketPath, body: #"{"v":2,"command":"status"}"#)
+            #expect(reply.contains(#""kind":"version""#))
+            #expect(reply.contains("protocol 1"))
+            let garbage = try rawExchange(socketPath, body: "not json at all")
+            #expect(garbage.contains(#""kind":"protocol""#))
+            // The owner keeps serving well-formed requests.
+            #expect(try owner.status().title == "T")
+        }
+    }
+}
+
+/// Sends one frame with `body` to the owner socket and returns the reply's body as text.
+private func rawExchange(_ path: String, body: String) throws -> String {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else { throw TestFailure("cannot connect to \(path)") }
+    let bytes = Array(body.utf8)
+    let frame = [UInt8(bytes.count >> 24), UInt8(bytes.count >> 16 & 0xFF), UInt8(bytes.count >> 8 & 0xFF), UInt8(bytes.count & 0xFF)] + bytes
+    _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    var reply: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    while true {
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { break }
+        reply += buffer[0..<count]
+    }
+    return String(decoding: reply.dropFirst(4), as: UTF8.self)
+}
