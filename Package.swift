@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Xlib, Xft (with fontconfig), Xrandr and Xext, bridged through shim.h.
@@ -35,6 +36,13 @@ let package = Package(
         ),
         .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore"]),
         .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol"]),
+        // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
+        // settings; read with Glibc, parsed with TOMLKit, checked with BannerCore's rules.
+        .target(
+            name: "BannerConfig",
+            dependencies: ["BannerCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig"]),
         // Starts real programs on pipes and waits for them with deadlines; no X11, shared by
         // the X11 suites and the network namespace tests.
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),

@@ -1,0 +1,104 @@
+// The config file, ~/.config/window-banner/config.toml: appearance defaults for every banner,
+// named styles (`--style offline`), and the owner process's settings. This module owns reading
+// it, checking every value with BannerCore's rules, and saying exactly where a mistake is
+// (file:line: key: message). Start reading at `BannerConfig.load(path:)`; `ConfigReader` walks
+// the parsed TOML, `KeyLines` finds the line of a key (TOMLKit does not report positions), and
+// `ConfigFile` is the one place that makes system calls.
+//
+// A file's styles replace the built-in style of the same name whole, never field by field, so
+// a style in the file reads as exactly what it shows.
+
+import BannerCore
+
+/// A named look for a banner, from `[style.NAME]`: appearance values plus how long it stays.
+public struct BannerStyle: Sendable, Equatable {
+    /// The style's appearance values as written; unset fields come from the layers below.
+    public var appearance: AppearanceSettings
+    /// Seconds before the banner goes away; a style with a timeout is transient by default.
+    public var timeout: Double?
+
+    /// A style with these values.
+    public init(appearance: AppearanceSettings = AppearanceSettings(), timeout: Double? = nil) {
+        self.appearance = appearance
+        self.timeout = timeout
+    }
+}
+
+/// Everything a config file says, merged over the built-in styles.
+public struct BannerConfig: Sendable, Equatable {
+    /// `[defaults]`: the layer under every style and flag; empty means TopBannerAppearance's own.
+    public var defaults: AppearanceSettings
+    /// `[style.NAME]` by name: the built-in styles plus the file's, the file's winning.
+    public var styles: [String: BannerStyle]
+    /// `[daemon] idle-exit`: seconds the owner process waits with no banner and no queue before
+    /// exiting, 0 for never; nil when the file does not say.
+    public var idleExit: Double?
+    /// The file these settings came from; nil for the built-in config.
+    public var file: String?
+
+    /// A config with these values.
+    public init(
+        defaults: AppearanceSettings = AppearanceSettings(), styles: [String: BannerStyle] = [:],
+        idleExit: Double? = nil, file: String? = nil
+    ) {
+        self.defaults = defaults
+        self.styles = styles
+        self.idleExit = idleExit
+        self.file = file
+    }
+
+    /// The styles every installation has, so `--style offline` works with no file; the same
+    /// as `Resources/config.example.toml`.
+    public static let builtIn = BannerConfig(styles: [
+        "offline": BannerStyle(appearance: AppearanceSettings(title: "No Internet Connection", background: "systemRed")),
+        "online": BannerStyle(appearance: AppearanceSettings(title: "Back Online", background: "systemTeal"), timeout: 2.0),
+        "call": BannerStyle(appearance: AppearanceSettings(title: "Call in progress", background: "systemGreen")),
+    ])
+
+    /// The largest config file read; anything bigger is surely not one.
+    public static let maximumFileSize = 1 << 20
+
+    /// Where the config file is: `$XDG_CONFIG_HOME/window-banner/config.toml` when that
+    /// variable is an absolute path (the XDG spec ignores relative ones), else
+    /// `$HOME/.config/window-banner/config.toml`; nil with neither.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let configHome = environment["XDG_CONFIG_HOME"], configHome.hasPrefix("/") {
+            return joined(configHome, "window-banner/config.toml")
+        }
+        if let home = environment["HOME"], !home.isEmpty {
+            return joined(home, ".config/window-banner/config.toml")
+        }
+        return nil
+    }
+
+    /// The config in the file at `path` merged over `builtIn`; `builtIn` itself when there is
+    /// no such file, since having none is the normal case. A file that exists but cannot be
+    /// read (permissions, a directory, over `maximumFileSize`, not UTF-8) is an error.
+    public static func load(path: String) throws(ConfigError) -> BannerConfig {
+        guard let bytes = try ConfigFile.read(path: path) else { return builtIn }
+        return try parse(ConfigFile.decodeUTF8(bytes, file: path), file: path)
+    }
+
+    /// The config `text` describes merged over `builtIn`; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> BannerConfig {
+        try ConfigReader(text: text, file: file).read()
+    }
+
+    /// The appearance and timeout for a banner of style `name` (nil: no style): the style's
+    /// values over `defaults`. Flags go on top with `appearance.overlaid(by:)`.
+    public func resolve(style name: String?) throws(ConfigError) -> BannerStyle {
+        guard let name else { return BannerStyle(appearance: defaults) }
+        guard let style = styles[name] else {
+            throw ConfigError(
+                kind: .unknownStyle, file: file,
+                message: "unknown style '\(name.printable)' (known: \(styles.keys.sorted().joined(separator: ", ")))"
+            )
+        }
+        return BannerStyle(appearance: defaults.overlaid(by: style.appearance), timeout: style.timeout)
+    }
+
+    /// `directory/name` without doubling a slash the environment already ends with.
+    private static func joined(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}

@@ -1,0 +1,177 @@
+// From TOML text to a checked BannerConfig. Every key is known or an error (a typo must not be
+// silently ignored), every value has the right TOML type, and every appearance value passes
+// BannerCore's own check when the file is read, not when a banner is shown. Keys are visited in
+// file order, so the error reported is the first one in the file.
+
+import BannerCore
+import TOMLKit
+
+/// Reads one config document, naming `file` and the line of any mistake.
+struct ConfigReader {
+    let text: String
+    let file: String
+    private let lines: KeyLines
+
+    init(text: String, file: String) {
+        self.text = text
+        self.file = file
+        lines = KeyLines(text)
+    }
+
+    /// The document merged over `BannerConfig.builtIn`.
+    func read() throws(ConfigError) -> BannerConfig {
+        let root = try parseTOML()
+        var config = BannerConfig.builtIn
+        config.file = file
+        for name in keysInFileOrder(root, at: []) {
+            let path = [name]
+            guard let value = root[name] else { continue }
+            switch name {
+            case "defaults":
+                config.defaults = try appearance(table(value, at: path), at: path, allowingTimeout: false).appearance
+            case "daemon":
+                config.idleExit = try idleExit(table(value, at: path), at: path)
+            case "style":
+                let styles = try table(value, at: path)
+                for styleName in keysInFileOrder(styles, at: path) {
+                    guard let style = styles[styleName] else { continue }
+                    let stylePath = path + [styleName]
+                    config.styles[styleName] = try appearance(table(style, at: stylePath), at: stylePath, allowingTimeout: true)
+                }
+            default:
+                let what = value.type == .table ? "table" : "key"
+                throw error(.unknownKey, at: path, "unknown \(what) (expected [defaults], [daemon] or [style.NAME])")
+            }
+        }
+        return config
+    }
+
+    private func parseTOML() throws(ConfigError) -> TOMLTable {
+        // TOMLKit hands the text to C++ as a C string, which would end silently at a NUL.
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let before = text.utf8[..<nul]
+            let line = before.count(where: { $0 == UInt8(ascii: "\n") }) + 1
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { text.utf8.index(after: $0) } ?? text.utf8.startIndex
+            let column = text.utf8.distance(from: lineStart, to: nul) + 1
+            throw ConfigError(kind: .syntax, file: file, line: line, column: column, message: "NUL byte")
+        }
+        do {
+            return try TOMLTable(string: text)
+        } catch {
+            let parseError = error as? TOMLParseError
+            throw ConfigError(
+                kind: .syntax, file: file,
+                line: parseError?.source.begin.line, column: parseError?.source.begin.column,
+                message: parseError?.description ?? "\(error)"
+            )
+        }
+    }
+
+    /// `[defaults]` or a `[style.NAME]`: appearance keys, plus `timeout` in a style.
+    private func appearance(_ table: TOMLTable, at path: [String], allowingTimeout: Bool) throws(ConfigError) -> BannerStyle {
+        var style = BannerStyle()
+        for name in keysInFileOrder(table, at: path) {
+            let keyPath = path + [name]
+            guard let value = table[name] else { continue }
+            if allowingTimeout && name == "timeout" {
+                let (seconds, written) = try number(value, at: keyPath)
+                guard seconds > 0, seconds.isFinite else {
+                    throw error(.badValue, at: keyPath, BannerValueError.duration(written).description)
+                }
+                style.timeout = seconds
+                continue
+            }
+            guard let field = AppearanceSettings.fields.first(where: { $0.name == name }) else {
+                let known = AppearanceSettings.fields.map(\.name) + (allowingTimeout ? ["timeout"] : [])
+                throw error(.unknownKey, at: keyPath, "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
+            }
+            let written = Self.numericFields.contains(name) ? try number(value, at: keyPath).written : try string(value, at: keyPath)
+            var single = AppearanceSettings()
+            single[keyPath: field.keyPath] = written
+            do {
+                try single.validate()
+            } catch {
+                throw self.error(.badValue, at: keyPath, error.description)
+            }
+            style.appearance[keyPath: field.keyPath] = written
+        }
+        return style
+    }
+
+    /// Appearance fields written as TOML numbers; the rest are strings.
+    private static let numericFields: Set<String> = ["height", "title-top-inset"]
+
+    /// `[daemon]`: `idle-exit` only.
+    private func idleExit(_ table: TOMLTable, at path: [String]) throws(ConfigError) -> Double? {
+        var idleExit: Double?
+        for name in keysInFileOrder(table, at: path) {
+            let keyPath = path + [name]
+            guard name == "idle-exit" else { throw error(.unknownKey, at: keyPath, "unknown key (expected idle-exit)") }
+            guard let value = table[name] else { continue }
+            let (seconds, written) = try number(value, at: keyPath)
+            guard seconds >= 0, seconds.isFinite else {
+                throw error(.badValue, at: keyPath, "bad idle-exit '\(written)' (seconds, 0 or more; 0 never exits)")
+            }
+            idleExit = seconds
+        }
+        return idleExit
+    }
+
+    private func table(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> TOMLTable {
+        guard let table = value.table else { throw wrongType(value, expected: "a table", at: path) }
+        return table
+    }
+
+    private func string(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> String {
+        guard let string = value.string else { throw wrongType(value, expected: "a string", at: path) }
+        return string
+    }
+
+    /// An integer or float, and its decimal text as AppearanceSettings and messages take it
+    /// (80 → "80", 80.5 → "80.5").
+    private func number(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> (value: Double, written: String) {
+        if let integer = value.int { return (Double(integer), String(integer)) }
+        if let float = value.double { return (float, String(float)) }
+        throw wrongType(value, expected: "a number", at: path)
+    }
+
+    /// The table's keys ordered by the line they are written on, so checks run top to bottom.
+    private func keysInFileOrder(_ table: TOMLTable, at path: [String]) -> [String] {
+        table.keys
+            .map { (line: lines.line(of: path + [$0]) ?? .max, name: $0) }
+            .sorted { ($0.line, $0.name) < ($1.line, $1.name) }
+            .map(\.name)
+    }
+
+    private func wrongType(_ value: any TOMLValueConvertible, expected: String, at path: [String]) -> ConfigError {
+        error(.wrongType, at: path, "expected \(expected), found \(Self.name(of: value.type))")
+    }
+
+    private func error(_ kind: ConfigError.Kind, at path: [String], _ message: String) -> ConfigError {
+        ConfigError(kind: kind, file: file, line: lines.line(of: path), key: Self.dotted(path), message: message)
+    }
+
+    /// A TOML type as a user would call it, with its article.
+    private static func name(of type: TOMLType) -> String {
+        switch type {
+        case .string: "a string"
+        case .int: "an integer"
+        case .double: "a float"
+        case .bool: "a boolean"
+        case .table: "a table"
+        case .array: "an array"
+        case .date: "a date"
+        case .time: "a time"
+        case .dateTime: "a date-time"
+        }
+    }
+
+    /// `path` written as a TOML dotted key, quoting parts that are not bare keys.
+    private static func dotted(_ path: [String]) -> String {
+        path.map { part in
+            let isBare = !part.isEmpty && part.utf8.allSatisfy(\.isBareKeyByte)
+            return isBare ? part : "\"" + part.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").printable + "\""
+        }
+        .joined(separator: ".")
+    }
+}
