@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner",
             dependencies: [
-                "BannerX11", "BannerCore", "OwnerProtocol", "NetworkPath",
+                "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
