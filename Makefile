@@ -3,7 +3,11 @@
 
 SWIFT ?= swift
 
-.PHONY: all deps build release demo test clean
+PREFIX ?= $(HOME)/.local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+
+.PHONY: all deps build release demo test install uninstall clean
 
 all: build
 
@@ -25,6 +29,32 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The binary, its man page (generated from the argument parser), shell completions, the
+# systemd user units and the example config. PREFIX defaults to ~/.local; DESTDIR is honoured.
+install: release
+	$(eval BIN := $(shell $(SWIFT) build -c release --show-bin-path))
+	$(SWIFT) package plugin generate-manual
+	install -Dm755 "$(BIN)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner"
+	install -Dm644 .build/plugins/GenerateManual/outputs/window-banner/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
+	install -d "$(DESTDIR)$(DATADIR)/bash-completion/completions" "$(DESTDIR)$(DATADIR)/zsh/site-functions" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
+	"$(BIN)/window-banner" --generate-completion-script bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner"
+	"$(BIN)/window-banner" --generate-completion-script zsh > "$(DESTDIR)$(DATADIR)/zsh/site-functions/_window-banner"
+	"$(BIN)/window-banner" --generate-completion-script fish > "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/window-banner.fish"
+	install -d "$(DESTDIR)$(DATADIR)/systemd/user"
+	for unit in Resources/systemd/*.service; do \
+		sed "s|@BINDIR@|$(BINDIR)|g" "$$unit" > "$(DESTDIR)$(DATADIR)/systemd/user/$$(basename $$unit)"; \
+	done
+	install -Dm644 Resources/config.example.toml "$(DESTDIR)$(DATADIR)/doc/window-banner/config.example.toml"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1" \
+		"$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner" \
+		"$(DESTDIR)$(DATADIR)/zsh/site-functions/_window-banner" \
+		"$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/window-banner.fish" \
+		"$(DESTDIR)$(DATADIR)/systemd/user/window-banner.service" \
+		"$(DESTDIR)$(DATADIR)/systemd/user/window-banner-monitor.service"
+	rm -rf "$(DESTDIR)$(DATADIR)/doc/window-banner"
 
 clean:
 	rm -rf .build

@@ -69,6 +69,8 @@ struct DaemonCommand: ParsableCommand {
         if let readyFD {
             report("ready", to: readyFD)
             close(readyFD)
+        } else {
+            Terminal.output("window-banner: owner for \(paths.display) listening on \(paths.socket)")
         }
         banners.loop.run { owner.finished }
         // Slide away what is still showing, but never hang on the way out.
@@ -82,6 +84,9 @@ struct DaemonCommand: ParsableCommand {
                 throw CommandFailure("bad idle exit '\(idleExit.printable)' (seconds, 0 or more; 0 = never)", code: ExitStatus.usage)
             }
             return value
+        }
+        if let config, access(config, F_OK) != 0 {
+            throw CommandFailure("no config file at \(config.printable)", code: ExitStatus.config)
         }
         let path = noConfig ? nil : (config ?? BannerConfig.defaultPath(environment: processEnvironment()))
         if let path {

@@ -113,7 +113,12 @@ struct OwnerClient {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(ends[0]) }
         var arguments = [selfExecutable(), "daemon", "--display", paths.display, "--ready-fd", "3"]
-        arguments += configPath.map { ["--config", $0] } ?? ["--no-config"]
+        // The owner reads [daemon] settings from the caller's file, when there is one.
+        if let configPath {
+            if access(configPath, F_OK) == 0 { arguments += ["--config", configPath] }
+        } else {
+            arguments.append("--no-config")
+        }
         let spawned = spawnDetached(arguments, readyFD: ends[1], log: paths.log)
         close(ends[1])
         guard spawned == 0 else {

@@ -15,9 +15,14 @@ enum Terminal {
         writeLine("window-banner: warning: \(message)")
     }
 
-    private static func writeLine(_ line: String) {
+    /// One line on stdout, written at once (not buffered: a reader may be waiting for it).
+    static func output(_ line: String) {
+        writeLine(line, to: 1)
+    }
+
+    private static func writeLine(_ line: String, to fd: Int32 = 2) {
         let bytes = Array((line + "\n").utf8)
-        bytes.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count) }
+        bytes.withUnsafeBufferPointer { _ = write(fd, $0.baseAddress, $0.count) }
     }
 }
 

@@ -10,9 +10,15 @@ struct WindowBanner: ParsableCommand {
         commandName: "window-banner",
         abstract: "A status banner at the top of an X11 desktop that reserves its own space.",
         discussion: """
-        Exit codes: 0 success; 64 bad usage or value; 69 no display or display unreachable; \
-        70 internal error; 126/127 the command given to `run` could not be started; \
-        otherwise `run -- COMMAND` exits with the command's status.
+        Scripts use show, dismiss and status: the first show starts the display's owner \
+        process, which keeps the banner after the command returns. run shows a banner for as \
+        long as it runs itself.
+
+        Exit codes: 0 success; 64 bad usage or value (also unknown monitor or style); 69 no \
+        display or display unreachable; 70 internal error; 75 owner process not reachable \
+        (temporary, try again); 76 owner speaks another protocol version; 78 broken config \
+        file; show --wait: 0 timeout, 10 dismissed, 11 replaced; 126/127 the command given to \
+        run could not be started; otherwise run -- COMMAND exits with the command's status.
         """,
         version: "0.1.0",
         subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, RunCommand.self, DaemonCommand.self, DemoCommand.self]

@@ -5,7 +5,7 @@ import ProcessTestSupport
 import X11TestSupport
 
 extension WindowBannerCLITests {
-    @Suite("run --help")
+    @Suite("--help and completions")
     struct HelpTests {
         @Test func helpNamesEveryFlagWithItsDefault() throws {
             let help = try Subprocess(executable: windowBannerExecutable(), arguments: ["run", "--help"], environment: [:])
@@ -21,6 +21,31 @@ extension WindowBannerCLITests {
             ]
             for (flag, text) in defaults {
                 #expect(entries[flag]?.contains(text) == true, "\(flag) should say \(text): \(entries[flag] ?? "")")
+            }
+        }
+
+        @Test func showHelpNamesEveryFlagAndTheExitCodes() throws {
+            let help = try Subprocess(executable: windowBannerExecutable(), arguments: ["show", "--help"], environment: [:])
+            #expect(help.waitForExit() == 0)
+            let entries = Self.optionEntries(help.standardOutput)
+            let flags = ["--title", "--background", "--text-color", "--height", "--title-top-inset", "--font", "--compact",
+                         "--style", "--timeout", "--transient", "--sticky", "--monitor", "--id", "--enqueue", "--wait",
+                         "--display", "--no-config"]
+            for flag in flags { #expect(entries[flag] != nil, "\(flag) missing from show --help") }
+            let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            for code in ["0 (timeout)", "10 (dismissed)", "11 (replaced)", "64 bad value", "69 no display",
+                         "75 owner not reachable", "76 protocol version mismatch", "78 broken config file"] {
+                #expect(text.contains(code), "show --help should document \(code)")
+            }
+        }
+
+        @Test func completionScriptsCoverTheSubcommands() throws {
+            for shell in ["bash", "zsh", "fish"] {
+                let script = try Subprocess(executable: windowBannerExecutable(), arguments: ["--generate-completion-script", shell], environment: [:])
+                #expect(script.waitForExit() == 0)
+                for command in ["show", "dismiss", "status", "daemon", "run"] {
+                    #expect(script.standardOutput.contains(command), "\(shell) completion lacks \(command)")
+                }
             }
         }
 

@@ -310,3 +310,29 @@ private func rawExchange(_ path: String, body: String) throws -> String {
     }
     return String(decoding: reply.dropFirst(4), as: UTF8.self)
 }
+
+extension WindowBannerCLITests {
+    @Suite("daemon in the foreground (systemd)")
+    struct ForegroundDaemonTests {
+        @Test func foregroundDaemonServesShowAndSlidesAwayOnSigterm() throws {
+            let owner = try OwnerFixture()
+            let daemon = try owner.fixture.launch(["daemon", "--idle-exit", "0"])
+            let announced = try #require(daemon.readLine(timeout: 10))
+            #expect(announced.hasPrefix("window-banner: owner for \(owner.fixture.desktop.displayName) listening on "))
+            try owner.show(["--title", "Served", "--compact", "never"])
+            #expect(try owner.status().owner?.pid == Int(daemon.pid))
+            #expect(owner.fixture.waitForBanner(height: 80))
+            daemon.signal(SIGTERM)
+            #expect(daemon.waitForExit() == 0)
+            #expect(owner.fixture.waitForRestoredDesktop())
+        }
+
+        @Test func secondForegroundDaemonRefusesWithSeventyFive() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "T"])
+            let outcome = try owner.run(["daemon", "--idle-exit", "0"])
+            #expect(outcome.status == 75)
+            #expect(outcome.error == "window-banner: an owner is already running for \(owner.fixture.desktop.displayName)\n")
+        }
+    }
+}
