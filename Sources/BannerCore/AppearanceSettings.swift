@@ -16,10 +16,14 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var font: String?
     /// `auto`, `always` or `never`.
     public var compact: String?
+    public var subtitle: String?
+    /// A fontconfig pattern; unset: the title's family, regular, 13/17 of its size.
+    public var subtitleFont: String?
 
     public init(
         title: String? = nil, background: String? = nil, textColor: String? = nil,
-        height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil
+        height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil,
+        subtitle: String? = nil, subtitleFont: String? = nil
     ) {
         self.title = title
         self.background = background
@@ -28,12 +32,15 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.titleTopInset = titleTopInset
         self.font = font
         self.compact = compact
+        self.subtitle = subtitle
+        self.subtitleFont = subtitleFont
     }
 
     /// The settings' fields by the name a user writes them with (flag without `--`, config key).
     public static var fields: [(name: String, keyPath: WritableKeyPath<AppearanceSettings, String?>)] { [
         ("title", \.title), ("background", \.background), ("text-color", \.textColor),
         ("height", \.height), ("title-top-inset", \.titleTopInset), ("font", \.font), ("compact", \.compact),
+        ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont),
     ] }
 
     /// This layer with every field `top` sets replaced by `top`'s value.
@@ -61,6 +68,12 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         if let font {
             let defaults = TopBannerAppearance.default.font
             builder.font(try BannerFont(pattern: font, defaultSize: defaults.size, defaultWeight: defaults.weight))
+        }
+        if let subtitle { builder.subtitle(subtitle) }
+        if let subtitleFont {
+            let title = builder.font ?? TopBannerAppearance.default.font
+            let derived = title.withSize(title.size * TopBannerAppearance.subtitleScale)
+            builder.subtitleFont(try BannerFont(pattern: subtitleFont, defaultSize: derived.size, defaultWeight: .regular))
         }
         return try builder.build()
     }

@@ -20,11 +20,15 @@ public enum BannerLayout {
         Int((points * scale).rounded())
     }
 
-    /// The banner's height in pixels: the configured height, grown when the font's line
-    /// (`lineHeight` px, ascent + descent) does not fit below the inset, so glyphs are never cut.
-    public static func bannerHeight(_ appearance: TopBannerAppearance, scale: Double, lineHeight: Int) -> Int {
+    /// Space between the title's line and the subtitle's, in points.
+    public static let subtitleGap: Double = 2
+
+    /// The banner's height in pixels: the configured height, grown when the text — the title's
+    /// line (`lineHeight` px, ascent + descent) and the subtitle's, if any — does not fit below
+    /// the inset, so glyphs are never cut.
+    public static func bannerHeight(_ appearance: TopBannerAppearance, scale: Double, lineHeight: Int, subtitleLineHeight: Int = 0) -> Int {
         let configured = pixels(appearance.height, scale: scale)
-        let needed = pixels(appearance.titleTopInset, scale: scale) + lineHeight
+        let needed = pixels(appearance.titleTopInset, scale: scale) + textBlockHeight(lineHeight, subtitleLineHeight, scale: scale)
         return max(configured, needed, 1)
     }
 
@@ -32,9 +36,35 @@ public enum BannerLayout {
     public static func baseline(
         _ appearance: TopBannerAppearance, scale: Double, bannerHeight: Int, ascent: Int, descent: Int
     ) -> Int {
+        baselines(appearance, scale: scale, bannerHeight: bannerHeight, title: LineMetrics(ascent: ascent, descent: descent), subtitle: nil).title
+    }
+
+    /// Ascent and descent of one line of text, in pixels.
+    public struct LineMetrics: Sendable, Hashable {
+        public var ascent: Int
+        public var descent: Int
+        public init(ascent: Int, descent: Int) {
+            self.ascent = ascent
+            self.descent = descent
+        }
+        public var height: Int { ascent + descent }
+    }
+
+    /// Baselines of the title and the subtitle (nil without one), from the banner's top: the
+    /// two lines, with ``subtitleGap`` between them, are centred as one block below the inset.
+    public static func baselines(
+        _ appearance: TopBannerAppearance, scale: Double, bannerHeight: Int, title: LineMetrics, subtitle: LineMetrics?
+    ) -> (title: Int, subtitle: Int?) {
         let top = pixels(appearance.titleTopInset, scale: scale)
-        let area = max(bannerHeight - top, ascent + descent)
-        return top + (area - ascent - descent) / 2 + ascent
+        let block = textBlockHeight(title.height, subtitle?.height ?? 0, scale: scale)
+        let area = max(bannerHeight - top, block)
+        let titleBaseline = top + (area - block) / 2 + title.ascent
+        guard let subtitle else { return (titleBaseline, nil) }
+        return (titleBaseline, titleBaseline + title.descent + pixels(subtitleGap, scale: scale) + subtitle.ascent)
+    }
+
+    private static func textBlockHeight(_ titleLine: Int, _ subtitleLine: Int, scale: Double) -> Int {
+        subtitleLine > 0 ? titleLine + pixels(subtitleGap, scale: scale) + subtitleLine : titleLine
     }
 
     /// The title's left edge: centred on the monitor.

@@ -11,10 +11,15 @@ public struct TopBannerAppearance: Sendable, Hashable {
     /// Distance from the banner's top edge to the top of the title's area, in points.
     public var titleTopInset: Double
     public var font: BannerFont
+    /// A second, smaller line under the title; empty for none.
+    public var subtitle: String
+    /// The subtitle's font; nil for ``derivedSubtitleFont``.
+    public var subtitleFont: BannerFont?
 
     public init(
         title: String, backgroundColor: BannerColor, textColor: BannerColor,
-        height: Double, titleTopInset: Double, font: BannerFont
+        height: Double, titleTopInset: Double, font: BannerFont,
+        subtitle: String = "", subtitleFont: BannerFont? = nil
     ) {
         self.title = title
         self.backgroundColor = backgroundColor
@@ -22,7 +27,23 @@ public struct TopBannerAppearance: Sendable, Hashable {
         self.height = height
         self.titleTopInset = titleTopInset
         self.font = font
+        self.subtitle = subtitle
+        self.subtitleFont = subtitleFont
     }
+
+    /// The subtitle's size relative to the title's: 13 pt under a 17 pt title, as iOS pairs a
+    /// footnote with a headline.
+    public static let subtitleScale = 13.0 / 17.0
+
+    /// The title's families and properties, regular weight, at ``subtitleScale`` of its size.
+    public var derivedSubtitleFont: BannerFont {
+        var derived = font.withSize(font.size * Self.subtitleScale)
+        derived.weight = .regular
+        return derived
+    }
+
+    /// The font the subtitle is drawn with.
+    public var effectiveSubtitleFont: BannerFont { subtitleFont ?? derivedSubtitleFont }
 
     /// The original's defaults.
     public static let `default` = TopBannerAppearance(
@@ -31,7 +52,9 @@ public struct TopBannerAppearance: Sendable, Hashable {
         textColor: .white,                  // --text-color
         height: 80,                         // --height
         titleTopInset: 20,                  // --title-top-inset
-        font: .system(size: 17, weight: .semibold) // --font
+        font: .system(size: 17, weight: .semibold), // --font
+        subtitle: "",                       // --subtitle
+        subtitleFont: nil                   // --subtitle-font (nil: the title's family, regular, 13 pt)
     )
 
     /// Compact style (landscape in `auto`): a thin strip, as the original does in landscape.
@@ -43,11 +66,17 @@ public struct TopBannerAppearance: Sendable, Hashable {
     public static let maximumHeight: Double = 1000
 
     /// The compact variant: same title, colours, font family and weight; height 18, inset 0, 14 pt.
+    /// A strip has room for one line, so a subtitle joins the title on it: "Title — Subtitle".
     public var compact: TopBannerAppearance {
         var copy = self
         copy.height = Self.compactHeight
         copy.titleTopInset = Self.compactTitleTopInset
         copy.font = font.withSize(Self.compactFontSize)
+        if !subtitle.isEmpty {
+            copy.title = title.isEmpty ? subtitle : title + " — " + subtitle
+            copy.subtitle = ""
+        }
+        copy.subtitleFont = nil
         return copy
     }
 

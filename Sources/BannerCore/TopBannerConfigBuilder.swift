@@ -16,6 +16,8 @@ public final class TopBannerConfigBuilder {
     public private(set) var height: Double?
     public private(set) var titleTopInset: Double?
     public private(set) var font: BannerFont?
+    public private(set) var subtitle: String?
+    public private(set) var subtitleFont: BannerFont?
 
     public init() {}
 
@@ -26,6 +28,9 @@ public final class TopBannerConfigBuilder {
     @discardableResult public func height(_ value: Double) -> Self { height = value; return self }
     @discardableResult public func titleTopInset(_ value: Double) -> Self { titleTopInset = value; return self }
     @discardableResult public func font(_ value: BannerFont) -> Self { font = value; return self }
+    /// A second, smaller line under the title.
+    @discardableResult public func subtitle(_ value: String) -> Self { subtitle = value; return self }
+    @discardableResult public func subtitleFont(_ value: BannerFont) -> Self { subtitleFont = value; return self }
 
     /// The full appearance: overrides where set, `defaults` elsewhere.
     public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {
@@ -35,7 +40,9 @@ public final class TopBannerConfigBuilder {
             textColor: textColor ?? defaults.textColor,
             height: try TopBannerAppearance.validatedHeight(height ?? defaults.height),
             titleTopInset: try TopBannerAppearance.validatedInset(titleTopInset ?? defaults.titleTopInset),
-            font: font ?? defaults.font
+            font: font ?? defaults.font,
+            subtitle: subtitle ?? defaults.subtitle,
+            subtitleFont: subtitleFont ?? defaults.subtitleFont
         )
     }
 }

@@ -95,6 +95,7 @@ public final class BannerDisplay {
         _ = try resolve(appearance.backgroundColor)
         _ = try resolve(appearance.textColor)
         _ = try fonts.font(appearance.font, scale: pixelsPerPoint)
+        if !appearance.subtitle.isEmpty { _ = try fonts.font(appearance.effectiveSubtitleFont, scale: pixelsPerPoint) }
     }
 
     // MARK: Resolution shared by the hosts

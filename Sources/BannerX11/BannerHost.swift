@@ -186,14 +186,17 @@ public final class BannerHost {
         let background = content.old.map { $0.background.blended(with: content.new.background, fraction: content.progress) }
             ?? content.new.background
         canvas.fill(background)
-        if let old = content.old {
-            var colour = old.text
-            colour.alpha *= 1 - content.progress
-            canvas.text(old.title, font: old.font, colour: colour, x: old.titleX, baseline: old.baseline)
+        if let old = content.old { drawText(of: old, opacity: 1 - content.progress, on: canvas) }
+        drawText(of: content.new, opacity: content.progress, on: canvas)
+    }
+
+    private func drawText(of look: Look, opacity: Double, on canvas: Canvas) {
+        var colour = look.text
+        colour.alpha *= opacity
+        canvas.text(look.title, font: look.font, colour: colour, x: look.titleX, baseline: look.baseline)
+        if let subtitle = look.subtitle {
+            canvas.text(subtitle.text, font: subtitle.font, colour: colour, x: subtitle.x, baseline: subtitle.baseline)
         }
-        var colour = content.new.text
-        colour.alpha *= content.progress
-        canvas.text(content.new.title, font: content.new.font, colour: colour, x: content.new.titleX, baseline: content.new.baseline)
     }
 
     /// Creates the two windows and the back buffer on the first frame of a presentation.
@@ -271,17 +274,29 @@ public final class BannerHost {
         let background = try context.resolve(appearance.backgroundColor)
         let text = try context.resolve(appearance.textColor)
         let font = try context.fonts.font(appearance.font, scale: scale)
-        let title = BannerLayout.ellipsize(
-            BannerLayout.singleLine(appearance.title),
-            maxWidth: BannerLayout.maximumTitleWidth(monitorWidth: monitor.width, scale: scale),
-            measure: font.width(of:)
-        )
+        let maximumWidth = BannerLayout.maximumTitleWidth(monitorWidth: monitor.width, scale: scale)
+        let title = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.title), maxWidth: maximumWidth, measure: font.width(of:))
         let line = font.lineMetrics(of: title)
-        let height = BannerLayout.bannerHeight(appearance, scale: scale, lineHeight: line.ascent + line.descent)
+        let titleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
+        var subtitle: SubtitleLook?
+        var subtitleMetrics: BannerLayout.LineMetrics?
+        if !appearance.subtitle.isEmpty {
+            let subtitleFont = try context.fonts.font(appearance.effectiveSubtitleFont, scale: scale)
+            let text = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.subtitle), maxWidth: maximumWidth, measure: subtitleFont.width(of:))
+            let metrics = subtitleFont.lineMetrics(of: text)
+            subtitleMetrics = BannerLayout.LineMetrics(ascent: metrics.ascent, descent: metrics.descent)
+            subtitle = SubtitleLook(
+                text: text, font: subtitleFont, baseline: 0,
+                x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: subtitleFont.width(of: text)))
+        }
+        let height = BannerLayout.bannerHeight(appearance, scale: scale, lineHeight: titleMetrics.height, subtitleLineHeight: subtitleMetrics?.height ?? 0)
+        let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
+        if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
         let look = Look(
             title: title, background: background, text: text, font: font, height: height,
-            baseline: BannerLayout.baseline(appearance, scale: scale, bannerHeight: height, ascent: line.ascent, descent: line.descent),
-            titleX: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: font.width(of: title))
+            baseline: baselines.title,
+            titleX: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: font.width(of: title)),
+            subtitle: subtitle
         )
         if looks.count > 16 { looks.removeAll() }
         looks[appearance] = look
@@ -298,10 +313,23 @@ struct Look: Equatable {
     var height: Int
     var baseline: Int
     var titleX: Int
+    var subtitle: SubtitleLook?
 
     static func == (a: Look, b: Look) -> Bool {
         a.title == b.title && a.background == b.background && a.text == b.text && a.font === b.font
-            && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX
+            && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX && a.subtitle == b.subtitle
+    }
+}
+
+/// The second line, fitted and placed.
+struct SubtitleLook: Equatable {
+    var text: String
+    var font: FontStack
+    var baseline: Int
+    var x: Int
+
+    static func == (a: SubtitleLook, b: SubtitleLook) -> Bool {
+        a.text == b.text && a.font === b.font && a.baseline == b.baseline && a.x == b.x
     }
 }
 

@@ -239,6 +239,7 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
     public var primary: Bool
     public var presented: Bool
     public var title: String?
+    public var subtitle: String?
     public var id: String?
     /// Banner height in pixels as laid out on this monitor.
     public var height: Int?
@@ -252,13 +253,14 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
     public var queue: Int
 
     public init(
-        monitor: String, primary: Bool, presented: Bool, title: String?, id: String?, height: Int?,
+        monitor: String, primary: Bool, presented: Bool, title: String?, subtitle: String? = nil, id: String?, height: Int?,
         reserved: Int, compact: Bool?, mode: String?, remaining: Double?, queue: Int
     ) {
         self.monitor = monitor
         self.primary = primary
         self.presented = presented
         self.title = title
+        self.subtitle = subtitle
         self.id = id
         self.height = height
         self.reserved = reserved

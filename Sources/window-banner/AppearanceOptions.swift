@@ -25,6 +25,12 @@ struct AppearanceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("fontconfig pattern, e.g. \"DejaVu Sans:bold:size=13\". Default: sans-serif:semibold:size=17, compact 14.", valueName: "pattern"))
     var font: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("A second, smaller line under the title (joined to the title with — in the compact style). Default: none.", valueName: "text"))
+    var subtitle: String?
+
+    @Option(name: .customLong("subtitle-font"), help: ArgumentHelp("fontconfig pattern for the subtitle. Default: the title's family, regular, 13/17 of its size.", valueName: "pattern"))
+    var subtitleFont: String?
+
     @Option(help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
     var compact: String?
 
@@ -32,7 +38,7 @@ struct AppearanceOptions: ParsableArguments {
     var settings: AppearanceSettings {
         AppearanceSettings(
             title: title, background: background, textColor: textColor, height: height,
-            titleTopInset: titleTopInset, font: font, compact: compact)
+            titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont)
     }
 
     /// The appearance these flags describe, defaults filled in.

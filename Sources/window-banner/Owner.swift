@@ -272,7 +272,8 @@ final class Owner {
             let current = schedule.current
             return MonitorStatus(
                 monitor: host.monitorName, primary: host === banners.primaryHost, presented: host.isBannerPresented,
-                title: current?.appearance.title, id: current?.id, height: host.presentedHeight,
+                title: current?.appearance.title, subtitle: current.flatMap { $0.appearance.subtitle.isEmpty ? nil : $0.appearance.subtitle },
+                id: current?.id, height: host.presentedHeight,
                 reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
                 remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count)
         }

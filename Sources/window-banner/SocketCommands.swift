@@ -184,6 +184,7 @@ struct StatusReport: Encodable {
 
     var presented: Bool
     var title: String?
+    var subtitle: String?
     var id: String?
     var monitor: String?
     var height: Int?
@@ -200,6 +201,7 @@ struct StatusReport: Encodable {
         let headline = monitors.first { $0.primary && $0.title != nil } ?? monitors.first { $0.title != nil }
         presented = headline?.presented ?? false
         title = headline?.title
+        subtitle = headline?.subtitle
         id = headline?.id
         monitor = headline?.monitor
         height = headline?.height
@@ -226,7 +228,8 @@ struct StatusReport: Encodable {
             if monitor.compact == true { details.append("compact") }
             if let id = monitor.id { details.append("id \(id.printable)") }
             details.append("queue \(monitor.queue)")
-            lines.append("\(name): \"\(title.printable)\" — \(details.joined(separator: ", "))")
+            let text = monitor.subtitle.map { "\"\(title.printable)\" / \"\($0.printable)\"" } ?? "\"\(title.printable)\""
+            lines.append("\(name): \(text) — \(details.joined(separator: ", "))")
         }
         return lines.joined(separator: "\n")
     }

@@ -121,6 +121,7 @@ struct StatusJSON: Decodable {
         var primary: Bool
         var presented: Bool
         var title: String?
+        var subtitle: String?
         var id: String?
         var height: Int?
         var reserved: Int
@@ -132,6 +133,7 @@ struct StatusJSON: Decodable {
 
     var presented: Bool
     var title: String?
+    var subtitle: String?
     var id: String?
     var monitor: String?
     var height: Int?

@@ -27,6 +27,16 @@ extension WindowBannerCLITests {
             #expect(status.monitors.first?.reserved == 80)
         }
 
+        @Test func subtitleIsShownAndReported() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Incoming call", "--subtitle", "Anna · mobile", "--compact", "never"])
+            let status = try owner.status()
+            #expect(status.title == "Incoming call")
+            #expect(status.subtitle == "Anna · mobile")
+            let text = try owner.run(["status"]).output
+            #expect(text.contains(#""Incoming call" / "Anna · mobile""#))
+        }
+
         @Test func secondShowUpdatesTheSameWindowInPlace() throws {
             let owner = try OwnerFixture()
             try owner.show(["--title", "Offline", "--compact", "never"])
