@@ -69,12 +69,12 @@ private func loadError(_ path: String) -> ConfigError? {
             """)
         #expect(error?.kind == .unknownKey)
         #expect(error?.description == "config.toml:3: style.offline.colour: unknown key (expected one of: "
-            + "background, compact, font, height, text-color, timeout, title, title-top-inset)")
+            + "background, compact, font, height, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
     }
 
     @Test func timeoutIsNotADefaultsKey() {
         #expect(parseError("[defaults]\ntimeout = 3\n")?.description == "config.toml:2: defaults.timeout: unknown key "
-            + "(expected one of: background, compact, font, height, text-color, title, title-top-inset)")
+            + "(expected one of: background, compact, font, height, subtitle, subtitle-font, text-color, title, title-top-inset)")
     }
 
     @Test func unknownDaemonKeyIsAnError() {
