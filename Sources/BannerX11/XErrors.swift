@@ -33,8 +33,20 @@ enum XErrorTrap {
         XSetIOErrorHandler { _ in
             let message = "window-banner: lost the connection to the X display\n"
             message.withCString { _ = write(2, $0, strlen($0)) }
+            for path in DisplayLoss.pathsToRemove.withLock({ $0 }) { unlink(path) }
             _exit(ExitStatus.displayUnavailable)
         }
+    }
+}
+
+/// What a process leaves behind when its display goes away: Xlib cannot survive a lost
+/// connection, so the process ends at once (code 69) — first removing the files registered here.
+public enum DisplayLoss {
+    fileprivate static let pathsToRemove = Mutex<[String]>([])
+
+    /// Removes `path` (a socket, say) if the process ends because the display went away.
+    public static func removeOnExit(_ path: String) {
+        pathsToRemove.withLock { $0.append(path) }
     }
 }
 

@@ -58,6 +58,7 @@ struct DaemonCommand: ParsableCommand {
         }
         banners.onWarning = Terminal.warning
         let listener = try UnixSocket.listen(at: paths.socket)
+        DisplayLoss.removeOnExit(paths.socket)
         let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: Terminal.warning)
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {
             throw CommandFailure("cannot set up signal handling", code: ExitStatus.internalError)

@@ -182,6 +182,20 @@ extension WindowBannerCLITests {
             #expect(!FileManager.default.fileExists(atPath: owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).sock"))
         }
 
+        @Test func ownerExitsAndRemovesItsSocketWhenTheXServerGoesAway() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "T"])
+            let pid = try #require(owner.ownerProcesses().first)
+            let socketPath = owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).sock"
+            #expect(FileManager.default.fileExists(atPath: socketPath))
+            owner.observer.close()
+            owner.fixture.desktop.stop()
+            #expect(owner.waitForExit(of: pid, timeout: 2))
+            #expect(!FileManager.default.fileExists(atPath: socketPath))
+            let log = try String(contentsOfFile: owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).log", encoding: .utf8)
+            #expect(log.contains("lost the connection to the X display"))
+        }
+
         @Test func statusWithoutOwnerReportsNothingAndStartsNothing() throws {
             let owner = try OwnerFixture()
             let outcome = try owner.run(["status"])
