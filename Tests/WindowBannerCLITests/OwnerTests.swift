@@ -196,6 +196,22 @@ extension WindowBannerCLITests {
             #expect(log.contains("lost the connection to the X display"))
         }
 
+        @Test func withoutXDGRuntimeDirTheOwnerLivesInAPrivateTmpDirectory() throws {
+            let owner = try OwnerFixture()
+            // Empty (or relative) counts as unset, as the XDG spec says.
+            owner.fixture.extraEnvironment["XDG_RUNTIME_DIR"] = ""
+            try owner.show(["--title", "T"])
+            let directory = "/tmp/window-banner-\(geteuid())"
+            var info = stat()
+            #expect(lstat(directory, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o700)
+            #expect(info.st_uid == geteuid())
+            let socketPath = directory + "/display\(owner.fixture.desktop.displayName).sock"
+            #expect(FileManager.default.fileExists(atPath: socketPath))
+            #expect(try owner.status().title == "T")
+            #expect(try owner.run(["dismiss", "--all", "--quit"]).status == 0)
+        }
+
         @Test func statusWithoutOwnerReportsNothingAndStartsNothing() throws {
             let owner = try OwnerFixture()
             let outcome = try owner.run(["status"])
