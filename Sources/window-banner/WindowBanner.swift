@@ -21,6 +21,6 @@ struct WindowBanner: ParsableCommand {
         run could not be started; otherwise run -- COMMAND exits with the command's status.
         """,
         version: "0.1.0",
-        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, RunCommand.self, DaemonCommand.self, DemoCommand.self]
+        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
     )
 }

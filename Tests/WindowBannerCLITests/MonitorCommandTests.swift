@@ -1,0 +1,287 @@
+// `window-banner monitor` through the whole real chain: the monitor runs inside a private
+// network namespace, the test changes that namespace's default route with `ip`, the kernel tells
+// the monitor over rtnetlink, the monitor asks the display's owner process, and the owner's
+// banner takes space on a private Xvfb + openbox. Each step is awaited on something that
+// announces it — a line the monitor prints, an X event, a process exit — never on a sleep;
+// the user-visible result is read back from `status --json` and the work area.
+
+import Glibc
+import ProcessTestSupport
+import Testing
+import X11TestSupport
+
+/// `window-banner monitor` started inside `namespace` as a client of `owner`'s desktop. The
+/// owner it starts lives in the namespace too: the X server and the owner socket are reached
+/// through Unix sockets in the file system, which every network namespace shares.
+private final class MonitorProcess {
+    let process: Subprocess
+
+    init(_ owner: OwnerFixture, in namespace: NetworkNamespace, _ arguments: [String] = []) throws {
+        let command = namespace.command([windowBannerExecutable(), "monitor"] + arguments)
+        process = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: owner.fixture.environment(.desktop))
+    }
+
+    /// A monitor the test started itself.
+    init(_ process: Subprocess) {
+        self.process = process
+    }
+
+    /// The next event the monitor printed, its timestamp checked and removed.
+    func nextEvent(timeout: Double = 10) throws -> String {
+        guard let event = try event(within: timeout) else {
+            throw TestFailure("no line from the monitor within \(timeout) s; stderr: \(process.standardError)")
+        }
+        return event
+    }
+
+    /// The next event if one comes within `timeout` seconds: for "nothing more happens".
+    func event(within timeout: Double) throws -> String? {
+        guard let line = process.readLine(timeout: timeout) else { return nil }
+        guard let match = line.wholeMatch(of: #/(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) (.+)/#) else {
+            throw TestFailure("not `TIMESTAMP EVENT`: \(line)")
+        }
+        return String(match.output.2)
+    }
+
+    /// SIGTERM, then every line up to its exit and the exit status.
+    func terminate() -> (events: [String], status: Int32?) {
+        process.signal(SIGTERM)
+        var events: [String] = []
+        while let event = try? event(within: 10) { events.append(event) }
+        return (events, process.waitForExit())
+    }
+}
+
+extension WindowBannerCLITests {
+    @Suite(
+        "monitor: route changes drive the banner",
+        .enabled(if: geteuid() == 0, "creating network namespaces needs root; CI runs `make test` as root")
+    )
+    struct MonitorCommandTests {
+        static let offlineTitle = "No Internet Connection"
+        static let restoredTitle = "Back Online"
+
+        @Test func offlineBannerFollowsTheDefaultRouteAndBackOnlineHidesAfterTheDelay() throws {
+            let owner = try OwnerFixture()
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.connectIPv4()
+            let monitor = try MonitorProcess(owner, in: namespace, ["--hide-delay", "1"])
+
+            // Online at start-up: nothing shown, not even an owner started.
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+            #expect(try owner.status().presented == false)
+            #expect(owner.ownerProcesses().isEmpty)
+
+            try namespace.ip("route del \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+            let offline = try owner.status()
+            #expect(offline.presented)
+            #expect(offline.title == Self.offlineTitle)
+            #expect(offline.id == "window-banner-monitor")
+            #expect(offline.mode == "sticky")
+            let height = try #require(offline.height)
+            // The work area shrinks by the banner's height on the 1280×800 desktop.
+            #expect(owner.fixture.waitForBanner(height: height))
+
+            try namespace.ip("route add \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+            #expect(try monitor.nextEvent() == "restored banner shown")
+            let restored = try owner.status()
+            #expect(restored.title == Self.restoredTitle)
+            #expect(restored.mode == "sticky")
+            #expect(try monitor.nextEvent() == "restored banner hidden")
+            #expect(owner.fixture.waitForRestoredDesktop())
+            #expect(try owner.status().presented == false)
+
+            let ending = monitor.terminate()
+            #expect(ending.events == ["stopped (SIGTERM)"])
+            #expect(ending.status == 0)
+        }
+
+        @Test func offlineAtStartShowsTheOfflineBannerAndSigtermTakesItAway() throws {
+            let owner = try OwnerFixture()
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            // A link with an address but no default route: no path to the internet.
+            try namespace.addVeth()
+            try namespace.ip("addr add 10.1.0.2/24 dev veth0")
+            let monitor = try MonitorProcess(owner, in: namespace)
+
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+            let status = try owner.status()
+            #expect(status.title == Self.offlineTitle)
+            #expect(owner.fixture.waitForBanner(height: try #require(status.height)))
+
+            let ending = monitor.terminate()
+            #expect(ending.events == ["offline banner hidden", "stopped (SIGTERM)"])
+            #expect(ending.status == 0)
+            #expect(owner.fixture.waitForRestoredDesktop())
+            #expect(try owner.status().presented == false)
+        }
+
+        @Test func dropDuringBackOnlineShowsTheOfflineBannerAgainAndKeepsIt() throws {
+            let owner = try OwnerFixture()
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.addVeth()
+            try namespace.ip("addr add 10.1.0.2/24 dev veth0")
+            let monitor = try MonitorProcess(owner, in: namespace, ["--hide-delay", "1"])
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+
+            try namespace.ip("route add \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+            #expect(try monitor.nextEvent() == "restored banner shown")
+            try namespace.ip("route del \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+            // The hide that was due one second after coming back never comes.
+            #expect(try monitor.event(within: 2.5) == nil)
+            let status = try owner.status()
+            #expect(status.presented)
+            #expect(status.title == Self.offlineTitle)
+            #expect(monitor.terminate().status == 0)
+        }
+
+        @Test func offlineBannerDismissedByTheUserIsNotFollowedByBackOnline() throws {
+            let owner = try OwnerFixture()
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.addVeth()
+            try namespace.ip("addr add 10.1.0.2/24 dev veth0")
+            let monitor = try MonitorProcess(owner, in: namespace, ["--hide-delay", "1"])
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+
+            #expect(try owner.run(["dismiss"]).status == 0)
+            #expect(try monitor.nextEvent() == "offline banner dismissed by another client")
+            #expect(owner.fixture.waitForRestoredDesktop())
+
+            try namespace.ip("route add \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+            // Nothing to confirm: no "Back Online" appears.
+            #expect(try monitor.event(within: 1) == nil)
+            #expect(try owner.status().presented == false)
+
+            // Offline again is news: the banner comes back.
+            try namespace.ip("route del \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+            #expect(monitor.terminate().status == 0)
+        }
+
+        @Test func unreachableOwnerIsAWarningAndMonitoringGoesOn() throws {
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            // Loopback up, as on any real machine: Xlib falls back to TCP on localhost when a
+            // display's Unix socket is missing, and that must be refused at once, not routed.
+            try namespace.ip("link set lo up")
+            try namespace.addVeth()
+            try namespace.ip("addr add 10.1.0.2/24 dev veth0")
+            var template = Array("/tmp/wb-runtime-XXXXXX".utf8CString)
+            let runtime = String(cString: try #require(mkdtemp(&template)))
+            defer { _ = try? Subprocess.run("/bin/rm", ["-rf", runtime]) }
+            // No X server answers on :987, so no owner can start.
+            let command = namespace.command([windowBannerExecutable(), "monitor", "--no-config"])
+            let monitor = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: [
+                "PATH": String(cString: getenv("PATH")), "HOME": runtime, "XDG_RUNTIME_DIR": runtime, "DISPLAY": ":987",
+            ])
+            let events = MonitorProcess(monitor)
+            #expect(try events.nextEvent() == "offline")
+            try namespace.ip("route add \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try events.nextEvent() == "online via veth0 ipv4")
+            try namespace.ip("route del \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try events.nextEvent() == "offline")
+            let ending = events.terminate()
+            #expect(ending.events == ["stopped (SIGTERM)"])
+            #expect(ending.status == 0)
+            // One warning per attempt: at start-up and at the next drop.
+            let warning = "window-banner: warning: cannot show the offline banner: cannot open display ':987'; trying again at the next change"
+            #expect(monitor.standardError == warning + "\n" + warning + "\n")
+        }
+
+        @Test func everyFlagOfBothBannersReachesTheScreen() throws {
+            let owner = try OwnerFixture()
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.addVeth()
+            try namespace.ip("addr add 10.1.0.2/24 dev veth0")
+            let monitor = try MonitorProcess(owner, in: namespace, [
+                "--offline-title", "Kein Netz", "--offline-background", "#112233", "--offline-text-color", "#FFFF00",
+                "--offline-height", "40", "--offline-title-top-inset", "2", "--offline-font", "DejaVu Sans:bold:size=11",
+                "--offline-compact", "never",
+                "--restored-title", "Wieder da", "--restored-background", "#446688", "--restored-text-color", "#00FFFF",
+                "--restored-height", "60", "--restored-title-top-inset", "6", "--restored-font", "DejaVu Sans:size=13",
+                "--restored-compact", "never", "--hide-delay", "30",
+            ])
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+            var status = try owner.status()
+            #expect(status.title == "Kein Netz")
+            #expect(status.height == 40)
+            #expect(status.compact == false)
+            #expect(owner.fixture.waitForBanner(height: 40))
+            #expect(showsColours(owner, height: 40, background: Pixel(hex: 0x112233), text: Pixel(hex: 0xFFFF00)))
+
+            try namespace.ip("route add \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+            #expect(try monitor.nextEvent() == "restored banner shown")
+            status = try owner.status()
+            #expect(status.title == "Wieder da")
+            #expect(status.height == 60)
+            #expect(owner.fixture.waitForBanner(height: 60))
+            #expect(showsColours(owner, height: 60, background: Pixel(hex: 0x446688), text: Pixel(hex: 0x00FFFF)))
+            #expect(monitor.terminate().events == ["restored banner hidden", "stopped (SIGTERM)"])
+        }
+
+        /// Waits until the banner's corner has `background` and some title pixels have `text`
+        /// (a cross-fade takes a moment to settle).
+        private func showsColours(_ owner: OwnerFixture, height: Int, background: Pixel, text: Pixel) -> Bool {
+            owner.observer.wait {
+                guard let shot = owner.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: height)) else { return false }
+                return shot.pixel(x: 2, y: height - 2) == background && shot.count(matching: text, tolerance: 8) > 20
+            }
+        }
+    }
+
+    @Suite("monitor: bad values")
+    struct MonitorCommandUsageTests {
+        @Test(arguments: [
+            (["--hide-delay", "0"], "window-banner: bad duration '0' (seconds, greater than 0)"),
+            (["--hide-delay", "soon"], "window-banner: bad duration 'soon' (seconds, greater than 0)"),
+            (["--offline-height", "-5"], "window-banner: bad height '-5' (points, greater than 0 and at most 1000)"),
+            (["--restored-background", "#12345"], "window-banner: unknown colour '#12345' (use #RRGGBB, #RRGGBBAA, an iOS name like systemRed, or an X11 name like SteelBlue)"),
+            (["--restored-compact", "sideways"], "window-banner: bad compact policy 'sideways' (auto, always or never)"),
+            (["--offline-style", "nope"], "window-banner: unknown style 'nope' (known: call, offline, online)"),
+        ])
+        func badValueExitsSixtyFourWithOneLine(arguments: [String], message: String) throws {
+            // Refused before anything else: no display, no network monitor, no owner needed.
+            let monitor = try Subprocess(executable: windowBannerExecutable(), arguments: ["monitor", "--no-config"] + arguments, environment: [:])
+            #expect(monitor.waitForExit() == 64)
+            #expect(monitor.standardError == message + "\n")
+            #expect(monitor.standardOutput == "")
+        }
+
+        @Test func helpDocumentsEveryFlagOfBothBannersAndTheOutput() throws {
+            let help = try Subprocess(executable: windowBannerExecutable(), arguments: ["monitor", "--help"], environment: [:])
+            #expect(help.waitForExit() == 0)
+            let entries = HelpTests.optionEntries(help.standardOutput)
+            for banner in ["offline", "restored"] {
+                for field in ["style", "title", "background", "text-color", "height", "title-top-inset", "font", "subtitle", "subtitle-font", "compact"] {
+                    #expect(entries["--\(banner)-\(field)"] != nil, "--\(banner)-\(field) missing from help")
+                }
+            }
+            #expect(entries["--hide-delay"]?.contains("Default: 2") == true)
+            #expect(entries["--monitor"]?.contains("Default: all") == true)
+            #expect(entries["--offline-style"]?.contains("No Internet Connection") == true)
+            #expect(entries["--restored-style"]?.contains("Back Online") == true)
+            let text = help.standardOutput.split(separator: "\n").joined(separator: " ")
+            for event in ["offline banner shown", "restored banner hidden", "Exit codes"] {
+                #expect(text.contains(event), "\(event) missing from help")
+            }
+        }
+    }
+}
