@@ -56,9 +56,13 @@ struct MonitorCommand: ParsableCommand {
 
     func run() throws {
         do {
+            // Short waits: while the monitor waits on the owner it hears no network change.
+            var owner = try connection.client()
+            owner.startTimeout = 5
+            owner.replyTimeout = 2
             let monitor = try NetworkBannerMonitor(
                 requests: try showRequests(), hideDelay: try hideDelaySeconds(),
-                owner: try connection.client(), configPath: connection.configPath)
+                owner: owner, configPath: connection.configPath)
             throw ExitCode(monitor.run())
         } catch let failure as CommandFailure {
             throw failure.exit

@@ -9,11 +9,11 @@ import Glibc
 import OwnerProtocol
 
 struct OwnerClient {
-    /// How long a client waits for an owner to start, and for an answer.
-    static let startTimeout = 10.0
-    static let replyTimeout = 15.0
-
     let paths: OwnerPaths
+    /// How long to wait for a new owner to report ready, and for an answer. A command can
+    /// afford to wait; the network monitor keeps these short so it never stops listening long.
+    var startTimeout = 10.0
+    var replyTimeout = 15.0
 
     /// An open connection and the first answer on it.
     struct Exchange {
@@ -45,7 +45,7 @@ struct OwnerClient {
                 continue
             }
             var reader = FrameReader()
-            switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: Self.replyTimeout) {
+            switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: replyTimeout) {
             case .success(let body):
                 return Exchange(fd: fd, reader: reader, response: try Self.decode(body))
             case .failure(.closed) where attempt < 3:
@@ -55,7 +55,7 @@ struct OwnerClient {
                 throw CommandFailure("the owner for \(paths.display) closed the connection without answering", code: ExitStatus.unreachable)
             case .failure(.timedOut):
                 Glibc.close(fd)
-                throw CommandFailure("the owner for \(paths.display) did not answer within \(Int(Self.replyTimeout)) s", code: ExitStatus.unreachable)
+                throw CommandFailure("the owner for \(paths.display) did not answer within \(Int(replyTimeout)) s", code: ExitStatus.unreachable)
             case .failure(.badFrame(let error)):
                 Glibc.close(fd)
                 throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)
@@ -124,7 +124,7 @@ struct OwnerClient {
         guard spawned == 0 else {
             throw CommandFailure("cannot start the owner (\(arguments[0].printable)): \(String(cString: strerror(spawned)))", code: ExitStatus.unreachable)
         }
-        let line = readLine(from: ends[0], timeout: Self.startTimeout)
+        let line = readLine(from: ends[0], timeout: startTimeout)
         if line == "ready", case .success(let fd) = UnixSocket.connect(to: paths.socket) { return fd }
         if let line, line.hasPrefix("error ") {
             let fields = line.dropFirst(6).split(separator: " ", maxSplits: 1)

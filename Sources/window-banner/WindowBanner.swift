@@ -1,6 +1,6 @@
 // The `window-banner` command: what scripts call. Each subcommand is a declarative type;
 // values are parsed by BannerCore so every bad value gets the same one-line message and
-// exit code 64. Start reading at `RunCommand.run()`.
+// exit code 64. Start reading at `ShowCommand.run()` (SocketCommands.swift), then `Owner`.
 
 import ArgumentParser
 
@@ -15,7 +15,8 @@ struct WindowBanner: ParsableCommand {
         long as it runs itself.
 
         Exit codes: 0 success; 64 bad usage or value (also unknown monitor or style); 69 no \
-        display or display unreachable; 70 internal error; 75 owner process not reachable \
+        display or display unreachable; 70 internal error; 71 monitor: rtnetlink failed; 75 owner \
+        process not reachable \
         (temporary, try again); 76 owner speaks another protocol version; 78 broken config \
         file; show --wait: 0 timeout, 10 dismissed, 11 replaced; 126/127 the command given to \
         run could not be started; otherwise run -- COMMAND exits with the command's status.

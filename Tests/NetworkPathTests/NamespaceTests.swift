@@ -4,6 +4,7 @@
 // Needs root (or CAP_SYS_ADMIN + CAP_NET_ADMIN) and the veth driver.
 
 import Glibc
+import ProcessTestSupport
 import Testing
 
 @Suite(

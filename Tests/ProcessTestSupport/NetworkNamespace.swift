@@ -32,6 +32,11 @@ public final class NetworkNamespace {
         try ip("link set \(interface) up")
     }
 
+    /// Runs each command in one `ip -batch` process: changes as fast as the kernel takes them.
+    public func ipBatch(_ commands: [String]) throws {
+        try Subprocess.run(Self.ip, ["-n", name, "-batch", "-"], input: commands.joined(separator: "\n") + "\n")
+    }
+
     /// The default route `connectIPv4` adds, for deleting and adding it again.
     public static let ipv4DefaultRoute = "default via 10.1.0.1 dev veth0"
 

@@ -1,63 +1,8 @@
-// A private network namespace per test (`ip netns add`), the `ip` commands that change its
-// network, and the probe running inside it. Every namespace is removed when its test ends,
-// failed or not; ones left by a test process that crashed are swept by the next run.
+// `netpath-probe` running inside a test's network namespace (ProcessTestSupport's
+// `NetworkNamespace`): its stdout lines are the statuses the tests assert on.
 
 import Glibc
 import ProcessTestSupport
-
-/// A named network namespace owned by this test process.
-final class NetworkNamespace {
-    private static let prefix = "netpath-test-"
-    let name: String
-    private var removed = false
-
-    init() throws {
-        Self.removeLeftovers()
-        name = "\(Self.prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try Subprocess.run(Self.ip, ["netns", "add", name])
-    }
-
-    deinit { remove() }
-
-    /// `ip -n NAME arguments…`; throws with ip's message when it fails.
-    func ip(_ arguments: String) throws {
-        try Subprocess.run(Self.ip, ["-n", name] + arguments.split(separator: " ").map(String.init))
-    }
-
-    /// Runs each command in one `ip -batch` process: changes as fast as the kernel takes them.
-    func ipBatch(_ commands: [String]) throws {
-        try Subprocess.run(Self.ip, ["-n", name, "-batch", "-"], input: commands.joined(separator: "\n") + "\n")
-    }
-
-    /// A veth pair, both ends up (veth has carrier only when its peer is up too).
-    func addVeth(_ interface: String = "veth0", peer: String = "peer0") throws {
-        try ip("link add \(interface) type veth peer name \(peer)")
-        try ip("link set \(peer) up")
-        try ip("link set \(interface) up")
-    }
-
-    /// `ip netns del NAME`; harmless twice. Processes still inside keep the namespace alive
-    /// until they exit, so kill the probe first.
-    func remove() {
-        guard !removed else { return }
-        removed = true
-        _ = try? Subprocess.run(Self.ip, ["netns", "del", name])
-    }
-
-    /// Deletes the namespaces of test processes that no longer exist.
-    private static func removeLeftovers() {
-        guard let list = try? Subprocess.run(ip, ["netns", "list"]) else { return }
-        for line in list.split(separator: "\n") {
-            guard let name = line.split(separator: " ").first, name.hasPrefix(prefix) else { continue }
-            let owner = name.dropFirst(prefix.count).prefix { $0 != "-" }
-            guard let pid = pid_t(owner), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            _ = try? Subprocess.run(ip, ["netns", "del", String(name)])
-        }
-    }
-
-    /// iproute2's `ip`, wherever this distribution keeps it.
-    static let ip: String = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { access($0, X_OK) == 0 } ?? "ip"
-}
 
 /// `netpath-probe` running inside a namespace; its stdout lines are the statuses.
 final class Probe {
