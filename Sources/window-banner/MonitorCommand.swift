@@ -56,13 +56,14 @@ struct MonitorCommand: ParsableCommand {
 
     func run() throws {
         do {
+            // Values first: a bad flag is reported as such even without a display.
+            let requests = try showRequests()
+            let hideDelay = try hideDelaySeconds()
             // Short waits: while the monitor waits on the owner it hears no network change.
             var owner = try connection.client()
             owner.startTimeout = 5
             owner.replyTimeout = 2
-            let monitor = try NetworkBannerMonitor(
-                requests: try showRequests(), hideDelay: try hideDelaySeconds(),
-                owner: owner, configPath: connection.configPath)
+            let monitor = try NetworkBannerMonitor(requests: requests, hideDelay: hideDelay, owner: owner, configPath: connection.configPath)
             throw ExitCode(monitor.run())
         } catch let failure as CommandFailure {
             throw failure.exit
