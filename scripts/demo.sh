@@ -42,19 +42,33 @@ shot 0-desktop
 run_demo() {
   local prefix=$1; shift
   "$banner" demo --hold 1.5 "$@" | while read -r stage; do
+    # Mid-fade is caught as it happens (the slow-motion run makes the fade last seconds).
+    [ "$stage" = mid-fade ] && { [ "$prefix" = regular ] && shot "$prefix-2-mid-fade"; continue; }
     sleep 0.4
     case "$stage" in
       offline) shot "$prefix-1-offline" ;;
-      online) shot "$prefix-2-back-online" ;;
-      dismissed) shot "$prefix-3-restored" ;;
+      online) shot "$prefix-3-back-online" ;;
+      dismissed) shot "$prefix-4-restored" ;;
     esac
   done
 }
 run_demo compact
-run_demo regular --compact never
+# Twenty times slower, so the screenshot lands in the middle of the 0.2 s cross-fade.
+run_demo regular --compact never --slow-motion 20
+
+# A banner with a subtitle, shown the way scripts do it (through the display's owner process).
+"$banner" show --title "Incoming call" --subtitle "Anna Lindqvist · mobile" --background systemIndigo --compact never
+sleep 0.6
+shot subtitle
+"$banner" dismiss --all --quit
 
 # One picture of the whole sequence: the top of the screen at each stage.
-convert screenshots/0-desktop.png screenshots/regular-1-offline.png screenshots/regular-2-back-online.png \
-  screenshots/regular-3-restored.png -crop 1280x150+0+0 +repage -bordercolor "#888888" -border 0x2 \
+convert screenshots/0-desktop.png screenshots/regular-1-offline.png screenshots/regular-2-mid-fade.png \
+  screenshots/regular-3-back-online.png screenshots/regular-4-restored.png -crop 1280x150+0+0 +repage -bordercolor "#888888" -border 0x2 \
   -append screenshots/sequence.png
 echo "demo: screenshots/sequence.png"
+
+# The looks side by side: compact strip, mid-cross-fade, subtitle.
+convert screenshots/compact-1-offline.png screenshots/regular-2-mid-fade.png screenshots/subtitle.png \
+  -crop 1280x110+0+0 +repage -bordercolor "#888888" -border 0x2 -append screenshots/looks.png
+echo "demo: screenshots/looks.png"

@@ -11,7 +11,7 @@ struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Show the offline → back online sequence (prints each stage on stdout).",
-        discussion: "Stages printed: offline, online, dismissed."
+        discussion: "Stages printed: offline, mid-fade (halfway through the cross-fade), online, dismissed."
     )
 
     @Option(help: ArgumentHelp("Compact style: auto (landscape monitors), always, never. Default: auto.", valueName: "auto|always|never"))
@@ -20,19 +20,29 @@ struct DemoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds each stage stays on screen. Default: 3.", valueName: "seconds"))
     var hold: String?
 
+    @Option(name: .customLong("slow-motion"), help: ArgumentHelp("Play every animation this many times slower (for a closer look or a screenshot). Default: 1.", valueName: "factor"))
+    var slowMotion: String?
+
     @Option(help: ArgumentHelp("X display to use. Default: $DISPLAY.", valueName: "display"))
     var display: String?
 
     func run() throws {
         let policy: CompactPolicy
         let holdSeconds: Double
+        var factor = 1.0
         do {
             policy = try AppearanceOptions.compactPolicy(compact)
             holdSeconds = try hold.map { text throws(BannerValueError) in try seconds(text) } ?? 3
+            if let slowMotion { factor = try seconds(slowMotion) }
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
-        let banners = try openBannerDisplay(display)
+        guard factor >= 1, factor <= 100 else {
+            throw fail("bad slow-motion factor '\(slowMotion ?? "")' (1 to 100)", code: ExitStatus.usage)
+        }
+        let standard = BannerTiming.standard
+        let timing = BannerTiming(slideDuration: standard.slideDuration * factor, crossFadeDuration: standard.crossFadeDuration * factor)
+        let banners = try openBannerDisplay(display, timing: timing)
         defer { banners.close() }
         let host = banners.primaryHost
         host.compactPolicy = policy
@@ -41,24 +51,30 @@ struct DemoCommand: ParsableCommand {
         try host.presentTopBanner { config in
             config.title("No Internet Connection").backgroundColor(.systemRed).textColor(.white)
         }
-        banners.runUntilIdle()
+        banners.runUntilIdle(timeout: 5 * factor)
         stage("offline")
         banners.loop.run(timeout: holdSeconds)
 
+        var halfway = false
+        host.onFrame = { frame in
+            guard !halfway, frame.fadeProgress >= 0.5, frame.fadeProgress < 1 else { return }
+            halfway = true
+            stage("mid-fade")
+        }
         try host.presentTopBanner { config in
             config.title("Back Online").backgroundColor(.systemTeal).textColor(.white)
         }
-        banners.runUntilIdle()
+        banners.runUntilIdle(timeout: 5 * factor)
+        host.onFrame = nil
         stage("online")
         banners.loop.run(timeout: holdSeconds)
 
         host.dismissTopBanner()
-        banners.runUntilIdle()
+        banners.runUntilIdle(timeout: 5 * factor)
         stage("dismissed")
     }
 
     private func stage(_ name: String) {
-        let bytes = Array((name + "\n").utf8)
-        bytes.withUnsafeBufferPointer { _ = write(1, $0.baseAddress, $0.count) }
+        Terminal.output(name)
     }
 }

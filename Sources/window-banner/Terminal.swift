@@ -27,9 +27,9 @@ enum Terminal {
 }
 
 /// Opens the banner display, or ends the command with 69 naming the display.
-func openBannerDisplay(_ name: String?) throws -> BannerDisplay {
+func openBannerDisplay(_ name: String?, timing: BannerTiming = .standard) throws -> BannerDisplay {
     do {
-        let banners = try BannerDisplay(name: name)
+        let banners = try BannerDisplay(name: name, timing: timing)
         banners.onWarning = Terminal.warning
         return banners
     } catch {
