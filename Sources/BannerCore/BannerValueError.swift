@@ -9,6 +9,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case inset(String)
     case duration(String)
     case compactPolicy(String)
+    /// A title or subtitle longer than ``TopBannerAppearance/maximumTextBytes``: the field and its size in bytes.
+    case textTooLong(String, bytes: Int)
 
     public var description: String {
         switch self {
@@ -24,6 +26,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad duration '\(text.printable)' (seconds, greater than 0)"
         case .compactPolicy(let text):
             "bad compact policy '\(text.printable)' (auto, always or never)"
+        case .textTooLong(let field, let bytes):
+            "\(field) too long: \(bytes) bytes (at most \(TopBannerAppearance.maximumTextBytes); one line is shown, ellipsized)"
         }
     }
 }

@@ -80,6 +80,16 @@ public struct TopBannerAppearance: Sendable, Hashable {
         return copy
     }
 
+    /// Titles and subtitles above this many UTF-8 bytes are refused: one line of a banner shows
+    /// a few hundred characters at most, and every request must fit the owner's 64 KiB frame.
+    public static let maximumTextBytes = 16 * 1024
+
+    /// Checks a title or subtitle's size; `field` names it in the error.
+    public static func validatedText(_ text: String, field: String) throws(BannerValueError) -> String {
+        guard text.utf8.count <= maximumTextBytes else { throw .textTooLong(field, bytes: text.utf8.count) }
+        return text
+    }
+
     /// Checks a height as given on the command line or in the builder.
     public static func validatedHeight(_ value: Double, as written: String? = nil) throws(BannerValueError) -> Double {
         guard value.isFinite, value > 0, value <= maximumHeight else {

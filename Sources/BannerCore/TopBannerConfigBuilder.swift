@@ -35,13 +35,13 @@ public final class TopBannerConfigBuilder {
     /// The full appearance: overrides where set, `defaults` elsewhere.
     public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {
         TopBannerAppearance(
-            title: title ?? defaults.title,
+            title: try TopBannerAppearance.validatedText(title ?? defaults.title, field: "title"),
             backgroundColor: backgroundColor ?? defaults.backgroundColor,
             textColor: textColor ?? defaults.textColor,
             height: try TopBannerAppearance.validatedHeight(height ?? defaults.height),
             titleTopInset: try TopBannerAppearance.validatedInset(titleTopInset ?? defaults.titleTopInset),
             font: font ?? defaults.font,
-            subtitle: subtitle ?? defaults.subtitle,
+            subtitle: try TopBannerAppearance.validatedText(subtitle ?? defaults.subtitle, field: "subtitle"),
             subtitleFont: subtitleFont ?? defaults.subtitleFont
         )
     }

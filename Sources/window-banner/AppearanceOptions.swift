@@ -1,7 +1,7 @@
 // The appearance flags shared by every command that shows a banner. Values stay strings until
 // `appearance()` hands them to BannerCore, so a bad value is reported exactly as written.
-// Numbers are taken unconditionally so that `--height -5` is reported as a bad height, not
-// mistaken for a flag.
+// Every value is taken unconditionally, so that `--height -5` or `--background -1` is reported
+// as a bad height or colour, not mistaken for a flag.
 
 import ArgumentParser
 import BannerCore
@@ -10,10 +10,10 @@ struct AppearanceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("The banner's title (UTF-8; one line, ellipsized with … when too wide). Default: empty.", valueName: "text"))
     var title: String?
 
-    @Option(help: ArgumentHelp("Background colour: #RRGGBB, #RRGGBBAA, systemRed…, or an X11 name. Default: systemGreen (#34C759).", valueName: "colour"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Background colour: #RRGGBB, #RRGGBBAA, systemRed…, or an X11 name. Default: systemGreen (#34C759).", valueName: "colour"))
     var background: String?
 
-    @Option(name: .customLong("text-color"), help: ArgumentHelp("Title colour, same forms as --background. Default: white.", valueName: "colour"))
+    @Option(name: .customLong("text-color"), parsing: .unconditional, help: ArgumentHelp("Title colour, same forms as --background. Default: white.", valueName: "colour"))
     var textColor: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Height in points (1 pt = 1 px at 96 DPI; grows if the font needs it). Default: 80, compact 18.", valueName: "pt"))
@@ -22,16 +22,16 @@ struct AppearanceOptions: ParsableArguments {
     @Option(name: .customLong("title-top-inset"), parsing: .unconditional, help: ArgumentHelp("Space above the title's line, in points. Default: 20, compact 0.", valueName: "pt"))
     var titleTopInset: String?
 
-    @Option(help: ArgumentHelp("fontconfig pattern, e.g. \"DejaVu Sans:bold:size=13\". Default: sans-serif:semibold:size=17, compact 14.", valueName: "pattern"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("fontconfig pattern, e.g. \"DejaVu Sans:bold:size=13\". Default: sans-serif:semibold:size=17, compact 14.", valueName: "pattern"))
     var font: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A second, smaller line under the title (joined to the title with — in the compact style). Default: none.", valueName: "text"))
     var subtitle: String?
 
-    @Option(name: .customLong("subtitle-font"), help: ArgumentHelp("fontconfig pattern for the subtitle. Default: the title's family, regular, 13/17 of its size.", valueName: "pattern"))
+    @Option(name: .customLong("subtitle-font"), parsing: .unconditional, help: ArgumentHelp("fontconfig pattern for the subtitle. Default: the title's family, regular, 13/17 of its size.", valueName: "pattern"))
     var subtitleFont: String?
 
-    @Option(help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
     var compact: String?
 
     /// The flags as one layer of settings, exactly as written.

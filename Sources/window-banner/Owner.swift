@@ -72,10 +72,16 @@ final class Owner {
                 close(fd)
                 continue
             }
-            guard clients.count < Self.maximumClients else {
-                _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.busy, "owner busy: \(Self.maximumClients) connections open")))), to: fd)
-                close(fd)
-                continue
+            // Full: make room by closing the connection that has waited longest without
+            // sending a request, so idle or hostile peers can never lock a real client out.
+            // Only when every slot holds a `--wait` client is the newcomer turned away.
+            if clients.count >= Self.maximumClients {
+                guard let idlest = clients.filter({ $0.value.waitingFor == nil && $0.value.deadline != nil }).keys.min() else {
+                    _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.busy, "owner busy: \(Self.maximumClients) clients waiting for their banners")))), to: fd)
+                    close(fd)
+                    continue
+                }
+                drop(idlest)
             }
             nextClientID += 1
             let id = nextClientID

@@ -36,11 +36,15 @@ struct OwnerClient {
     /// Sends `request`; with `start`, starts an owner when none runs. Nil when no owner runs and
     /// `start` is false.
     func exchange(_ request: OwnerRequest, start: Bool, configPath: String?) throws(CommandFailure) -> Exchange? {
+        let body = OwnerProtocol.encode(request)
+        guard body.count <= Frame.maximumLength else {
+            throw CommandFailure("request too large: \(body.count) bytes encoded (at most \(Frame.maximumLength))", code: ExitStatus.usage)
+        }
         // An owner that is exiting because it was idle may close our connection unanswered:
         // the next attempt starts a new one.
         for attempt in 1...3 {
             guard let fd = try connect(start: start, configPath: configPath) else { return nil }
-            guard UnixSocket.send(Frame.encode(OwnerProtocol.encode(request)), to: fd) else {
+            guard UnixSocket.send(Frame.encode(body), to: fd) else {
                 Glibc.close(fd)
                 continue
             }

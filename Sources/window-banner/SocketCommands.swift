@@ -33,7 +33,7 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var appearance: AppearanceOptions
 
-    @Option(help: ArgumentHelp("A named style from the config file (built in: offline, online, call).", valueName: "name"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A named style from the config file (built in: offline, online, call).", valueName: "name"))
     var style: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Transient: dismiss after this many seconds.", valueName: "seconds"))
@@ -45,10 +45,10 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Stay until dismissed, even if the style has a timeout (the default).")
     var sticky = false
 
-    @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name, 'primary' or 'all'. Default: primary.", valueName: "name"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Monitor to show on: a RandR monitor name, 'primary' or 'all'. Default: primary.", valueName: "name"))
     var monitor: String?
 
-    @Option(help: ArgumentHelp("A key: replaces a visible or queued banner with the same key; `dismiss --id` takes it away.", valueName: "key"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A key: replaces a visible or queued banner with the same key; `dismiss --id` takes it away.", valueName: "key"))
     var id: String?
 
     @Flag(help: "Wait for the visible banner to go instead of replacing it.")
@@ -110,10 +110,10 @@ struct DismissCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Only this monitor: a RandR monitor name, 'primary' or 'all'.", valueName: "name"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only this monitor: a RandR monitor name, 'primary' or 'all'.", valueName: "name"))
     var monitor: String?
 
-    @Option(help: ArgumentHelp("Only banners shown with --id KEY, visible or queued.", valueName: "key"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only banners shown with --id KEY, visible or queued.", valueName: "key"))
     var id: String?
 
     @Flag(help: "Also clear the queue.")
@@ -237,7 +237,7 @@ struct StatusReport: Encodable {
 
 /// `--display` and `--no-config`, shared by the commands that talk to the owner.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("X display whose owner to use. Default: $DISPLAY.", valueName: "display"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("X display whose owner to use. Default: $DISPLAY.", valueName: "display"))
     var display: String?
 
     @Flag(name: .customLong("no-config"), help: "Ignore the config file (built-in defaults and styles only).")

@@ -3,6 +3,7 @@
 // exit code 64. Start reading at `ShowCommand.run()` (SocketCommands.swift), then `Owner`.
 
 import ArgumentParser
+import Glibc
 
 @main
 struct WindowBanner: ParsableCommand {
@@ -24,4 +25,19 @@ struct WindowBanner: ParsableCommand {
         version: "0.1.0",
         subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
     )
+
+    /// Parses and runs the command. Errors are one line on stderr, as every other error of this
+    /// program: argument-parser's own usage errors (a missing value, an unknown flag) would
+    /// otherwise print the help and usage text after them.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success, !(error is ExitCode) else { exit(withError: error) }
+            Terminal.error(message(for: error).split(separator: "\n").joined(separator: " ") + " (see --help)")
+            Glibc.exit(code.rawValue)
+        }
+    }
 }

@@ -120,4 +120,11 @@ struct AppearanceTests {
     @Test func builderRefusesNegativeInset() {
         #expect(throws: BannerValueError.inset("-2")) { try TopBannerConfigBuilder().titleTopInset(-2).build() }
     }
+
+    @Test func aMebibyteTitleIsRefusedNamingItsSize() {
+        let huge = String(repeating: "x", count: 1 << 20)
+        #expect(throws: BannerValueError.textTooLong("title", bytes: 1 << 20)) { try TopBannerConfigBuilder().title(huge).build() }
+        #expect(throws: BannerValueError.textTooLong("subtitle", bytes: 1 << 20)) { try AppearanceSettings(subtitle: huge).appearance() }
+        #expect(throws: Never.self) { try TopBannerConfigBuilder().title(String(repeating: "x", count: TopBannerAppearance.maximumTextBytes)).build() }
+    }
 }

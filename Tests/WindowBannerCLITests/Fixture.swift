@@ -12,8 +12,8 @@ final class Fixture {
     let originalWorkAreas: [Rect]
 
     /// A 1280×800 openbox desktop; `setup` runs before the WM starts (`xrandr --setmonitor …`).
-    init(setup: [[String]] = []) throws {
-        desktop = try TestDesktop(windowManager: .openbox, setup: setup)
+    init(setup: [[String]] = [], windowManager: TestDesktop.WindowManager = .openbox) throws {
+        desktop = try TestDesktop(windowManager: windowManager, setup: setup)
         observer = try XObserver(displayName: desktop.displayName)
         originalWorkAreas = observer.workAreas()
     }

@@ -15,8 +15,8 @@ final class OwnerFixture {
     /// `$XDG_CONFIG_HOME`: `config.toml` goes in `window-banner/` below it.
     let configHome: String
 
-    init(setup: [[String]] = []) throws {
-        fixture = try Fixture(setup: setup)
+    init(setup: [[String]] = [], windowManager: TestDesktop.WindowManager = .openbox) throws {
+        fixture = try Fixture(setup: setup, windowManager: windowManager)
         runtimeDirectory = try Self.makeDirectory("wb-runtime")
         configHome = try Self.makeDirectory("wb-config")
         fixture.extraEnvironment = ["XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome]
@@ -29,6 +29,9 @@ final class OwnerFixture {
     }
 
     var observer: XObserver { fixture.observer }
+
+    /// The owner's socket for this display.
+    var socketPath: String { runtimeDirectory + "/window-banner/display\(fixture.desktop.displayName).sock" }
 
     /// The finished command's exit status, stdout and stderr.
     struct Outcome {

@@ -47,6 +47,14 @@ public final class TestDesktop {
         for command in setup {
             try TestDesktop.run(command, environment: environment)
         }
+        try startWindowManager(windowManager)
+    }
+
+    /// Starts `windowManager` and waits until it manages windows (for a WM started late, or
+    /// again after `killWindowManager()`).
+    public func startWindowManager(_ windowManager: WindowManager) throws {
+        var environment = self.environment
+        environment["HOME"] = home
         switch windowManager {
         case .openbox:
             wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec openbox 2>/dev/null"], environment: environment)
@@ -72,6 +80,13 @@ public final class TestDesktop {
                 try observer.waitUntilWindowManagerManagesWindows()
             }
         }
+    }
+
+    /// Kills the window manager outright (SIGKILL), as a crash would, and waits for it to go.
+    public func killWindowManager() {
+        wm?.signal(SIGKILL)
+        wm?.waitForExit(timeout: 5)
+        wm = nil
     }
 
     /// The environment a client of this desktop runs with.
