@@ -209,6 +209,9 @@ final class NetworkBannerMonitor {
     private var networkTimer: EventLoop.Token?
     private var hideTimer: EventLoop.Token?
     private var exitStatus: Int32?
+    /// The banners' display, watched so the monitor ends with it (code 69) like any program
+    /// showing something there; opened again at each banner while the display is unreachable.
+    private var display: DisplayWatch?
 
     /// Our banner on screen, and the `show --wait` connection on which the owner will say when
     /// it ends, so a banner someone else dismissed is not "restored" later.
@@ -244,6 +247,7 @@ final class NetworkBannerMonitor {
         loop.watch(fd: signals.readEnd) { [unowned self] in
             if let number = signals.drain().first { stop(status: 0, reason: "stopped (\(Self.signalName(number)))") }
         }
+        watchDisplay()
         networkChanged(to: network.currentStatus)
         loop.run { exitStatus != nil }
         return exitStatus ?? 0
@@ -315,10 +319,17 @@ final class NetworkBannerMonitor {
         }
     }
 
+    private func watchDisplay() {
+        guard display == nil, let watch = try? DisplayWatch(name: owner.paths.display) else { return }
+        display = watch
+        loop.watch(fd: watch.fileDescriptor) { watch.service() }
+    }
+
     /// Shows `banner` in place of ours (same id: a cross-fade when one is visible). A banner
     /// that cannot be shown counts as not on screen, so the next change tries again.
     private func show(_ banner: Banner) {
         guard let request = requests[banner] else { return }
+        watchDisplay()
         let previous = onScreen?.banner
         // Replacing our own banner is no news: stop listening for its end first.
         forgetOnScreen()

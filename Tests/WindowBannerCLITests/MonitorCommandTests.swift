@@ -5,6 +5,7 @@
 // announces it — a line the monitor prints, an X event, a process exit — never on a sleep;
 // the user-visible result is read back from `status --json` and the work area.
 
+import Foundation
 import Glibc
 import ProcessTestSupport
 import Testing
@@ -120,6 +121,25 @@ extension WindowBannerCLITests {
             #expect(ending.status == 0)
             #expect(owner.fixture.waitForRestoredDesktop())
             #expect(try owner.status().presented == false)
+        }
+
+        @Test func monitorAndOwnerEndWithTheXServer() throws {
+            let owner = try OwnerFixture()
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.addVeth()
+            try namespace.ip("addr add 10.1.0.2/24 dev veth0")
+            let monitor = try MonitorProcess(owner, in: namespace)
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+            let ownerPID = try #require(owner.ownerProcesses().first)
+
+            owner.observer.close()
+            owner.fixture.desktop.stop()
+            #expect(monitor.process.waitForExit(timeout: 2) == 69)
+            #expect(monitor.process.standardError.contains("lost the connection to the X display"))
+            #expect(owner.waitForExit(of: ownerPID, timeout: 2))
+            #expect(!FileManager.default.fileExists(atPath: owner.socketPath))
         }
 
         @Test func dropDuringBackOnlineShowsTheOfflineBannerAgainAndKeepsIt() throws {
