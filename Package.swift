@@ -15,11 +15,11 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Xlib, Xft (with fontconfig), Xrandr and Xext, bridged through shim.h.
+        // Xlib, Xft (with fontconfig), XRender, Xrandr and Xext, bridged through shim.h.
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 xft xrandr xext",
-            providers: [.apt(["libx11-dev", "libxft-dev", "libxrandr-dev", "libxext-dev"])]
+            pkgConfig: "x11 xft xrender xrandr xext",
+            providers: [.apt(["libx11-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev"])]
         ),
         // Pure Swift: decides every look and every frame; no X11, no I/O.
         .target(name: "BannerCore"),
@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner",
             dependencies: [
-                "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
+                "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +51,9 @@ let package = Package(
         .target(name: "X11TestSupport", dependencies: ["CX11", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
         .testTarget(name: "WindowBannerCLITests", dependencies: ["window-banner", "X11TestSupport", "ProcessTestSupport"]),
+        // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
+        // commands a click on a banner runs start in the caller's working directory.
+        .target(name: "CSpawn"),
         // rtnetlink's structs and constants, and its NLMSG_*/RTA_* macros as inline functions.
         .target(name: "CNetlink"),
         // Reachability over rtnetlink, the NWPathMonitor of this port: no X11, no banner.

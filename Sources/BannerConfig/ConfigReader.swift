@@ -55,6 +55,10 @@ struct ConfigReader {
             let column = text.utf8.distance(from: lineStart, to: nul) + 1
             throw ConfigError(kind: .syntax, file: file, line: line, column: column, message: "NUL byte")
         }
+        if let bad = KeyLines.badKeyStart(in: text) {
+            throw ConfigError(kind: .syntax, file: file, line: bad.line, column: bad.column,
+                              message: "expected a key (letters, digits, _ or -, or a quoted string), found '\(bad.found.printable)'")
+        }
         do {
             return try TOMLTable(string: text)
         } catch {
@@ -81,11 +85,12 @@ struct ConfigReader {
                 style.timeout = seconds
                 continue
             }
-            guard let field = AppearanceSettings.fields.first(where: { $0.name == name }) else {
-                let known = AppearanceSettings.fields.map(\.name) + (allowingTimeout ? ["timeout"] : [])
+            guard let field = AppearanceSettings.styleFields.first(where: { $0.name == name }) else {
+                let known = AppearanceSettings.styleFields.map(\.name) + (allowingTimeout ? ["timeout"] : [])
                 throw error(.unknownKey, at: keyPath, "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
             }
-            let written = Self.numericFields.contains(name) ? try number(value, at: keyPath).written : try string(value, at: keyPath)
+            let written = Self.numericFields.contains(name) ? try number(value, at: keyPath).written
+                : Self.booleanFields.contains(name) ? try boolean(value, at: keyPath) : try string(value, at: keyPath)
             var single = AppearanceSettings()
             single[keyPath: field.keyPath] = written
             do {
@@ -98,8 +103,9 @@ struct ConfigReader {
         return style
     }
 
-    /// Appearance fields written as TOML numbers; the rest are strings.
+    /// Appearance fields written as TOML numbers, and as booleans; the rest are strings.
     private static let numericFields: Set<String> = ["height", "title-top-inset"]
+    private static let booleanFields: Set<String> = ["close-button"]
 
     /// `[daemon]`: `idle-exit` only.
     private func idleExit(_ table: TOMLTable, at path: [String]) throws(ConfigError) -> Double? {
@@ -125,6 +131,12 @@ struct ConfigReader {
     private func string(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> String {
         guard let string = value.string else { throw wrongType(value, expected: "a string", at: path) }
         return string
+    }
+
+    /// `true` or `false`, as AppearanceSettings takes it.
+    private func boolean(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> String {
+        guard let bool = value.bool else { throw wrongType(value, expected: "true or false", at: path) }
+        return String(bool)
     }
 
     /// An integer or float, and its decimal text as AppearanceSettings and messages take it

@@ -2,6 +2,8 @@
 // socket request — before they are checked. Layers stack: built-in defaults, then the config
 // file's defaults, then a named style, then flags; `overlaid(by:)` applies one layer on another
 // and `appearance()` checks the result once, so an error names the value exactly as written.
+// Two fields belong to one message rather than to a look — `action` (it names a command) and
+// `progress` — so a config file style cannot set them (`styleFields`).
 
 /// One layer of appearance values as written; `nil` means "not set in this layer".
 public struct AppearanceSettings: Sendable, Hashable, Codable {
@@ -19,11 +21,18 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var subtitle: String?
     /// A fontconfig pattern; unset: the title's family, regular, 13/17 of its size.
     public var subtitleFont: String?
+    /// `true` or `false`: the close button ✕.
+    public var closeButton: String?
+    /// `LABEL` or `LABEL=COMMAND ARGS…`: the action button and what it runs (see ``ActionSetting``).
+    public var action: String?
+    /// A decimal number from 0 to 1: the progress bar.
+    public var progress: String?
 
     public init(
         title: String? = nil, background: String? = nil, textColor: String? = nil,
         height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil,
-        subtitle: String? = nil, subtitleFont: String? = nil
+        subtitle: String? = nil, subtitleFont: String? = nil,
+        closeButton: String? = nil, action: String? = nil, progress: String? = nil
     ) {
         self.title = title
         self.background = background
@@ -34,14 +43,24 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.compact = compact
         self.subtitle = subtitle
         self.subtitleFont = subtitleFont
+        self.closeButton = closeButton
+        self.action = action
+        self.progress = progress
     }
 
     /// The settings' fields by the name a user writes them with (flag without `--`, config key).
     public static var fields: [(name: String, keyPath: WritableKeyPath<AppearanceSettings, String?>)] { [
         ("title", \.title), ("background", \.background), ("text-color", \.textColor),
         ("height", \.height), ("title-top-inset", \.titleTopInset), ("font", \.font), ("compact", \.compact),
-        ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont),
+        ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont), ("close-button", \.closeButton),
+        ("action", \.action), ("progress", \.progress),
     ] }
+
+    /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but `action` and
+    /// `progress`, which describe one message (and a command) rather than a look.
+    public static var styleFields: [(name: String, keyPath: WritableKeyPath<AppearanceSettings, String?>)] {
+        fields.filter { $0.name != "action" && $0.name != "progress" }
+    }
 
     /// This layer with every field `top` sets replaced by `top`'s value.
     public func overlaid(by top: AppearanceSettings) -> AppearanceSettings {
@@ -75,6 +94,12 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
             let derived = title.withSize(title.size * TopBannerAppearance.subtitleScale)
             builder.subtitleFont(try BannerFont(pattern: subtitleFont, defaultSize: derived.size, defaultWeight: .regular))
         }
+        if let closeButton {
+            guard let value = Bool(closeButton) else { throw .flag(name: "close-button", value: closeButton) }
+            builder.closeButton(value)
+        }
+        if let action { builder.action(try ActionSetting(parsing: action).label) }
+        if let progress { builder.progress(try TopBannerAppearance.validatedProgress(Double(progress) ?? .nan, as: progress)) }
         return try builder.build()
     }
 
@@ -87,5 +112,30 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public func validate() throws(BannerValueError) {
         _ = try appearance()
         _ = try compactPolicy()
+    }
+}
+
+/// `--action LABEL=COMMAND ARGS…` as written: the button's label, and the argument vector its
+/// click runs. The command is split at whitespace and nothing else — no quoting, no variables,
+/// no globbing — because it is never given to a shell; anything fancier belongs in a script.
+public struct ActionSetting: Sendable, Hashable {
+    /// The button's text.
+    public var label: String
+    /// The program and its arguments; empty when the button only dismisses.
+    public var command: [String]
+
+    /// Splits `text` at its first `=`: the label before it (trimmed, not empty), the command after.
+    public init(parsing text: String) throws(BannerValueError) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let label = parts[0].trimmingWhitespace
+        guard !label.isEmpty else { throw .action(text) }
+        self.label = label
+        command = parts.count > 1 ? parts[1].split(whereSeparator: \.isWhitespace).map(String.init) : []
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingWhitespace: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

@@ -1,6 +1,7 @@
 // Where things go, in pixels: point → pixel scaling, the banner's height (grown to fit its
-// font), the title's baseline, ellipsizing, how much of the banner shows at a given reveal, and
-// the strut that reserves it. The X layer measures text and asks; these functions decide.
+// font), the title's baseline, ellipsizing, the buttons at the right edge and the progress bar,
+// how much of the banner shows at a given reveal, and the strut that reserves it. The X layer
+// measures text and asks; these functions decide.
 
 /// Pixel layout rules for one banner on one monitor.
 public enum BannerLayout {
@@ -72,9 +73,84 @@ public enum BannerLayout {
         (monitorWidth - textWidth) / 2
     }
 
-    /// The widest a title may be on a monitor `monitorWidth` px wide.
-    public static func maximumTitleWidth(monitorWidth: Int, scale: Double) -> Int {
-        max(0, monitorWidth - 2 * pixels(horizontalPadding, scale: scale))
+    /// The widest a title may be on a monitor `monitorWidth` px wide, when buttons take
+    /// `trailingWidth` px at the right edge: the centred title keeps clear of them, and of as
+    /// much on the left.
+    public static func maximumTitleWidth(monitorWidth: Int, scale: Double, trailingWidth: Int = 0) -> Int {
+        max(0, monitorWidth - 2 * (pixels(horizontalPadding, scale: scale) + trailingWidth))
+    }
+
+    // MARK: Buttons and the progress bar
+
+    /// The close button's width at the right edge, in points; it is as tall as the banner.
+    public static let closeButtonWidth: Double = 40
+    /// Space between the action button's label and its left and right edges, in points.
+    public static let actionButtonPadding: Double = 10
+    /// Space above and below the action button's label, in points.
+    public static let actionButtonVerticalPadding: Double = 4
+    /// The progress bar's thickness along the bottom edge, in points; it is drawn in the text
+    /// colour, over a track of the text colour at ``progressTrackOpacity``.
+    public static let progressBarThickness: Double = 3
+    public static let progressTrackOpacity = 0.25
+    /// The action button's box is the text colour at this opacity over the background.
+    public static let actionButtonFillOpacity = 0.2
+
+    /// The widest the action button's label may be on a monitor `monitorWidth` px wide: a third
+    /// of it, so the title keeps the middle.
+    public static func maximumActionLabelWidth(monitorWidth: Int, scale: Double) -> Int {
+        max(0, monitorWidth / 3 - 2 * pixels(actionButtonPadding, scale: scale))
+    }
+
+    /// The columns of the buttons at the right edge: the close button at the very edge, the
+    /// action button (its label `actionLabelWidth` px wide; nil for none) left of it, or one
+    /// padding in from the edge without a close button.
+    public static func trailingButtons(monitorWidth: Int, scale: Double, closeButton: Bool, actionLabelWidth: Int?) -> TrailingButtons {
+        var buttons = TrailingButtons()
+        var edge = monitorWidth
+        if closeButton {
+            let width = pixels(closeButtonWidth, scale: scale)
+            edge -= width
+            buttons.close = PixelRange(x: edge, width: width)
+        }
+        if let actionLabelWidth {
+            let width = actionLabelWidth + 2 * pixels(actionButtonPadding, scale: scale)
+            let right = closeButton ? edge : edge - pixels(horizontalPadding, scale: scale)
+            buttons.action = PixelRange(x: right - width, width: width)
+            edge = right - width
+        }
+        buttons.width = monitorWidth - edge
+        return buttons
+    }
+
+    /// The action button's box: its columns, and rows around the title's line (baseline
+    /// `baseline`, `line` its ascent and descent) with ``actionButtonVerticalPadding``, inside
+    /// the banner.
+    public static func actionButtonFrame(_ columns: PixelRange, baseline: Int, line: LineMetrics, bannerHeight: Int, scale: Double) -> PixelRect {
+        let padding = pixels(actionButtonVerticalPadding, scale: scale)
+        let top = max(0, baseline - line.ascent - padding)
+        let bottom = min(bannerHeight, baseline + line.descent + padding)
+        return PixelRect(x: columns.x, y: top, width: columns.width, height: max(0, bottom - top))
+    }
+
+    /// Where a click counts as a button's: its columns, the banner's full height (a target as
+    /// tall as the banner is easy to hit).
+    public static func hitAreas(_ buttons: TrailingButtons, bannerHeight: Int) -> BannerHitAreas {
+        BannerHitAreas(
+            closeButton: buttons.close.map { PixelRect(x: $0.x, y: 0, width: $0.width, height: bannerHeight) },
+            actionButton: buttons.action.map { PixelRect(x: $0.x, y: 0, width: $0.width, height: bannerHeight) }
+        )
+    }
+
+    /// The progress bar along the bottom edge: the `filled` part (`progress` of the width, from
+    /// the left) and the `track` it runs in, ``progressBarThickness`` tall (at least 1 px).
+    public static func progressBar(_ progress: Double, monitorWidth: Int, bannerHeight: Int, scale: Double) -> (filled: PixelRect, track: PixelRect) {
+        let thickness = min(bannerHeight, max(1, pixels(progressBarThickness, scale: scale)))
+        let y = bannerHeight - thickness
+        let filled = Int((Double(monitorWidth) * min(max(progress, 0), 1)).rounded())
+        return (
+            PixelRect(x: 0, y: y, width: filled, height: thickness),
+            PixelRect(x: 0, y: y, width: monitorWidth, height: thickness)
+        )
     }
 
     /// `title` if it fits in `maxWidth`, else the longest prefix of whole characters (graphemes)
@@ -131,6 +207,50 @@ public enum BannerLayout {
         while let last = result.last, last.isWhitespace { result.removeLast() }
         return result
     }
+}
+
+/// A rectangle in a banner's own pixels, origin at its top-left corner.
+public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < x + width && py >= y && py < y + height
+    }
+
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}
+
+/// A run of columns: from `x`, `width` px wide.
+public struct PixelRange: Sendable, Hashable {
+    public var x: Int
+    public var width: Int
+
+    public init(x: Int, width: Int) {
+        self.x = x
+        self.width = width
+    }
+}
+
+/// The buttons at a banner's right edge, as columns (see ``BannerLayout/trailingButtons(monitorWidth:scale:closeButton:actionLabelWidth:)``).
+public struct TrailingButtons: Sendable, Hashable {
+    /// The close button's columns; its ✕ is centred in them.
+    public var close: PixelRange?
+    /// The action button's box, left of the close button.
+    public var action: PixelRange?
+    /// Columns the buttons take from the right edge; 0 without buttons.
+    public var width = 0
+
+    public init() {}
 }
 
 /// What shows of the banner on its monitor, and the space reserved for it.

@@ -1,6 +1,6 @@
 // The presentation state machine of one banner: hidden → presenting → presented → dismissing.
-// It owns the slide and the cross-fade timelines and answers "what does frame t look like";
-// the X layer only draws the answer. Start reading at `present(_:at:)`.
+// It owns the slide, cross-fade and progress-bar timelines and answers "what does frame t look
+// like"; the X layer only draws the answer. Start reading at `present(_:at:)`.
 
 /// Durations of the banner's animations, in seconds.
 public struct BannerTiming: Sendable, Hashable {
@@ -8,10 +8,13 @@ public struct BannerTiming: Sendable, Hashable {
     public var slideDuration: Double
     /// In-place update from the old look to the new one.
     public var crossFadeDuration: Double
+    /// The progress bar moving to a new value (ease-out), when nothing else changes.
+    public var progressDuration: Double
 
-    public init(slideDuration: Double = 0.25, crossFadeDuration: Double = 0.2) {
+    public init(slideDuration: Double = 0.25, crossFadeDuration: Double = 0.2, progressDuration: Double = 0.2) {
         self.slideDuration = slideDuration
         self.crossFadeDuration = crossFadeDuration
+        self.progressDuration = progressDuration
     }
 
     public static let standard = BannerTiming()
@@ -27,6 +30,9 @@ public struct BannerFrame: Sendable, Hashable {
     public var fadingFrom: TopBannerAppearance?
     /// Cross-fade progress 0...1 (1 when not fading): weight of `appearance` against `fadingFrom`.
     public var fadeProgress: Double
+    /// Where `appearance`'s progress bar stands in this frame (moving towards
+    /// `appearance.progress`); nil when it has none.
+    public var progress: Double?
 }
 
 /// Hidden → presenting → presented → dismissing → hidden, with every interruption defined:
@@ -37,7 +43,9 @@ public struct BannerFrame: Sendable, Hashable {
 /// | dismiss     | nothing     | slide out from here   | slide out   | nothing                 |
 ///
 /// A slide interrupted half-way reverses from where it is, taking the share of the full
-/// duration that the remaining distance needs, so the banner never jumps.
+/// duration that the remaining distance needs, so the banner never jumps. A new look that
+/// differs from the current one only in its progress value is no cross-fade: the bar moves
+/// there from where it stands (0.2 s, ease-out) and everything else stays as drawn.
 public struct BannerPresentation: Sendable {
     public enum Phase: String, Sendable {
         case hidden, presenting, presented, dismissing
@@ -58,6 +66,7 @@ public struct BannerPresentation: Sendable {
     private var reveal: Double = 0
     private var fade: Animation?
     private var fadingFrom: TopBannerAppearance?
+    private var progressMove: Animation?
     private var reached: [Milestone] = []
 
     public init(timing: BannerTiming = .standard) {
@@ -68,11 +77,12 @@ public struct BannerPresentation: Sendable {
     public var isPresented: Bool { phase == .presenting || phase == .presented }
 
     /// True while any animation runs: the driver should keep producing frames.
-    public var isAnimating: Bool { slide != nil || fade != nil }
+    public var isAnimating: Bool { slide != nil || fade != nil || progressMove != nil }
 
-    /// Shows `newAppearance`: slides in when hidden or leaving, cross-fades when already showing.
-    /// Returns whether anything changes: presenting the look already shown (or on its way in)
-    /// is a no-op, so the driver draws no frame for it.
+    /// Shows `newAppearance`: slides in when hidden or leaving, cross-fades when already showing
+    /// (or only moves the progress bar, when that is all that changed). Returns whether anything
+    /// changes: presenting the look already shown (or on its way in) is a no-op, so the driver
+    /// draws no frame for it.
     @discardableResult
     public mutating func present(_ newAppearance: TopBannerAppearance, at now: MonotonicTime) -> Bool {
         settle(at: now)
@@ -81,17 +91,18 @@ public struct BannerPresentation: Sendable {
             appearance = newAppearance
             fade = nil
             fadingFrom = nil
+            progressMove = nil
             phase = .presenting
             startSlide(to: 1, at: now)
             return true
         case .dismissing:
-            crossFade(to: newAppearance, at: now)
+            change(to: newAppearance, at: now)
             phase = .presenting
             startSlide(to: 1, at: now)
             return true
         case .presenting, .presented:
             guard newAppearance != appearance else { return false }
-            crossFade(to: newAppearance, at: now)
+            change(to: newAppearance, at: now)
             return true
         }
     }
@@ -121,13 +132,14 @@ public struct BannerPresentation: Sendable {
             reveal: currentReveal,
             appearance: appearance,
             fadingFrom: progress < 1 ? fadingFrom : nil,
-            fadeProgress: progress
+            fadeProgress: progress,
+            progress: appearance.progress.map { progressMove?.value(at: now) ?? $0 }
         )
     }
 
     /// When the running animations end; nil when nothing moves.
     public var animationEnd: MonotonicTime? {
-        [slide?.end, fade?.end].compactMap { $0 }.max()
+        [slide?.end, fade?.end, progressMove?.end].compactMap { $0 }.max()
     }
 
     private mutating func startSlide(to target: Double, at now: MonotonicTime) {
@@ -140,15 +152,33 @@ public struct BannerPresentation: Sendable {
         settle(at: now)
     }
 
-    private mutating func crossFade(to newAppearance: TopBannerAppearance, at now: MonotonicTime) {
+    /// From the current look to `newAppearance`: the bar moves when only the progress differs,
+    /// anything else cross-fades.
+    private mutating func change(to newAppearance: TopBannerAppearance, at now: MonotonicTime) {
         guard let current = appearance, current != newAppearance else {
             appearance = newAppearance
             return
         }
+        if let shown = current.progress, let target = newAppearance.progress, Self.differOnlyInProgress(current, newAppearance) {
+            // From where the bar stands now, which may be part-way through an earlier move; a
+            // cross-fade already running goes on, heading for the new look.
+            let from = progressMove?.value(at: now) ?? shown
+            appearance = newAppearance
+            progressMove = Animation(from: from, to: target, start: now, duration: timing.progressDuration, curve: .easeOut)
+            if timing.progressDuration <= 0 { settle(at: now) }
+            return
+        }
         fadingFrom = current
         appearance = newAppearance
+        progressMove = nil
         fade = Animation(from: 0, to: 1, start: now, duration: timing.crossFadeDuration, curve: .easeInOut)
         if timing.crossFadeDuration <= 0 { settle(at: now) }
+    }
+
+    private static func differOnlyInProgress(_ a: TopBannerAppearance, _ b: TopBannerAppearance) -> Bool {
+        var aligned = a
+        aligned.progress = b.progress
+        return aligned == b
     }
 
     /// Folds finished animations into the resting state and records the milestones reached.
@@ -164,6 +194,7 @@ public struct BannerPresentation: Sendable {
                     phase = .hidden
                     fade = nil
                     fadingFrom = nil
+                    progressMove = nil
                     reached.append(.dismissalFinished)
                 }
             }
@@ -171,6 +202,9 @@ public struct BannerPresentation: Sendable {
         if let running = fade, running.isFinished(at: now) {
             fade = nil
             fadingFrom = nil
+        }
+        if let running = progressMove, running.isFinished(at: now) {
+            progressMove = nil
         }
     }
 }

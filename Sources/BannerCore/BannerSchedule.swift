@@ -2,7 +2,7 @@
 // `window-banner show/dismiss`, decided here with injected time so they are tested without an X
 // server or a clock. The owner process keeps one `BannerSchedule` per monitor, does what the
 // returned `ScheduleChange` says (present, cross-fade or slide away) and tells waiting clients
-// why their banner ended.
+// why their banner ended — also when the user dismissed it on screen (`userDismissed`).
 
 /// How long a banner stays.
 public enum BannerMode: Sendable, Hashable {
@@ -31,6 +31,24 @@ public enum BannerEndReason: String, Sendable, Hashable, Codable, CaseIterable {
     case dismissed
     /// A later `show` (or one with the same `--id`) took its place.
     case replaced
+    /// The user clicked the banner.
+    case clicked
+    /// The user clicked its close button ✕.
+    case closed
+    /// The user scrolled up over it or dragged it upwards.
+    case swiped
+    /// The user clicked its action button.
+    case action
+
+    /// The end reason of a dismissal by the user.
+    public init(_ reason: BannerDismissReason) {
+        switch reason {
+        case .clicked: self = .clicked
+        case .closed: self = .closed
+        case .swiped: self = .swiped
+        case .action: self = .action
+        }
+    }
 }
 
 /// One banner asked for by a `show`.
@@ -134,6 +152,17 @@ public struct BannerSchedule: Sendable {
         }
         if let current, all || id == nil || current.id == id {
             change.ended.append((current.token, .dismissed))
+            advanceQueue(at: now, change: &change)
+        }
+        return change
+    }
+
+    /// The user dismissed the visible banner on screen: it ends with `reason` and the next
+    /// queued one takes its place. Nothing happens when no banner is visible.
+    public mutating func userDismissed(_ reason: BannerDismissReason, at now: MonotonicTime) -> ScheduleChange {
+        var change = ScheduleChange()
+        if let current {
+            change.ended.append((current.token, BannerEndReason(reason)))
             advanceQueue(at: now, change: &change)
         }
         return change

@@ -9,6 +9,9 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case inset(String)
     case duration(String)
     case compactPolicy(String)
+    case progress(String)
+    case action(String)
+    case flag(name: String, value: String)
     /// A title or subtitle longer than ``TopBannerAppearance/maximumTextBytes``: the field and its size in bytes.
     case textTooLong(String, bytes: Int)
 
@@ -26,6 +29,12 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad duration '\(text.printable)' (seconds, greater than 0)"
         case .compactPolicy(let text):
             "bad compact policy '\(text.printable)' (auto, always or never)"
+        case .progress(let text):
+            "bad progress '\(text.printable)' (a number from 0 to 1)"
+        case .action(let text):
+            "bad action '\(text.printable)' (LABEL or LABEL=COMMAND ARGS…, with a label)"
+        case .flag(let name, let value):
+            "bad \(name) '\(value.printable)' (true or false)"
         case .textTooLong(let field, let bytes):
             "\(field) too long: \(bytes) bytes (at most \(TopBannerAppearance.maximumTextBytes); one line is shown, ellipsized)"
         }

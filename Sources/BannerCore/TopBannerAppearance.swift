@@ -15,11 +15,20 @@ public struct TopBannerAppearance: Sendable, Hashable {
     public var subtitle: String
     /// The subtitle's font; nil for ``derivedSubtitleFont``.
     public var subtitleFont: BannerFont?
+    /// A close button ✕ at the right edge: clicking it dismisses the banner as `closed`.
+    public var closeButton: Bool
+    /// The label of a secondary button at the right edge (left of the ✕); empty for none.
+    /// Clicking it dismisses the banner as `action`.
+    public var actionLabel: String
+    /// A progress bar along the bottom edge, 0...1 of the banner's width; nil for none.
+    /// Presenting a look that differs only here moves the bar instead of cross-fading.
+    public var progress: Double?
 
     public init(
         title: String, backgroundColor: BannerColor, textColor: BannerColor,
         height: Double, titleTopInset: Double, font: BannerFont,
-        subtitle: String = "", subtitleFont: BannerFont? = nil
+        subtitle: String = "", subtitleFont: BannerFont? = nil,
+        closeButton: Bool = false, actionLabel: String = "", progress: Double? = nil
     ) {
         self.title = title
         self.backgroundColor = backgroundColor
@@ -29,6 +38,9 @@ public struct TopBannerAppearance: Sendable, Hashable {
         self.font = font
         self.subtitle = subtitle
         self.subtitleFont = subtitleFont
+        self.closeButton = closeButton
+        self.actionLabel = actionLabel
+        self.progress = progress
     }
 
     /// The subtitle's size relative to the title's: 13 pt under a 17 pt title, as iOS pairs a
@@ -54,7 +66,10 @@ public struct TopBannerAppearance: Sendable, Hashable {
         titleTopInset: 20,                  // --title-top-inset
         font: .system(size: 17, weight: .semibold), // --font
         subtitle: "",                       // --subtitle
-        subtitleFont: nil                   // --subtitle-font (nil: the title's family, regular, 13 pt)
+        subtitleFont: nil,                  // --subtitle-font (nil: the title's family, regular, 13 pt)
+        closeButton: false,                 // --close-button
+        actionLabel: "",                    // --action LABEL[=COMMAND]
+        progress: nil                       // --progress
     )
 
     /// Compact style (landscape in `auto`): a thin strip, as the original does in landscape.
@@ -94,6 +109,14 @@ public struct TopBannerAppearance: Sendable, Hashable {
     public static func validatedHeight(_ value: Double, as written: String? = nil) throws(BannerValueError) -> Double {
         guard value.isFinite, value > 0, value <= maximumHeight else {
             throw .height(written ?? BannerFont.format(value))
+        }
+        return value
+    }
+
+    /// Checks a progress value: a fraction from 0 to 1.
+    public static func validatedProgress(_ value: Double, as written: String? = nil) throws(BannerValueError) -> Double {
+        guard value.isFinite, value >= 0, value <= 1 else {
+            throw .progress(written ?? BannerFont.format(value))
         }
         return value
     }

@@ -18,6 +18,9 @@ public final class TopBannerConfigBuilder {
     public private(set) var font: BannerFont?
     public private(set) var subtitle: String?
     public private(set) var subtitleFont: BannerFont?
+    public private(set) var closeButton: Bool?
+    public private(set) var actionLabel: String?
+    public private(set) var progress: Double?
 
     public init() {}
 
@@ -31,6 +34,14 @@ public final class TopBannerConfigBuilder {
     /// A second, smaller line under the title.
     @discardableResult public func subtitle(_ value: String) -> Self { subtitle = value; return self }
     @discardableResult public func subtitleFont(_ value: BannerFont) -> Self { subtitleFont = value; return self }
+    /// A close button ✕ at the right edge; clicking it dismisses the banner (reason `closed`).
+    @discardableResult public func closeButton(_ value: Bool = true) -> Self { closeButton = value; return self }
+    /// A secondary button labelled `label` at the right edge; clicking it dismisses the banner
+    /// (reason `action`). What it does is up to `BannerHost.onDismiss`.
+    @discardableResult public func action(_ label: String) -> Self { actionLabel = label; return self }
+    /// A bar along the bottom edge, `value` (0...1) of the way across; other values are refused
+    /// by ``build(defaults:)``.
+    @discardableResult public func progress(_ value: Double) -> Self { progress = value; return self }
 
     /// The full appearance: overrides where set, `defaults` elsewhere.
     public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {
@@ -42,7 +53,10 @@ public final class TopBannerConfigBuilder {
             titleTopInset: try TopBannerAppearance.validatedInset(titleTopInset ?? defaults.titleTopInset),
             font: font ?? defaults.font,
             subtitle: try TopBannerAppearance.validatedText(subtitle ?? defaults.subtitle, field: "subtitle"),
-            subtitleFont: subtitleFont ?? defaults.subtitleFont
+            subtitleFont: subtitleFont ?? defaults.subtitleFont,
+            closeButton: closeButton ?? defaults.closeButton,
+            actionLabel: try TopBannerAppearance.validatedText(actionLabel ?? defaults.actionLabel, field: "action label"),
+            progress: try (progress ?? defaults.progress).map { value throws(BannerValueError) in try TopBannerAppearance.validatedProgress(value) }
         )
     }
 }

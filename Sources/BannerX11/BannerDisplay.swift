@@ -155,6 +155,16 @@ public final class BannerDisplay {
             if let host = hosts.first(where: { $0.owns(event.xreparent.window) }) {
                 host.reservationMoved(event.xreparent.window)
             }
+        case ButtonPress, ButtonRelease:
+            let button = event.xbutton
+            if let host = hosts.first(where: { $0.receivesPointer(button.window) }) {
+                let which: PointerButton = switch Int32(button.button) {
+                case Button1: .primary
+                case Button4: .wheelUp
+                default: .other
+                }
+                host.pointerButton(which, pressed: type == ButtonPress, x: Int(button.x), y: Int(button.y))
+            }
         case PropertyNotify:
             if event.xproperty.window == connection.root, event.xproperty.atom == Atom(XA_RESOURCE_MANAGER) {
                 refreshScale()

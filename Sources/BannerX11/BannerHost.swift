@@ -1,6 +1,8 @@
 // One banner on one monitor: the "UIWindow" of this port. It owns the presentation state
 // machine, the two windows (visible banner + reservation dock) and the back buffer, creates
-// them when a presentation starts and releases them, in `tearDown`, when it ends.
+// them when a presentation starts and releases them, in `tearDown`, when it ends. It also hears
+// the pointer on its banner and, when BannerGesture calls that a dismissal, slides the banner
+// out and says why (`onDismiss`).
 // Start reading at `presentTopBanner`; `renderFrame` turns the core's frame into X requests.
 
 import CX11
@@ -22,6 +24,8 @@ public struct RenderedFrame: Sendable, Hashable {
     public var reveal: Double
     /// Cross-fade progress, 0...1; 1 when not fading.
     public var fadeProgress: Double
+    /// Where the progress bar stands, 0...1 (moving after a progress-only update); nil for none.
+    public var progress: Double?
 }
 
 /// The banner of one monitor.
@@ -49,8 +53,14 @@ public final class BannerHost {
     /// Called after every frame, once the X server has carried it out (a round trip), so what
     /// another client sees on screen at that moment is this frame.
     public var onFrame: ((RenderedFrame) -> Void)?
-    /// Called when a slide in or out finishes.
+    /// Called when a slide in or out finishes: `presentationFinished` once the banner is fully
+    /// down, `dismissalFinished` once it is gone and its space given back.
     public var onMilestone: ((BannerPresentation.Milestone) -> Void)?
+    /// Called when the user dismisses the banner — a click on it (`clicked`), on its ✕
+    /// (`closed`) or its action button (`action`), the wheel turned up or a drag upwards over
+    /// it (`swiped`) — just after its slide out started. `dismissTopBanner()` calls are not
+    /// reported: the caller knows about those. `onMilestone` says when the slide out ends.
+    public var onDismiss: ((BannerDismissReason) -> Void)?
 
     private unowned let context: BannerDisplay
     private var presentation: BannerPresentation
@@ -61,6 +71,7 @@ public final class BannerHost {
     private var looks: [TopBannerAppearance: Look] = [:]
     private var nextFrameDue: MonotonicTime?
     private var frameOrigin = MonotonicTime(seconds: 0)
+    private var gesture: BannerGesture?
 
     init(monitor: Monitor, context: BannerDisplay, timing: BannerTiming) {
         monitorName = monitor.name
@@ -100,6 +111,10 @@ public final class BannerHost {
         drawnContent.map { ($0.new.title, $0.new.font) }
     }
 
+    /// Where the buttons of the banner as last drawn are, in its own pixels (= root pixels on a
+    /// monitor at the origin, once fully down).
+    var drawnHitAreas: BannerHitAreas? { drawnContent?.new.hitAreas }
+
     /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides.
     /// Throws, leaving whatever is on screen untouched, when a value cannot be used.
     public func presentTopBanner(config: ((inout TopBannerConfigBuilder) -> Void)? = nil) throws(BannerValueError) {
@@ -124,10 +139,39 @@ public final class BannerHost {
 
     /// Slides the banner out; the reserved space is given back when it is gone.
     public func dismissTopBanner() {
+        gesture = nil
         let now = monotonicNow()
         presentation.dismiss(at: now)
         frameOrigin = now
         requestFrame()
+    }
+
+    // MARK: The user's pointer
+
+    /// True for the window that takes this banner's pointer events.
+    func receivesPointer(_ window: Window) -> Bool {
+        bannerWindow?.content == window
+    }
+
+    /// A button went down or up over the banner at (`x`, `y`), in its own pixels.
+    func pointerButton(_ button: PointerButton, pressed: Bool, x: Int, y: Int) {
+        guard isBannerPresented, let appearance = presentation.appearance,
+              let look = try? look(for: effective(appearance)) else {
+            gesture = nil
+            return
+        }
+        let reason: BannerDismissReason?
+        if pressed {
+            guard button != .other else { return }
+            var started = BannerGesture(scale: context.pixelsPerPoint, bannerHeight: look.height)
+            reason = started.press(button, x: x, y: y, on: look.hitAreas)
+            gesture = started
+        } else {
+            reason = gesture?.release(button, x: x, y: y)
+        }
+        guard let reason else { return }
+        dismissTopBanner()
+        onDismiss?(reason)
     }
 
     // MARK: Frames (driven by BannerDisplay's loop)
@@ -163,7 +207,9 @@ public final class BannerHost {
         let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal)
 
         let banner = ensureWindows(height: height, placement: placement, background: new.background)
-        let content = DrawnContent(new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height)
+        let content = DrawnContent(
+            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height,
+            newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
         if content != drawnContent, let canvas {
             canvas.resize(width: monitor.width, height: height)
             draw(content, on: canvas)
@@ -178,7 +224,7 @@ public final class BannerHost {
         onFrame(RenderedFrame(
             time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset,
             bannerHeight: height, reservedHeight: placement.reservedHeight,
-            reveal: frame.reveal, fadeProgress: frame.fadeProgress
+            reveal: frame.reveal, fadeProgress: frame.fadeProgress, progress: frame.progress
         ))
     }
 
@@ -186,17 +232,33 @@ public final class BannerHost {
         let background = content.old.map { $0.background.blended(with: content.new.background, fraction: content.progress) }
             ?? content.new.background
         canvas.fill(background)
-        if let old = content.old { drawText(of: old, opacity: 1 - content.progress, on: canvas) }
-        drawText(of: content.new, opacity: content.progress, on: canvas)
+        if let old = content.old { drawForeground(of: old, bar: content.oldBar, opacity: 1 - content.progress, on: canvas) }
+        drawForeground(of: content.new, bar: content.newBar, opacity: content.progress, on: canvas)
     }
 
-    private func drawText(of look: Look, opacity: Double, on canvas: Canvas) {
-        var colour = look.text
-        colour.alpha *= opacity
-        canvas.text(look.title, font: look.font, colour: colour, x: look.titleX, baseline: look.baseline)
-        if let subtitle = look.subtitle {
-            canvas.text(subtitle.text, font: subtitle.font, colour: colour, x: subtitle.x, baseline: subtitle.baseline)
+    /// Everything drawn in the text colour: the bar at `bar`, the buttons, the title and subtitle.
+    private func drawForeground(of look: Look, bar: Double?, opacity: Double, on canvas: Canvas) {
+        func text(_ share: Double) -> RGBA {
+            var colour = look.text
+            colour.alpha *= share * opacity
+            return colour
         }
+        if let bar {
+            let rects = BannerLayout.progressBar(bar, monitorWidth: monitor.width, bannerHeight: look.height, scale: context.pixelsPerPoint)
+            canvas.fill(rects.track, with: text(BannerLayout.progressTrackOpacity))
+            canvas.fill(rects.filled, with: text(1))
+        }
+        if let action = look.actionButton {
+            canvas.fill(action.box, with: text(BannerLayout.actionButtonFillOpacity))
+            draw(action.label, colour: text(1), on: canvas)
+        }
+        if let close = look.closeButton { draw(close, colour: text(1), on: canvas) }
+        canvas.text(look.title, font: look.font, colour: text(1), x: look.titleX, baseline: look.baseline)
+        if let subtitle = look.subtitle { draw(subtitle, colour: text(1), on: canvas) }
+    }
+
+    private func draw(_ placed: PlacedText, colour: RGBA, on canvas: Canvas) {
+        canvas.text(placed.text, font: placed.font, colour: colour, x: placed.x, baseline: placed.baseline)
     }
 
     /// Creates the two windows and the back buffer on the first frame of a presentation.
@@ -269,39 +331,67 @@ public final class BannerHost {
     }
 
     private func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
-        if let cached = looks[appearance] { return cached }
+        // The bar's position is drawn frame by frame: one look serves every progress value.
+        var key = appearance
+        if key.progress != nil { key.progress = 0 }
+        if let cached = looks[key] { return cached }
         let scale = context.pixelsPerPoint
         let background = try context.resolve(appearance.backgroundColor)
         let text = try context.resolve(appearance.textColor)
         let font = try context.fonts.font(appearance.font, scale: scale)
-        let maximumWidth = BannerLayout.maximumTitleWidth(monitorWidth: monitor.width, scale: scale)
+        var actionLabel: String?
+        if !appearance.actionLabel.isEmpty {
+            let maximum = BannerLayout.maximumActionLabelWidth(monitorWidth: monitor.width, scale: scale)
+            actionLabel = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.actionLabel), maxWidth: maximum, measure: font.width(of:))
+        }
+        let buttons = BannerLayout.trailingButtons(
+            monitorWidth: monitor.width, scale: scale, closeButton: appearance.closeButton, actionLabelWidth: actionLabel.map(font.width(of:)))
+        let maximumWidth = BannerLayout.maximumTitleWidth(monitorWidth: monitor.width, scale: scale, trailingWidth: buttons.width)
         let title = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.title), maxWidth: maximumWidth, measure: font.width(of:))
         let line = font.lineMetrics(of: title)
         let titleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
-        var subtitle: SubtitleLook?
+        var subtitle: PlacedText?
         var subtitleMetrics: BannerLayout.LineMetrics?
         if !appearance.subtitle.isEmpty {
             let subtitleFont = try context.fonts.font(appearance.effectiveSubtitleFont, scale: scale)
             let text = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.subtitle), maxWidth: maximumWidth, measure: subtitleFont.width(of:))
             let metrics = subtitleFont.lineMetrics(of: text)
             subtitleMetrics = BannerLayout.LineMetrics(ascent: metrics.ascent, descent: metrics.descent)
-            subtitle = SubtitleLook(
+            subtitle = PlacedText(
                 text: text, font: subtitleFont, baseline: 0,
                 x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: subtitleFont.width(of: text)))
         }
         let height = BannerLayout.bannerHeight(appearance, scale: scale, lineHeight: titleMetrics.height, subtitleLineHeight: subtitleMetrics?.height ?? 0)
         let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
         if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
+        // The buttons' text sits on the title's baseline, so one line reads across the banner.
+        let closeButton = buttons.close.map { columns in
+            PlacedText(text: Self.closeGlyph, font: font, baseline: baselines.title,
+                       x: columns.x + (columns.width - font.width(of: Self.closeGlyph)) / 2)
+        }
+        var actionButton: ActionButtonLook?
+        if let columns = buttons.action, let actionLabel {
+            actionButton = ActionButtonLook(
+                box: BannerLayout.actionButtonFrame(columns, baseline: baselines.title, line: titleMetrics, bannerHeight: height, scale: scale),
+                label: PlacedText(text: actionLabel, font: font, baseline: baselines.title,
+                                  x: columns.x + BannerLayout.pixels(BannerLayout.actionButtonPadding, scale: scale)))
+        }
         let look = Look(
             title: title, background: background, text: text, font: font, height: height,
             baseline: baselines.title,
             titleX: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: font.width(of: title)),
-            subtitle: subtitle
+            subtitle: subtitle, closeButton: closeButton, actionButton: actionButton,
+            hitAreas: BannerLayout.hitAreas(buttons, bannerHeight: height)
         )
         if looks.count > 16 { looks.removeAll() }
-        looks[appearance] = look
+        looks[key] = look
         return look
     }
+}
+
+extension BannerHost {
+    /// The close button's glyph: MULTIPLICATION X, drawn like text in the title's font stack.
+    static let closeGlyph = "\u{2715}"
 }
 
 /// An appearance ready to draw: colours resolved, font open, title fitted, positions in pixels.
@@ -313,24 +403,34 @@ struct Look: Equatable {
     var height: Int
     var baseline: Int
     var titleX: Int
-    var subtitle: SubtitleLook?
+    var subtitle: PlacedText?
+    var closeButton: PlacedText?
+    var actionButton: ActionButtonLook?
+    var hitAreas: BannerHitAreas
 
     static func == (a: Look, b: Look) -> Bool {
         a.title == b.title && a.background == b.background && a.text == b.text && a.font === b.font
             && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX && a.subtitle == b.subtitle
+            && a.closeButton == b.closeButton && a.actionButton == b.actionButton && a.hitAreas == b.hitAreas
     }
 }
 
-/// The second line, fitted and placed.
-struct SubtitleLook: Equatable {
+/// One line of text, fitted and placed: the subtitle, the ✕, the action button's label.
+struct PlacedText: Equatable {
     var text: String
     var font: FontStack
     var baseline: Int
     var x: Int
 
-    static func == (a: SubtitleLook, b: SubtitleLook) -> Bool {
+    static func == (a: PlacedText, b: PlacedText) -> Bool {
         a.text == b.text && a.font === b.font && a.baseline == b.baseline && a.x == b.x
     }
+}
+
+/// The action button: a box tinted with the text colour, and its label.
+struct ActionButtonLook: Equatable {
+    var box: PixelRect
+    var label: PlacedText
 }
 
 /// What the back buffer holds, to skip redrawing frames that only move the window.
@@ -340,4 +440,7 @@ private struct DrawnContent: Equatable {
     var progress: Double
     var width: Int
     var height: Int
+    /// Where each look's progress bar stands; nil for none.
+    var newBar: Double?
+    var oldBar: Double?
 }

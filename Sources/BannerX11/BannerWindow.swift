@@ -4,7 +4,8 @@
 // it). It is a clip: it sits at the monitor's top edge, exactly as tall as the part of the
 // banner that shows, and the full-height banner is a child window moved inside it. Sliding
 // moves the child and resizes the clip, so the rows still "above" the edge are cut off instead
-// of showing on a monitor above this one.
+// of showing on a monitor above this one. The child takes the pointer's button presses and
+// releases (clicks, the wheel, drags: see BannerHost.pointerButton); the dock below takes none.
 
 import CX11
 import Glibc
@@ -35,10 +36,13 @@ final class BannerWindow {
             connection.depth, UInt32(InputOutput), connection.visual,
             UInt(CWOverrideRedirect | CWBackPixmap), &attributes
         )
+        // A press starts X's implicit grab, so the release comes here even when the pointer
+        // was dragged off the banner: a drag needs no motion events.
+        attributes.event_mask = ButtonPressMask | ButtonReleaseMask
         content = XCreateWindow(
             connection.display, window, 0, Int32(contentFrame.y), UInt32(contentFrame.width), UInt32(contentFrame.height), 0,
             connection.depth, UInt32(InputOutput), connection.visual,
-            UInt(CWBackPixmap), &attributes
+            UInt(CWBackPixmap | CWEventMask), &attributes
         )
         // Mapped now, viewable once the clip is: the clip alone decides visibility.
         XMapWindow(connection.display, content)

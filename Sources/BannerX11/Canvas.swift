@@ -1,6 +1,6 @@
 // The drawing layer, in the spirit of dmenu's drw.c: the banner asks for "fill", "text",
 // "present"; this file owns the back-buffer pixmap and its XftDraw and knows about
-// XRenderColor's premultiplied alpha so nobody else has to.
+// XRenderColor's premultiplied alpha and XRender's compositing operators so nobody else has to.
 
 import CX11
 import BannerCore
@@ -38,6 +38,17 @@ final class Canvas {
         opaque.alpha = 1
         connection.withXftColour(opaque) { xft in
             XftDrawRect(draw, xft, 0, 0, UInt32(width), UInt32(height))
+        }
+    }
+
+    /// Paints `rect` with `colour` blended over what is there by its alpha (XRender's Over;
+    /// `XftDrawRect` would replace the pixels instead).
+    func fill(_ rect: PixelRect, with colour: RGBA) {
+        guard rect.width > 0, rect.height > 0, colour.alpha > 0 else { return }
+        let picture = XftDrawPicture(draw)
+        connection.withXftColour(colour) { xft in
+            XRenderFillRectangle(connection.display, PictOpOver, picture, &xft.pointee.color,
+                                 Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
         }
     }
 

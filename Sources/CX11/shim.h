@@ -1,4 +1,4 @@
-// The C surface WindowBanner uses: Xlib, Xft, fontconfig, XRandR, XShape.
+// The C surface WindowBanner uses: Xlib, Xft, XRender, fontconfig, XRandR, XShape.
 // Xlib's accessor macros do not import into Swift; each one is bridged here
 // by a static inline function named after the macro.
 #ifndef WINDOWBANNER_CX11_SHIM_H
@@ -9,6 +9,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xresource.h>
 #include <X11/Xft/Xft.h>
+#include <X11/extensions/Xrender.h>
 #include <X11/extensions/Xrandr.h>
 #include <X11/extensions/shape.h>
 #include <fontconfig/fontconfig.h>

@@ -112,11 +112,20 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     public var enqueue: Bool
     /// `--wait`: keep the connection until the banner is gone and send its `ended` reason.
     public var wait: Bool
+    /// `--on-click -- COMMAND ARGS…`: run when the user clicks the banner (nil: nothing runs).
+    /// The action button's command travels in `settings.action`.
+    public var onClick: [String]?
+    /// The client's environment, for the commands a click runs; sent only with a command
+    /// (nil: the owner's own environment).
+    public var environment: [String: String]?
+    /// The client's working directory, where those commands run; sent only with a command.
+    public var directory: String?
 
     public init(
         settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,
         sticky: Bool = false, transient: Bool = false, timeout: Double? = nil, monitor: String = "primary",
-        id: String? = nil, enqueue: Bool = false, wait: Bool = false
+        id: String? = nil, enqueue: Bool = false, wait: Bool = false,
+        onClick: [String]? = nil, environment: [String: String]? = nil, directory: String? = nil
     ) {
         self.settings = settings
         self.style = style
@@ -128,6 +137,9 @@ public struct ShowRequest: Codable, Sendable, Equatable {
         self.id = id
         self.enqueue = enqueue
         self.wait = wait
+        self.onClick = onClick
+        self.environment = environment
+        self.directory = directory
     }
 }
 

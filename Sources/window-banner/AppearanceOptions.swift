@@ -34,11 +34,21 @@ struct AppearanceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
     var compact: String?
 
+    @Flag(name: .customLong("close-button"), inversion: .prefixedNo, help: "A close button ✕ at the right edge (--no-close-button: none, whatever the style says). Default: none.")
+    var closeButton: Bool?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("A button at the right edge labelled LABEL; clicking it runs COMMAND ARGS… (split at spaces, no shell) and dismisses the banner. Default: none.", valueName: "label[=command]"))
+    var action: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("A progress bar along the bottom edge (3 pt, the text colour), 0 to 1 of the width; a later show with the same look and --id moves it. Default: none.", valueName: "0…1"))
+    var progress: String?
+
     /// The flags as one layer of settings, exactly as written.
     var settings: AppearanceSettings {
         AppearanceSettings(
             title: title, background: background, textColor: textColor, height: height,
-            titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont)
+            titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont,
+            closeButton: closeButton.map { String($0) }, action: action, progress: progress)
     }
 
     /// The appearance these flags describe, defaults filled in.

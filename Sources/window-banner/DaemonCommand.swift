@@ -37,6 +37,8 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
+        // The commands a click runs are never waited for: the kernel reaps them, no zombies.
+        signal(SIGCHLD, SIG_IGN)
         do {
             try serve()
         } catch {

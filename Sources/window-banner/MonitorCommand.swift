@@ -32,7 +32,8 @@ struct MonitorCommand: ParsableCommand {
         milliseconds, a space, then one of: `online via IFACE [ipv4] [ipv6] [expensive]`, \
         `offline`, `offline banner shown`, `restored banner shown`, `restored banner hidden`, \
         `offline banner hidden`, `BANNER banner dismissed by another client`, `BANNER banner \
-        replaced by another client`, `BANNER banner gone: the owner exited`, `stopped (SIGNAL)`. \
+        dismissed by the user (clicked|closed|swiped|action)`, `BANNER banner replaced by \
+        another client`, `BANNER banner gone: the owner exited`, `stopped (SIGNAL)`. \
         The first line is the state at start-up.
         Exit codes: 0 stopped by SIGTERM, SIGINT or SIGHUP (its banner dismissed first); 64 bad \
         value or unknown style; 69 no display; 70 internal error; 71 the network monitor failed \
@@ -400,6 +401,8 @@ final class NetworkBannerMonitor {
         switch ended {
         case .dismissed?, .timeout?: log("\(current.banner.rawValue) banner dismissed by another client")
         case .replaced?: log("\(current.banner.rawValue) banner replaced by another client")
+        case .clicked?, .closed?, .swiped?, .action?:
+            log("\(current.banner.rawValue) banner dismissed by the user (\(ended.map(\.rawValue) ?? ""))")
         case nil: log("\(current.banner.rawValue) banner gone: the owner exited")
         }
     }

@@ -202,7 +202,7 @@ final class Owner {
             return
         }
 
-        requests[banner.token] = RequestState(monitors: Set(hosts.map(\.monitorName)))
+        requests[banner.token] = RequestState(monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request))
         if request.wait {
             requests[banner.token]?.waiters.insert(id)
             clients[id]?.waitingFor = banner.token
@@ -301,6 +301,7 @@ final class Owner {
                 if milestone == .dismissalFinished { finishHiding(on: host.monitorName) }
                 updateIdle()
             }
+            host.onDismiss = { [unowned self] reason in userDismissed(reason, on: host) }
             do {
                 drawing = try host.presentTopBanner(banner.appearance)
             } catch {
@@ -314,6 +315,25 @@ final class Owner {
         }
         endAll(change, on: host.monitorName)
         return drawing
+    }
+
+    /// The user dismissed the banner on `host` (it is already sliding out): its command runs,
+    /// and the request ends with that reason on every monitor where it is the visible banner,
+    /// the next queued banner taking its place.
+    private func userDismissed(_ reason: BannerDismissReason, on host: BannerHost) {
+        guard let token = schedules[host.monitorName]?.current?.token else { return }
+        if let command = requests[token]?.commands.command(for: reason), case .failure(let failure) = command.launch() {
+            log("the \(reason == .action ? "--action" : "--on-click") command did not run: \(failure)")
+        }
+        let now = monotonicNow()
+        for name in Array(schedules.keys) where schedules[name]?.current?.token == token {
+            guard var schedule = schedules[name] else { continue }
+            let change = schedule.userDismissed(reason, at: now)
+            schedules[name] = schedule
+            if let other = try? banners.host(named: name) { _ = apply(change, on: other) } else { endAll(change, on: name) }
+        }
+        rescheduleTimeouts()
+        updateIdle()
     }
 
     private func endAll(_ change: ScheduleChange, on monitor: String) {
@@ -458,6 +478,7 @@ final class Owner {
 
     private struct RequestState {
         var monitors: Set<String>
+        var commands: ClickCommands
         var waiters: Set<Int> = []
     }
 

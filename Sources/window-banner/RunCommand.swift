@@ -13,7 +13,9 @@ struct RunCommand: ParsableCommand {
         discussion: """
         The banner slides in, stays until --timeout seconds pass, SIGINT/SIGTERM arrives (exit 0), \
         or COMMAND exits (then window-banner exits with COMMAND's status), and slides out before \
-        exiting. COMMAND is run directly, without a shell.
+        exiting. COMMAND is run directly, without a shell. A banner the user dismisses (a click, \
+        its buttons, a swipe up) slides out too; a COMMAND still running is waited for. The \
+        --action button's command starts detached, like show's.
         """
     )
 
@@ -57,6 +59,20 @@ struct RunCommand: ParsableCommand {
             throw fail("\(error)", code: ExitStatus.usage)
         }
         let dismiss = { for host in hosts { host.dismissTopBanner() } }
+        // Dismissed by the user on one monitor: gone from all, and the action button's command runs.
+        let actionCommand = appearance.action.flatMap { try? ActionSetting(parsing: $0) }?.command ?? []
+        var launched: [pid_t] = []
+        for host in hosts {
+            host.onDismiss = { reason in
+                dismiss()
+                guard reason == .action, !actionCommand.isEmpty else { return }
+                let command = BannerCommand(arguments: actionCommand, environment: processEnvironment(), directory: nil)
+                switch command.launch() {
+                case .success(let pid): launched.append(pid)
+                case .failure(let failure): Terminal.warning("the --action command did not run: \(failure)")
+                }
+            }
+        }
 
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGCHLD]) else {
             throw fail("cannot set up signal handling", code: ExitStatus.internalError)
@@ -83,6 +99,7 @@ struct RunCommand: ParsableCommand {
         banners.loop.watch(fd: signals.readEnd) {
             for signal in signals.drain() {
                 if signal == SIGCHLD {
+                    BannerCommand.reap(&launched)
                     if let status = child?.reap() {
                         childStatus = status
                         dismiss()

@@ -25,9 +25,15 @@ struct ShowCommand: ParsableCommand {
         turn instead (FIFO), and --id KEY replaces a visible or queued banner with the same key. \
         Values come from the built-in defaults, then the config file's [defaults], then \
         --style NAME, then these flags.
-        With --wait: prints why the banner ended and exits 0 (timeout), 10 (dismissed) or \
-        11 (replaced). Other exit codes: 64 bad value, unknown monitor or style; 69 no display; \
-        75 owner not reachable (temporary); 76 protocol version mismatch; 78 broken config file.
+        The user dismisses a banner by clicking it, by its close button (--close-button) or \
+        action button (--action), or by turning the wheel up or dragging upwards over it (a \
+        swipe). --on-click -- COMMAND ARGS… (last on the line) runs COMMAND when the banner \
+        is clicked; --action LABEL=COMMAND ARGS… draws a button that runs COMMAND (split at \
+        spaces). Commands run without a shell, in this command's environment and working \
+        directory, detached; one that cannot start is a warning in the owner's log.
+        With --wait: prints why the banner ended and exits 0 (timeout), 10 (dismissed), \
+        11 (replaced), 12 (clicked), 13 (closed), 14 (swiped) or 15 (action). Other exit codes: \
+        64 bad value, unknown monitor or style; 69 no display; 75 owner not reachable (temporary); 76 protocol version mismatch; 78 broken config file.
         """
     )
 
@@ -54,15 +60,33 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Wait for the visible banner to go instead of replacing it.")
     var enqueue = false
 
-    @Flag(help: "Block until this banner is gone; print why (timeout, dismissed, replaced).")
+    @Flag(help: "Block until this banner is gone; print why (timeout, dismissed, replaced, clicked, closed, swiped, action).")
     var wait = false
 
+    @Flag(name: .customLong("on-click"), help: "When the user clicks the banner, run the command given after -- (no shell; this environment and directory).")
+    var onClick = false
+
     @OptionGroup var connection: ConnectionOptions
+
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("The command --on-click runs, with its arguments.", valueName: "command"))
+    var command: [String] = []
 
     func validate() throws {
         if sticky, timeout != nil || transient {
             throw ValidationError("--sticky cannot be combined with --timeout or --transient")
         }
+        if onClick, command.isEmpty {
+            throw ValidationError("--on-click needs a command after --: --on-click -- COMMAND ARGS…")
+        }
+        if !onClick, !command.isEmpty {
+            throw ValidationError("a command after -- needs --on-click")
+        }
+    }
+
+    /// True when a click may run a command: the owner then needs this process's environment
+    /// and working directory.
+    private var runsCommands: Bool {
+        onClick || appearance.action.map { (try? ActionSetting(parsing: $0))?.command.isEmpty == false } == true
     }
 
     func run() throws {
@@ -76,7 +100,9 @@ struct ShowCommand: ParsableCommand {
         let request = OwnerRequest(ShowRequest(
             settings: appearance.settings, style: style, configPath: connection.configPath,
             sticky: sticky, transient: transient, timeout: duration, monitor: monitor ?? "primary",
-            id: id, enqueue: enqueue, wait: wait))
+            id: id, enqueue: enqueue, wait: wait, onClick: onClick ? command : nil,
+            environment: runsCommands ? processEnvironment() : nil,
+            directory: runsCommands ? currentDirectory() : nil))
         do {
             guard var exchange = try connection.client().exchange(request, start: true, configPath: connection.configPath) else {
                 throw CommandFailure("cannot start the owner", code: ExitStatus.unreachable)
@@ -88,11 +114,8 @@ struct ShowCommand: ParsableCommand {
                 throw CommandFailure("the owner went away before the banner ended", code: ExitStatus.unreachable)
             }
             print(ended.rawValue)
-            switch ended {
-            case .timeout: return
-            case .dismissed: throw ExitCode(ExitStatus.waitDismissed)
-            case .replaced: throw ExitCode(ExitStatus.waitReplaced)
-            }
+            let status = ExitStatus.wait(ended)
+            if status != 0 { throw ExitCode(status) }
         } catch let failure as CommandFailure {
             throw failure.exit
         }

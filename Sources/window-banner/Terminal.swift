@@ -69,6 +69,20 @@ extension ExitStatus {
     static let waitDismissed: Int32 = 10
     /// `show --wait`: another banner took its place.
     static let waitReplaced: Int32 = 11
+
+    /// `show --wait`'s exit code for each way a banner ends: 0 timeout, 10 dismissed,
+    /// 11 replaced, 12 clicked, 13 closed, 14 swiped, 15 action.
+    static func wait(_ reason: BannerEndReason) -> Int32 {
+        switch reason {
+        case .timeout: 0
+        case .dismissed: waitDismissed
+        case .replaced: waitReplaced
+        case .clicked: 12
+        case .closed: 13
+        case .swiped: 14
+        case .action: 15
+        }
+    }
 }
 
 /// Prints `message` and ends the command with `code`.

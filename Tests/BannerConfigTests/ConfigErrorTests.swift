@@ -69,12 +69,22 @@ private func loadError(_ path: String) -> ConfigError? {
             """)
         #expect(error?.kind == .unknownKey)
         #expect(error?.description == "config.toml:3: style.offline.colour: unknown key (expected one of: "
-            + "background, compact, font, height, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
+            + "background, close-button, compact, font, height, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
     }
 
     @Test func timeoutIsNotADefaultsKey() {
         #expect(parseError("[defaults]\ntimeout = 3\n")?.description == "config.toml:2: defaults.timeout: unknown key "
-            + "(expected one of: background, compact, font, height, subtitle, subtitle-font, text-color, title, title-top-inset)")
+            + "(expected one of: background, close-button, compact, font, height, subtitle, subtitle-font, text-color, title, title-top-inset)")
+    }
+
+    @Test func closeButtonMustBeABoolean() {
+        #expect(parseError("[defaults]\nclose-button = \"yes\"\n")?.description
+            == "config.toml:2: defaults.close-button: expected true or false, found a string")
+    }
+
+    @Test func actionAndProgressBelongToOneMessageNotToAStyle() {
+        #expect(parseError("[style.upload]\nprogress = 0.5\n")?.kind == .unknownKey)
+        #expect(parseError("[defaults]\naction = \"Undo=git stash pop\"\n")?.kind == .unknownKey)
     }
 
     @Test func unknownDaemonKeyIsAnError() {

@@ -113,6 +113,13 @@ import Testing
         #expect(config.defaults.background == "SteelBlue")
     }
 
+    @Test func closeButtonIsABooleanInAStyle() throws {
+        let config = try BannerConfig.parse("[style.note]\nclose-button = true\n[defaults]\nclose-button = false\n", file: "config.toml")
+        #expect(config.styles["note"]?.appearance.closeButton == "true")
+        #expect(config.defaults.closeButton == "false")
+        #expect(try config.resolve(style: "note").appearance.appearance().closeButton)
+    }
+
     @Test func titleIsAllowedInDefaults() throws {
         let config = try BannerConfig.parse("[defaults]\ntitle = \"Hello\"\n", file: "config.toml")
         #expect(config.defaults.title == "Hello")

@@ -143,4 +143,41 @@ struct ScheduleTests {
         #expect(schedule.isIdle)
         #expect(schedule.deadline == nil)
     }
+
+    @Test func userDismissalEndsTheVisibleBannerWithItsReason() {
+        for reason in BannerDismissReason.allCases {
+            var schedule = BannerSchedule()
+            _ = schedule.show(banner(1, mode: .transient(5)), enqueue: false, at: at(0))
+            let change = schedule.userDismissed(reason, at: at(1))
+            #expect(change.screen == .hide)
+            #expect(change.ended.map(\.token) == [1])
+            #expect(change.ended.map(\.reason) == [BannerEndReason(reason)])
+            #expect(schedule.isIdle)
+            #expect(schedule.deadline == nil)
+        }
+    }
+
+    @Test func userDismissalReasonsAreTheirOwnEndReasons() {
+        #expect(BannerDismissReason.allCases.map(BannerEndReason.init) == [.clicked, .closed, .swiped, .action])
+        #expect(BannerEndReason.allCases.map(\.rawValue) == ["timeout", "dismissed", "replaced", "clicked", "closed", "swiped", "action"])
+    }
+
+    @Test func userDismissalPromotesTheNextQueuedBanner() {
+        var schedule = BannerSchedule()
+        _ = schedule.show(banner(1), enqueue: false, at: at(0))
+        _ = schedule.show(banner(2, mode: .transient(2)), enqueue: true, at: at(0))
+        _ = schedule.show(banner(3), enqueue: true, at: at(0))
+        let change = schedule.userDismissed(.closed, at: at(10))
+        #expect(change.screen == .present(banner(2, mode: .transient(2))))
+        #expect(change.ended.map(\.token) == [1])
+        #expect(change.ended.map(\.reason) == [.closed])
+        #expect(schedule.queue.map(\.token) == [3])
+        // The promoted banner's clock starts now.
+        #expect(schedule.deadline == at(12))
+    }
+
+    @Test func userDismissalWithNothingVisibleChangesNothing() {
+        var schedule = BannerSchedule()
+        #expect(schedule.userDismissed(.clicked, at: at(0)) == ScheduleChange())
+    }
 }

@@ -1,0 +1,122 @@
+// The commands a click on a banner runs (`show --on-click -- COMMAND ARGS…`, `--action
+// LABEL=COMMAND`): argument vectors started without a shell, in the environment and working
+// directory of the client that asked for them, detached in a session of their own with stdin on
+// /dev/null, so they outlive the banner and never get its process's signals. Their output goes
+// where the launcher's stdout and stderr go (the owner's log). Nobody waits for them to finish:
+// the owner ignores SIGCHLD, so the kernel reaps them, and `run` reaps its own with `reap`.
+// Start reading at `BannerCommand.launch()`.
+
+import BannerCore
+import CSpawn
+import Glibc
+import OwnerProtocol
+
+/// What a `show` request runs when its banner is clicked (`--on-click`) and when its action
+/// button is (`--action LABEL=COMMAND`), in the request's environment and directory (the
+/// owner's own environment for a request that carries none).
+struct ClickCommands {
+    var onClick: BannerCommand?
+    var action: BannerCommand?
+
+    init(_ request: ShowRequest) {
+        let environment = request.environment ?? processEnvironment()
+        func command(_ arguments: [String]?) -> BannerCommand? {
+            guard let arguments, !arguments.isEmpty else { return nil }
+            return BannerCommand(arguments: arguments, environment: environment, directory: request.directory)
+        }
+        onClick = command(request.onClick)
+        action = command(request.settings.action.flatMap { try? ActionSetting(parsing: $0) }?.command)
+    }
+
+    /// The command a dismissal by `reason` runs, if any.
+    func command(for reason: BannerDismissReason) -> BannerCommand? {
+        switch reason {
+        case .clicked: onClick
+        case .action: action
+        case .closed, .swiped: nil
+        }
+    }
+}
+
+/// A command to run for a banner, and where.
+struct BannerCommand: Equatable {
+    /// The program (looked up in the environment's `PATH` unless it contains a `/`) and its
+    /// arguments.
+    var arguments: [String]
+    /// The whole environment it runs with.
+    var environment: [String: String]
+    /// Its working directory; nil for the launcher's own.
+    var directory: String?
+
+    /// Why a command did not start, as one line.
+    struct LaunchFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts the command with posix_spawn(3); its process id, or why it did not start.
+    func launch() -> Result<pid_t, LaunchFailure> {
+        guard let program = arguments.first, !program.isEmpty else { return .failure(LaunchFailure(description: "empty command")) }
+        guard let path = executablePath(of: program) else {
+            return .failure(LaunchFailure(description: "command not found: \(program.printable)"))
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let directory { posix_spawn_file_actions_addchdir_np(&actions, directory) }
+
+        // Default dispositions for what the launcher handles or ignores (an ignored SIGCHLD
+        // would survive exec and break any program that waits for its own children).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSID))
+
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
+        guard status == 0 else {
+            let place = directory.map { " in \($0.printable)" } ?? ""
+            return .failure(LaunchFailure(description: "cannot start \(program.printable)\(place): \(String(cString: strerror(status)))"))
+        }
+        return .success(pid)
+    }
+
+    /// `program` as posix_spawn should open it: as given when it names a path (relative ones
+    /// are taken from `directory`, where the child is when it executes), else the first
+    /// executable file called `program` in the environment's `PATH`, as execvp(3) would find it.
+    private func executablePath(of program: String) -> String? {
+        if program.contains("/") { return program }
+        let searchPath = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for entry in searchPath.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (entry.isEmpty ? "." : String(entry)) + "/" + program
+            let onDisk = candidate.hasPrefix("/") ? candidate : (directory ?? ".") + "/" + candidate
+            var info = stat()
+            if stat(onDisk, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(onDisk, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Reaps those of `pids` that have finished (for a launcher that keeps SIGCHLD, like `run`).
+    static func reap(_ pids: inout [pid_t]) {
+        pids.removeAll { waitpid($0, nil, WNOHANG) != 0 }
+    }
+}
+
+/// This process's working directory (getcwd(3)); nil when it cannot be named (removed, or
+/// longer than PATH_MAX).
+func currentDirectory() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}
