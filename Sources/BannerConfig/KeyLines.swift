@@ -15,6 +15,16 @@ struct KeyLines {
         lineOfPath = scanner.lineOfPath
     }
 
+    /// The first place where a key must begin but the byte there cannot begin one (`[%x]`,
+    /// `a.%b = 1`), as 1-based line and column and the byte as written. TOMLKit's parser
+    /// (toml++) does not report this case: debug builds stop on an assertion, release builds
+    /// read on undefined — so it is checked before the text reaches it.
+    static func badKeyStart(in text: String) -> (line: Int, column: Int, found: String)? {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        scanner.scanDocument()
+        return scanner.badKeyStart
+    }
+
     /// The 1-based line of the key at `path`, or of its nearest written ancestor: a table made
     /// implicitly by `[a.b]` is reported at that header.
     func line(of path: [String]) -> Int? {
@@ -33,6 +43,9 @@ private struct Scanner {
     var index = 0
     var line = 1
     var lineOfPath: [[String]: Int] = [:]
+    /// Where the current line starts, for columns.
+    var lineStart = 0
+    var badKeyStart: (line: Int, column: Int, found: String)?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -46,7 +59,10 @@ private struct Scanner {
     /// Moves one byte on; the only place `line` changes, so no path can miss a newline.
     mutating func advance() {
         guard index < bytes.count else { return }
-        if bytes[index] == .newline { line += 1 }
+        if bytes[index] == .newline {
+            line += 1
+            lineStart = index + 1
+        }
         index += 1
     }
 
@@ -104,6 +120,7 @@ private struct Scanner {
                 while current?.isBareKeyByte == true { advance() }
                 parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
             } else {
+                noteBadKeyStart()
                 break
             }
             skipBlanks()
@@ -111,6 +128,15 @@ private struct Scanner {
             advance()
         }
         return parts
+    }
+
+    /// A key was due here and the byte cannot begin one.
+    mutating func noteBadKeyStart() {
+        guard badKeyStart == nil else { return }
+        let found = index < bytes.count
+            ? String(decoding: bytes[index..<min(bytes.count, index + 4)], as: UTF8.self).unicodeScalars.first.map { String($0) } ?? "?"
+            : "end of file"
+        badKeyStart = (line, index - lineStart + 1, found)
     }
 
     /// Skips the value of the key at `path`, recording the keys of an inline table under it.

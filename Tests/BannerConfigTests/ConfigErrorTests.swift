@@ -249,4 +249,15 @@ private func loadError(_ path: String) -> ConfigError? {
             #expect(error.description == "config.toml: unknown style 'party' (known: call, meeting, offline, online)")
         }
     }
+
+    /// toml++ (inside TOMLKit) asserts on these in debug builds and misreads them in release
+    /// builds; they are refused before it sees them.
+    @Test func aKeyThatCannotBeginIsASyntaxErrorWithItsColumn() {
+        #expect(parseError("[%nknown]\nfont = \"never\"\n")?.description
+            == "config.toml:1:2: expected a key (letters, digits, _ or -, or a quoted string), found '%'")
+        #expect(parseError("[defaults]\nheight = 40\n  .x = 1\n")?.description
+            == "config.toml:3:3: expected a key (letters, digits, _ or -, or a quoted string), found '.'")
+        #expect(parseError("[style.é]\n")?.description
+            == "config.toml:1:8: expected a key (letters, digits, _ or -, or a quoted string), found 'é'")
+    }
 }
