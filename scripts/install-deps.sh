@@ -4,15 +4,15 @@
 set -euo pipefail
 
 packages=(
-  # build: Xlib, Xft (+ fontconfig), XRandR, XShape headers and pkg-config files
-  pkg-config libx11-dev libxft-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
+  # build: Xlib, Xft (+ fontconfig), XRender, XRandR, XShape headers and pkg-config files
+  pkg-config libx11-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
   # tests: a private X server and real window managers; network namespaces for rtnetlink
   xvfb openbox i3-wm x11-xserver-utils iproute2
   # tests: fallback fonts for CJK and for emoji/symbols (monochrome), which DejaVu lacks
   fonts-droid-fallback fonts-symbola
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
-  # demo: a client window to push down, and screenshots
+  # demo: a client window to push down, and screenshots; tests: xdotool clicks, scrolls and drags (XTEST)
   xterm wmctrl xdotool imagemagick x11-utils
 )
 

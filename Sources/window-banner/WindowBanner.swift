@@ -19,7 +19,8 @@ struct WindowBanner: ParsableCommand {
         display or display unreachable; 70 internal error; 71 monitor: rtnetlink failed; 75 owner \
         process not reachable \
         (temporary, try again); 76 owner speaks another protocol version; 78 broken config \
-        file; show --wait: 0 timeout, 10 dismissed, 11 replaced; 126/127 the command given to \
+        file; show --wait: 0 timeout, 10 dismissed, 11 replaced, 12 clicked, 13 closed (the ✕), \
+        14 swiped (wheel up or drag up), 15 action (its button); 126/127 the command given to \
         run could not be started; otherwise run -- COMMAND exits with the command's status.
         """,
         version: "0.1.0",

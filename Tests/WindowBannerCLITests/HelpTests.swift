@@ -30,10 +30,11 @@ extension WindowBannerCLITests {
             let entries = Self.optionEntries(help.standardOutput)
             let flags = ["--title", "--background", "--text-color", "--height", "--title-top-inset", "--font", "--compact",
                          "--style", "--timeout", "--transient", "--sticky", "--monitor", "--id", "--enqueue", "--wait",
-                         "--display", "--no-config"]
+                         "--display", "--no-config", "--close-button/--no-close-button", "--action", "--progress", "--on-click"]
             for flag in flags { #expect(entries[flag] != nil, "\(flag) missing from show --help") }
             let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            for code in ["0 (timeout)", "10 (dismissed)", "11 (replaced)", "64 bad value", "69 no display",
+            for code in ["0 (timeout)", "10 (dismissed)", "11 (replaced)", "12 (clicked)", "13 (closed)", "14 (swiped)",
+                         "15 (action)", "64 bad value", "69 no display",
                          "75 owner not reachable", "76 protocol version mismatch", "78 broken config file"] {
                 #expect(text.contains(code), "show --help should document \(code)")
             }
