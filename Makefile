@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
 
-.PHONY: all deps build release demo test install uninstall clean
+.PHONY: all deps build release demo test soak fuzz install uninstall clean
 
 all: build
 
@@ -29,6 +29,16 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The long runs `make test` keeps short: 10,000 present/update/dismiss cycles (memory and X
+# resources must end where they started) and 200,000 seeded inputs per parser.
+soak: deps
+	$(SWIFT) build --build-tests
+	WINDOW_BANNER_SOAK_CYCLES=10000 $(SWIFT) test --skip-build --filter SoakTests
+
+fuzz: deps
+	$(SWIFT) build --build-tests
+	WINDOW_BANNER_FUZZ_ITERATIONS=200000 $(SWIFT) test --skip-build --filter Fuzz
 
 # The binary, its man page (generated from the argument parser), shell completions, the
 # systemd user units and the example config. PREFIX defaults to ~/.local; DESTDIR is honoured.

@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         // A private Xvfb + real window manager per suite, and an independent X client that
         // observes what a user would see (work area, geometry, pixels).
-        .target(name: "X11TestSupport", dependencies: ["CX11", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
+        // X-Resource, so tests can count the windows, pixmaps and pictures a client holds.
+        .systemLibrary(name: "CXRes", path: "Tests/CXRes", pkgConfig: "xres", providers: [.apt(["libxres-dev"])]),
+        .target(name: "X11TestSupport", dependencies: ["CX11", "CXRes", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
         .testTarget(name: "WindowBannerCLITests", dependencies: ["window-banner", "X11TestSupport", "ProcessTestSupport"]),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the

@@ -10,6 +10,8 @@ packages=(
   xvfb openbox i3-wm x11-xserver-utils iproute2
   # tests: fallback fonts for CJK and for emoji/symbols (monochrome), which DejaVu lacks
   fonts-droid-fallback fonts-symbola
+  # tests: X-Resource, to count what the banner holds on the server after thousands of cycles
+  libxres-dev
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
   # demo: a client window to push down, and screenshots; tests: xdotool clicks, scrolls and drags (XTEST)

@@ -18,11 +18,11 @@ final class Fixture {
     let display: BannerDisplay
 
     init(_ windowManager: TestDesktop.WindowManager = .openbox, width: Int = 1280, height: Int = 800,
-         setup: [[String]] = [], before: (XObserver) -> Void = { _ in }) throws {
+         setup: [[String]] = [], timing: BannerTiming = .standard, before: (XObserver) -> Void = { _ in }) throws {
         desktop = try TestDesktop(windowManager: windowManager, width: width, height: height, setup: setup)
         observer = try XObserver(displayName: desktop.displayName)
         before(observer)
-        display = try BannerDisplay(name: desktop.displayName)
+        display = try BannerDisplay(name: desktop.displayName, timing: timing)
         display.loop.watch(fd: observer.fileDescriptor) { [observer] in observer.drainEvents() }
     }
 
