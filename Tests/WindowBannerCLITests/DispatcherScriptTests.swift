@@ -1,0 +1,129 @@
+// Resources/networkmanager/90-window-banner as NetworkManager runs it: as root, with an almost
+// empty environment, one event at a time. Around it — and only around it — stand stand-ins for
+// logind (`loginctl` naming this test's X display as the active session), `nmcli` (the state
+// the test chooses) and `runuser`, bind-mounted over /usr/local/bin in a private mount
+// namespace, with a private /run. The script itself, the real `window-banner`, its owner and
+// the X server are the real ones.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import X11TestSupport
+
+extension WindowBannerCLITests {
+    @Suite(
+        "NetworkManager dispatcher script",
+        .enabled(if: geteuid() == 0, "a private mount namespace needs root; CI runs `make test` as root")
+    )
+    struct DispatcherScriptTests {
+        /// A private /run and /usr/local/bin for the script, and the desktop it shows banners on.
+        final class Dispatcher {
+            let owner: OwnerFixture
+            let root: String
+            var run: String { root + "/run" }
+            var stubs: String { root + "/bin" }
+
+            init() throws {
+                owner = try OwnerFixture()
+                var template = Array("/tmp/wb-dispatcher-XXXXXX".utf8CString)
+                root = String(cString: try #require(mkdtemp(&template)))
+                for directory in [run, run + "/user", run + "/user/0", stubs] { mkdir(directory, 0o755) }
+                chmod(run + "/user/0", 0o700)
+                let display = owner.fixture.desktop.displayName
+                try stub("loginctl", """
+                    case $1 in
+                        list-sessions) echo "c1 0 root seat0 tty7" ;;
+                        show-session) printf 'Type=x11\\nActive=yes\\nRemote=no\\nDisplay=\(display)\\nName=root\\nUser=0\\n' ;;
+                    esac
+                    """)
+                try stub("nmcli", "cat \(root)/nm-state")
+                try stub("runuser", #"while [ "$1" != "--" ]; do shift; done; shift; exec "$@""#)
+                symlink(windowBannerExecutable(), stubs + "/window-banner")
+                try setNetworkManagerState("connected")
+                // The owner the script starts uses /run/user/0 inside; the same directory here.
+                owner.fixture.extraEnvironment["XDG_RUNTIME_DIR"] = run + "/user/0"
+            }
+
+            deinit {
+                for pid in owner.ownerProcesses() { kill(pid, SIGKILL) }
+                _ = try? Subprocess.run("/bin/rm", ["-rf", root])
+            }
+
+            func setNetworkManagerState(_ state: String) throws {
+                try (state + "\n").write(toFile: root + "/nm-state", atomically: true, encoding: .utf8)
+            }
+
+            private func stub(_ name: String, _ body: String) throws {
+                let path = stubs + "/" + name
+                try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+                chmod(path, 0o755)
+            }
+
+            /// Runs the script for `event` on `interface` as NetworkManager would; its exit status.
+            @discardableResult
+            func dispatch(_ event: String, interface: String = "eth0", connectivity: String? = nil) throws -> Int32? {
+                // Tests/WindowBannerCLITests/ThisFile.swift → the package root.
+                let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                let script = root.appendingPathComponent("Resources/networkmanager/90-window-banner").path
+                var environment = ["env", "-i"]
+                if let connectivity { environment.append("CONNECTIVITY_STATE=\(connectivity)") }
+                let inside = "mount --bind \(stubs) /usr/local/bin && mount --bind \(run) /run && exec "
+                    + (environment + [script, interface, event]).joined(separator: " ")
+                let process = try Subprocess(executable: "/usr/bin/unshare", arguments: ["--mount", "--propagation", "private", "/bin/sh", "-c", inside])
+                let status = process.waitForExit(timeout: 30)
+                #expect(process.standardError == "", "\(process.standardError)")
+                return status
+            }
+
+            var markerExists: Bool { FileManager.default.fileExists(atPath: run + "/window-banner-nm-offline") }
+        }
+
+        @Test func noConnectivityShowsTheOfflineBannerOnTheSessionsDisplay() throws {
+            let dispatcher = try Dispatcher()
+            #expect(try dispatcher.dispatch("connectivity-change", connectivity: "NONE") == 0)
+            let status = try dispatcher.owner.status()
+            #expect(status.title == "No Internet Connection")
+            #expect(status.mode == "sticky")
+            #expect(status.id == "window-banner-monitor")
+            #expect(dispatcher.markerExists)
+        }
+
+        @Test func fullConnectivityAfterOfflineShowsBackOnlineForTwoSeconds() throws {
+            let dispatcher = try Dispatcher()
+            #expect(try dispatcher.dispatch("connectivity-change", connectivity: "PORTAL") == 0)
+            #expect(try dispatcher.owner.status().title == "No Internet Connection")
+            #expect(try dispatcher.dispatch("connectivity-change", connectivity: "FULL") == 0)
+            let status = try dispatcher.owner.status()
+            #expect(status.title == "Back Online")
+            #expect(status.mode == "transient")
+            #expect((status.remaining ?? 0) <= 2)
+            #expect(!dispatcher.markerExists)
+            #expect(dispatcher.owner.fixture.waitForRestoredDesktop())
+        }
+
+        @Test func onlineWithoutAnEarlierOfflineBannerShowsNothing() throws {
+            let dispatcher = try Dispatcher()
+            #expect(try dispatcher.dispatch("connectivity-change", connectivity: "FULL") == 0)
+            #expect(try dispatcher.dispatch("up") == 0)
+            #expect(try dispatcher.owner.status().presented == false)
+        }
+
+        @Test func downWhenNetworkManagerIsDisconnectedShowsOfflineAndUpBringsBackOnline() throws {
+            let dispatcher = try Dispatcher()
+            try dispatcher.setNetworkManagerState("disconnected")
+            #expect(try dispatcher.dispatch("down") == 0)
+            #expect(try dispatcher.owner.status().title == "No Internet Connection")
+            try dispatcher.setNetworkManagerState("connected")
+            #expect(try dispatcher.dispatch("up") == 0)
+            #expect(try dispatcher.owner.status().title == "Back Online")
+        }
+
+        @Test func downWhileAnotherDeviceStillConnectsShowsNothing() throws {
+            let dispatcher = try Dispatcher()
+            #expect(try dispatcher.dispatch("down") == 0)
+            #expect(try dispatcher.owner.status().presented == false)
+            #expect(!dispatcher.markerExists)
+        }
+    }
+}
