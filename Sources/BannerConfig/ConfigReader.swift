@@ -105,7 +105,7 @@ struct ConfigReader {
 
     /// Appearance fields written as TOML numbers, and as booleans; the rest are strings.
     private static let numericFields: Set<String> = ["height", "title-top-inset"]
-    private static let booleanFields: Set<String> = ["close-button"]
+    private static let booleanFields: Set<String> = ["close-button", "reduce-motion"]
 
     /// `[daemon]`: `idle-exit` only.
     private func idleExit(_ table: TOMLTable, at path: [String]) throws(ConfigError) -> Double? {

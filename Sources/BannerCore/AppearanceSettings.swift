@@ -27,12 +27,14 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var action: String?
     /// A decimal number from 0 to 1: the progress bar.
     public var progress: String?
+    /// `true` or `false`: no slide (see ``TopBannerAppearance/reduceMotion``).
+    public var reduceMotion: String?
 
     public init(
         title: String? = nil, background: String? = nil, textColor: String? = nil,
         height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil,
         subtitle: String? = nil, subtitleFont: String? = nil,
-        closeButton: String? = nil, action: String? = nil, progress: String? = nil
+        closeButton: String? = nil, action: String? = nil, progress: String? = nil, reduceMotion: String? = nil
     ) {
         self.title = title
         self.background = background
@@ -46,6 +48,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.closeButton = closeButton
         self.action = action
         self.progress = progress
+        self.reduceMotion = reduceMotion
     }
 
     /// The settings' fields by the name a user writes them with (flag without `--`, config key).
@@ -53,7 +56,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         ("title", \.title), ("background", \.background), ("text-color", \.textColor),
         ("height", \.height), ("title-top-inset", \.titleTopInset), ("font", \.font), ("compact", \.compact),
         ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont), ("close-button", \.closeButton),
-        ("action", \.action), ("progress", \.progress),
+        ("action", \.action), ("progress", \.progress), ("reduce-motion", \.reduceMotion),
     ] }
 
     /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but `action` and
@@ -97,6 +100,10 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         if let closeButton {
             guard let value = Bool(closeButton) else { throw .flag(name: "close-button", value: closeButton) }
             builder.closeButton(value)
+        }
+        if let reduceMotion {
+            guard let value = Bool(reduceMotion) else { throw .flag(name: "reduce-motion", value: reduceMotion) }
+            builder.reduceMotion(value)
         }
         if let action { builder.action(try ActionSetting(parsing: action).label) }
         if let progress { builder.progress(try TopBannerAppearance.validatedProgress(Double(progress) ?? .nan, as: progress)) }

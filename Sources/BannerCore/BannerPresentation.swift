@@ -144,9 +144,10 @@ public struct BannerPresentation: Sendable {
 
     private mutating func startSlide(to target: Double, at now: MonotonicTime) {
         let distance = abs(target - reveal)
+        let motion = appearance?.reduceMotion == true ? 0 : timing.slideDuration
         slide = Animation(
             from: reveal, to: target, start: now,
-            duration: timing.slideDuration * distance,
+            duration: motion * distance,
             curve: target > reveal ? .easeOut : .easeIn
         )
         settle(at: now)

@@ -23,12 +23,15 @@ public struct TopBannerAppearance: Sendable, Hashable {
     /// A progress bar along the bottom edge, 0...1 of the banner's width; nil for none.
     /// Presenting a look that differs only here moves the bar instead of cross-fading.
     public var progress: Double?
+    /// No slide: the banner appears, and its space is reserved, at once (and goes at once);
+    /// a change of look still cross-fades. For people whom motion bothers.
+    public var reduceMotion: Bool
 
     public init(
         title: String, backgroundColor: BannerColor, textColor: BannerColor,
         height: Double, titleTopInset: Double, font: BannerFont,
         subtitle: String = "", subtitleFont: BannerFont? = nil,
-        closeButton: Bool = false, actionLabel: String = "", progress: Double? = nil
+        closeButton: Bool = false, actionLabel: String = "", progress: Double? = nil, reduceMotion: Bool = false
     ) {
         self.title = title
         self.backgroundColor = backgroundColor
@@ -41,6 +44,7 @@ public struct TopBannerAppearance: Sendable, Hashable {
         self.closeButton = closeButton
         self.actionLabel = actionLabel
         self.progress = progress
+        self.reduceMotion = reduceMotion
     }
 
     /// The subtitle's size relative to the title's: 13 pt under a 17 pt title, as iOS pairs a
@@ -69,7 +73,8 @@ public struct TopBannerAppearance: Sendable, Hashable {
         subtitleFont: nil,                  // --subtitle-font (nil: the title's family, regular, 13 pt)
         closeButton: false,                 // --close-button
         actionLabel: "",                    // --action LABEL[=COMMAND]
-        progress: nil                       // --progress
+        progress: nil,                      // --progress
+        reduceMotion: false                 // --reduce-motion (also from GTK's gtk-enable-animations)
     )
 
     /// Compact style (landscape in `auto`): a thin strip, as the original does in landscape.

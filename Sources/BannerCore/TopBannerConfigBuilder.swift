@@ -21,6 +21,7 @@ public final class TopBannerConfigBuilder {
     public private(set) var closeButton: Bool?
     public private(set) var actionLabel: String?
     public private(set) var progress: Double?
+    public private(set) var reduceMotion: Bool?
 
     public init() {}
 
@@ -42,6 +43,8 @@ public final class TopBannerConfigBuilder {
     /// A bar along the bottom edge, `value` (0...1) of the way across; other values are refused
     /// by ``build(defaults:)``.
     @discardableResult public func progress(_ value: Double) -> Self { progress = value; return self }
+    /// No slide: appears and goes at once (cross-fades stay).
+    @discardableResult public func reduceMotion(_ value: Bool = true) -> Self { reduceMotion = value; return self }
 
     /// The full appearance: overrides where set, `defaults` elsewhere.
     public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {
@@ -56,7 +59,8 @@ public final class TopBannerConfigBuilder {
             subtitleFont: subtitleFont ?? defaults.subtitleFont,
             closeButton: closeButton ?? defaults.closeButton,
             actionLabel: try TopBannerAppearance.validatedText(actionLabel ?? defaults.actionLabel, field: "action label"),
-            progress: try (progress ?? defaults.progress).map { value throws(BannerValueError) in try TopBannerAppearance.validatedProgress(value) }
+            progress: try (progress ?? defaults.progress).map { value throws(BannerValueError) in try TopBannerAppearance.validatedProgress(value) },
+            reduceMotion: reduceMotion ?? defaults.reduceMotion
         )
     }
 }

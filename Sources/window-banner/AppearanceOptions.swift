@@ -34,6 +34,9 @@ struct AppearanceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
     var compact: String?
 
+    @Flag(name: .customLong("reduce-motion"), inversion: .prefixedNo, help: "No slide: the banner and its space appear and go at once (--no-reduce-motion: slide, whatever the style or desktop says). Default: the desktop's setting (GTK's gtk-enable-animations), else slide.")
+    var reduceMotion: Bool?
+
     @Flag(name: .customLong("close-button"), inversion: .prefixedNo, help: "A close button ✕ at the right edge (--no-close-button: none, whatever the style says). Default: none.")
     var closeButton: Bool?
 
@@ -48,7 +51,8 @@ struct AppearanceOptions: ParsableArguments {
         AppearanceSettings(
             title: title, background: background, textColor: textColor, height: height,
             titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont,
-            closeButton: closeButton.map { String($0) }, action: action, progress: progress)
+            closeButton: closeButton.map { String($0) }, action: action, progress: progress,
+            reduceMotion: reduceMotion.map { String($0) })
     }
 
     /// The appearance these flags describe, defaults filled in.

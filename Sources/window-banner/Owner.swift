@@ -5,6 +5,7 @@
 // calls and schedule changes into presents, dismissals and replies.
 // Start reading at `handle(_:from:)`.
 
+import BannerConfig
 import BannerCore
 import BannerX11
 import Glibc
@@ -176,7 +177,10 @@ final class Owner {
         let hosts: [BannerHost]
         do {
             let style = try config.style(request.style, configPath: request.configPath)
-            let settings = style.appearance.overlaid(by: request.settings)
+            var settings = style.appearance.overlaid(by: request.settings)
+            if settings.reduceMotion == nil, DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
+                settings.reduceMotion = "true"
+            }
             let appearance: TopBannerAppearance
             let policy: CompactPolicy
             do {

@@ -2,6 +2,7 @@
 // it runs, so the banner (and its reserved space) lives exactly as long as this process.
 
 import ArgumentParser
+import BannerConfig
 import BannerCore
 import BannerX11
 import Glibc
@@ -38,7 +39,11 @@ struct RunCommand: ParsableCommand {
         let policy: CompactPolicy
         var duration: Double?
         do {
-            look = try appearance.appearance()
+            var settings = appearance.settings
+            if settings.reduceMotion == nil, DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
+                settings.reduceMotion = "true"
+            }
+            look = try settings.appearance()
             policy = try appearance.compactPolicy()
             if let timeout { duration = try seconds(timeout) }
         } catch {

@@ -27,6 +27,26 @@ extension WindowBannerCLITests {
             #expect(status.monitors.first?.reserved == 80)
         }
 
+        @Test func reduceMotionReservesTheWholeHeightFromTheFirstFrame() throws {
+            let owner = try OwnerFixture()
+            owner.fixture.startRecordingMaps()
+            try owner.show(["--title", "Still", "--compact", "never", "--reduce-motion"])
+            // `show` returns after the first frame: with no slide it is the whole banner.
+            #expect(try owner.status().monitors.first?.reserved == 80)
+            #expect(owner.fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 80))
+            #expect(owner.fixture.waitForReservation(height: 80))
+        }
+
+        @Test func theDesktopsAnimationsSwitchTurnsTheSlideOff() throws {
+            let owner = try OwnerFixture()
+            let directory = owner.configHome + "/gtk-3.0"
+            mkdir(directory, 0o700)
+            try "[Settings]\ngtk-enable-animations=false\n".write(toFile: directory + "/settings.ini", atomically: true, encoding: .utf8)
+            try owner.show(["--title", "Still", "--compact", "never"])
+            #expect(try owner.status().monitors.first?.reserved == 80)
+            #expect(owner.fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 80))
+        }
+
         @Test func subtitleIsShownAndReported() throws {
             let owner = try OwnerFixture()
             try owner.show(["--title", "Incoming call", "--subtitle", "Anna · mobile", "--compact", "never"])
