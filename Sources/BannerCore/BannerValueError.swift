@@ -14,6 +14,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case flag(name: String, value: String)
     /// A title or subtitle longer than ``TopBannerAppearance/maximumTextBytes``: the field and its size in bytes.
     case textTooLong(String, bytes: Int)
+    /// A title below WCAG's contrast when `--strict-contrast` asks for it: the whole message.
+    case contrast(String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad action '\(text.printable)' (LABEL or LABEL=COMMAND ARGS…, with a label)"
         case .flag(let name, let value):
             "bad \(name) '\(value.printable)' (true or false)"
+        case .contrast(let message):
+            message
         case .textTooLong(let field, let bytes):
             "\(field) too long: \(bytes) bytes (at most \(TopBannerAppearance.maximumTextBytes); one line is shown, ellipsized)"
         }

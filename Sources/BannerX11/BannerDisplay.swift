@@ -98,6 +98,12 @@ public final class BannerDisplay {
         if !appearance.subtitle.isEmpty { _ = try fonts.font(appearance.effectiveSubtitleFont, scale: pixelsPerPoint) }
     }
 
+    /// The contrast of `appearance`'s title on its background, with X11 colour names resolved
+    /// by this display's server.
+    public func contrast(of appearance: TopBannerAppearance) throws(BannerValueError) -> ContrastCheck {
+        ContrastCheck(text: try resolve(appearance.textColor), background: try resolve(appearance.backgroundColor), font: appearance.font)
+    }
+
     // MARK: Resolution shared by the hosts
 
     func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {

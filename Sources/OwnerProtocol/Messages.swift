@@ -120,12 +120,17 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     public var environment: [String: String]?
     /// The client's working directory, where those commands run; sent only with a command.
     public var directory: String?
+    /// `--strict-contrast`: a title below WCAG's contrast is an error, not a warning.
+    public var strictContrast: Bool?
+    /// `--once KEY`: show at most once per key, ever (kept in the owner's state directory).
+    public var once: String?
 
     public init(
         settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,
         sticky: Bool = false, transient: Bool = false, timeout: Double? = nil, monitor: String = "primary",
         id: String? = nil, enqueue: Bool = false, wait: Bool = false,
-        onClick: [String]? = nil, environment: [String: String]? = nil, directory: String? = nil
+        onClick: [String]? = nil, environment: [String: String]? = nil, directory: String? = nil,
+        strictContrast: Bool? = nil, once: String? = nil
     ) {
         self.settings = settings
         self.style = style
@@ -140,6 +145,8 @@ public struct ShowRequest: Codable, Sendable, Equatable {
         self.onClick = onClick
         self.environment = environment
         self.directory = directory
+        self.strictContrast = strictContrast
+        self.once = once
     }
 }
 
@@ -172,14 +179,17 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public var status: OwnerStatus?
     /// Second frame of `show --wait`: why the banner is gone.
     public var ended: BannerEndReason?
+    /// Problems worth a line on stderr that did not stop the request (low contrast).
+    public var warnings: [String]?
 
-    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil) {
+    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil, warnings: [String]? = nil) {
         self.v = OwnerProtocol.version
         self.error = error
         self.shown = shown
         self.dismissed = dismissed
         self.status = status
         self.ended = ended
+        self.warnings = warnings
     }
 }
 

@@ -34,6 +34,9 @@ struct AppearanceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
     var compact: String?
 
+    @Flag(name: .customLong("strict-contrast"), help: "Refuse (exit 64) a title below WCAG's contrast on its background (4.5:1; 3:1 from 24 pt, or 18.7 pt bold) instead of warning. The built-in looks, which fall short, are only checked with this flag.")
+    var strictContrast = false
+
     @Flag(name: .customLong("reduce-motion"), inversion: .prefixedNo, help: "No slide: the banner and its space appear and go at once (--no-reduce-motion: slide, whatever the style or desktop says). Default: the desktop's setting (GTK's gtk-enable-animations), else slide.")
     var reduceMotion: Bool?
 

@@ -175,6 +175,7 @@ final class Owner {
     private func show(_ request: ShowRequest, from id: Int) {
         let banner: ScheduledBanner
         let hosts: [BannerHost]
+        var warnings: [String] = []
         do {
             let style = try config.style(request.style, configPath: request.configPath)
             var settings = style.appearance.overlaid(by: request.settings)
@@ -189,6 +190,10 @@ final class Owner {
                 try banners.check(appearance)
             } catch {
                 throw OwnerError(.usage, "\(error)")
+            }
+            if let problem = try contrastProblem(of: appearance, settings: settings, request: request) {
+                guard request.strictContrast != true else { throw OwnerError(.usage, problem) }
+                warnings.append(problem)
             }
             let mode = try Self.mode(of: request, styleTimeout: style.timeout)
             do {
@@ -229,7 +234,7 @@ final class Owner {
             let position = placements.compactMap { if case .queued(let position) = $0 { position } else { nil } }.max()
             shown = ShownReply(state: .queued, position: position, monitors: names)
         }
-        let response = OwnerResponse(shown: shown)
+        let response = OwnerResponse(shown: shown, warnings: warnings.isEmpty ? nil : warnings)
         if drawing.isEmpty {
             send(response, to: id, closing: !request.wait)
         } else {
@@ -240,6 +245,24 @@ final class Owner {
             pendingReplies.append(PendingReply(client: id, monitors: drawing, response: response, close: !request.wait, timer: timer))
         }
         rescheduleTimeouts()
+    }
+
+    /// A line about a title below WCAG's contrast, or nil. The built-in looks (the original's
+    /// colours, which fall short) are not warned about unless `--strict-contrast` asks.
+    private func contrastProblem(of appearance: TopBannerAppearance, settings: AppearanceSettings, request: ShowRequest) throws(OwnerError) -> String? {
+        let contrast: ContrastCheck
+        do {
+            contrast = try banners.contrast(of: appearance)
+        } catch {
+            throw OwnerError(.usage, "\(error)")
+        }
+        guard !contrast.passes else { return nil }
+        let builtIn = (try? BannerConfig.builtIn.resolve(style: request.style).appearance.appearance()) ?? .default
+        let chosen = builtIn.backgroundColor != appearance.backgroundColor || builtIn.textColor != appearance.textColor
+        guard chosen || request.strictContrast == true else { return nil }
+        return contrast.message(
+            text: settings.textColor ?? "\(TopBannerAppearance.default.textColor)",
+            background: settings.background ?? "\(TopBannerAppearance.default.backgroundColor)")
     }
 
     /// Sticky unless asked otherwise: `--sticky` wins, then `--timeout`, then `--transient`

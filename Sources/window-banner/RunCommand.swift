@@ -56,6 +56,10 @@ struct RunCommand: ParsableCommand {
         let hosts: [BannerHost]
         do {
             hosts = try banners.hosts(named: monitor ?? "primary")
+            if let problem = try contrastProblem(of: look, on: banners) {
+                guard !appearance.strictContrast else { throw BannerValueError.contrast(problem) }
+                Terminal.warning(problem)
+            }
             for host in hosts {
                 host.compactPolicy = policy
                 try host.presentTopBanner(look)
@@ -121,5 +125,17 @@ struct RunCommand: ParsableCommand {
         // banner with it, and a host that is gone has nothing left to hide.
         banners.loop.run { banners.hosts.allSatisfy { $0.phase == .hidden } && childDone() }
         throw ExitCode(childStatus ?? 0)
+    }
+
+    /// A line about a title below WCAG's contrast, or nil. The default look (the original's
+    /// white on systemGreen, which falls short) is only checked with `--strict-contrast`.
+    private func contrastProblem(of look: TopBannerAppearance, on banners: BannerDisplay) throws(BannerValueError) -> String? {
+        let contrast = try banners.contrast(of: look)
+        let defaults = TopBannerAppearance.default
+        let chosen = look.backgroundColor != defaults.backgroundColor || look.textColor != defaults.textColor
+        guard !contrast.passes, chosen || appearance.strictContrast else { return nil }
+        return contrast.message(
+            text: appearance.textColor ?? "\(defaults.textColor)",
+            background: appearance.background ?? "\(defaults.backgroundColor)")
     }
 }

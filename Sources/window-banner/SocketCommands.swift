@@ -102,13 +102,15 @@ struct ShowCommand: ParsableCommand {
             sticky: sticky, transient: transient, timeout: duration, monitor: monitor ?? "primary",
             id: id, enqueue: enqueue, wait: wait, onClick: onClick ? command : nil,
             environment: runsCommands ? processEnvironment() : nil,
-            directory: runsCommands ? currentDirectory() : nil))
+            directory: runsCommands ? currentDirectory() : nil,
+            strictContrast: appearance.strictContrast ? true : nil))
         do {
             guard var exchange = try connection.client().exchange(request, start: true, configPath: connection.configPath) else {
                 throw CommandFailure("cannot start the owner", code: ExitStatus.unreachable)
             }
             defer { exchange.close() }
             if let error = exchange.response.error { throw OwnerClient.failure(error) }
+            for warning in exchange.response.warnings ?? [] { Terminal.warning(warning) }
             guard wait else { return }
             guard let ended = try exchange.next()?.ended else {
                 throw CommandFailure("the owner went away before the banner ended", code: ExitStatus.unreachable)

@@ -47,6 +47,28 @@ extension WindowBannerCLITests {
             #expect(owner.fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 80))
         }
 
+        @Test func lowContrastColoursWarnAndStrictContrastRefuses() throws {
+            let owner = try OwnerFixture()
+            let warned = try owner.run(["show", "--title", "Saved", "--background", "systemYellow", "--compact", "never"])
+            #expect(warned.status == 0)
+            #expect(warned.error.hasPrefix("window-banner: warning: low contrast: text '#ffffff' on background 'systemYellow' is 1."))
+            #expect(warned.error.split(separator: "\n").count == 1)
+            #expect(try owner.status().title == "Saved")
+
+            let refused = try owner.run(["show", "--title", "Strict", "--text-color", "white", "--background", "gold", "--strict-contrast"])
+            #expect(refused.status == 64)
+            #expect(refused.error.hasPrefix("window-banner: low contrast: text 'white' on background 'gold' is 1."))
+            #expect(try owner.status().title == "Saved")
+
+            // Readable pairs, and the built-in looks (the original's colours), say nothing.
+            for arguments in [["--background", "#1c1c1e"], ["--style", "offline"], []] {
+                let quiet = try owner.run(["show", "--title", "Fine"] + arguments)
+                #expect(quiet.status == 0)
+                #expect(quiet.error == "", "\(arguments): \(quiet.error)")
+            }
+            #expect(try owner.run(["show", "--title", "Default", "--strict-contrast"]).status == 64)
+        }
+
         @Test func subtitleIsShownAndReported() throws {
             let owner = try OwnerFixture()
             try owner.show(["--title", "Incoming call", "--subtitle", "Anna · mobile", "--compact", "never"])

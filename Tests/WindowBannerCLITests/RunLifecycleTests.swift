@@ -38,6 +38,18 @@ extension WindowBannerCLITests {
             #expect(fixture.observer.windows(named: "window-banner-reservation").isEmpty)
         }
 
+        @Test func lowContrastWarnsAndStrictContrastRefusesBeforeAnythingShows() throws {
+            let fixture = try Fixture()
+            let warned = try fixture.launch(["run", "--title", "T", "--background", "systemYellow", "--timeout", "0.1"])
+            #expect(warned.waitForExit() == 0)
+            #expect(warned.standardError.hasPrefix("window-banner: warning: low contrast: text '#ffffff' on background 'systemYellow' is 1.51:1"))
+            fixture.startRecordingMaps()
+            let refused = try fixture.launch(["run", "--title", "T", "--strict-contrast"])
+            #expect(refused.waitForExit() == 64)
+            #expect(refused.standardError == "window-banner: low contrast: text '#ffffff' on background '#34c759' is 2.21:1; WCAG asks at least 4.5:1 for text under 24 pt (18.7 pt bold)\n")
+            #expect(fixture.mappedWindows().isEmpty)
+        }
+
         @Test func timeoutDismissesByItselfAndRestoresWorkArea() throws {
             let fixture = try Fixture()
             let banner = try fixture.launch(["run", "--title", "T", "--compact", "never", "--timeout", "0.5"])
