@@ -61,6 +61,8 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case show, dismiss, status
         /// Dismiss everything and exit (`dismiss --all --quit`).
         case quit
+        /// The per-key counts (`window-banner stats`).
+        case stats
     }
 
     public var v: Int
@@ -81,9 +83,14 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
     }
 
     /// A `status` request.
-    public static var status: OwnerRequest {
+    public static var status: OwnerRequest { bare(.status) }
+
+    /// A `stats` request.
+    public static var stats: OwnerRequest { bare(.stats) }
+
+    private static func bare(_ command: Command) -> OwnerRequest {
         var request = OwnerRequest(DismissRequest())
-        request.command = .status
+        request.command = command
         request.dismiss = nil
         return request
     }
@@ -181,8 +188,10 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public var ended: BannerEndReason?
     /// Problems worth a line on stderr that did not stop the request (low contrast).
     public var warnings: [String]?
+    /// Answer to `stats`.
+    public var stats: BannerStats?
 
-    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil, warnings: [String]? = nil) {
+    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil, warnings: [String]? = nil, stats: BannerStats? = nil) {
         self.v = OwnerProtocol.version
         self.error = error
         self.shown = shown
@@ -190,6 +199,7 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
         self.status = status
         self.ended = ended
         self.warnings = warnings
+        self.stats = stats
     }
 }
 
@@ -227,6 +237,8 @@ public struct ShownReply: Codable, Sendable, Equatable {
         case updated
         /// Waiting behind the visible banner (`--enqueue`).
         case queued
+        /// Not shown: its `--once` key was shown before.
+        case skipped
     }
 
     public var state: State

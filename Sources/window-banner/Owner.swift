@@ -32,6 +32,8 @@ final class Owner {
     /// Per `show` token: monitors it is still on (visible or queued), and the clients waiting.
     private var requests: [Int: RequestState] = [:]
     private var pendingReplies: [PendingReply] = []
+    /// `--once` keys shown and per-key stats, kept on disk across restarts.
+    private var state: OwnerState
     /// Requests that ended on a monitor whose banner is still sliding away.
     private var hiding: [String: [(token: Int, reason: BannerEndReason)]] = [:]
     private var timeoutTimer: EventLoop.Token?
@@ -44,6 +46,7 @@ final class Owner {
         self.listener = listener
         self.idleExit = idleExit
         self.log = log
+        state = OwnerState(directory: OwnerState.defaultDirectory(environment: processEnvironment()))
         banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
         banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
         updateIdle()
@@ -165,6 +168,8 @@ final class Owner {
             reply(id, OwnerResponse(dismissed: dismiss(request.dismiss ?? DismissRequest())), thenClose: true)
         case .status:
             reply(id, OwnerResponse(status: status()), thenClose: true)
+        case .stats:
+            reply(id, OwnerResponse(stats: state.stats), thenClose: true)
         case .quit:
             reply(id, OwnerResponse(dismissed: dismiss(DismissRequest(all: true))), thenClose: true)
             shutDown()
@@ -173,6 +178,11 @@ final class Owner {
     }
 
     private func show(_ request: ShowRequest, from id: Int) {
+        // Once per key, ever: shown before, or on its way (visible or queued) now.
+        if let once = request.once, state.wasShown(once: once) || requests.values.contains(where: { $0.once == once }) {
+            reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [])), thenClose: true)
+            return
+        }
         let banner: ScheduledBanner
         let hosts: [BannerHost]
         var warnings: [String] = []
@@ -211,7 +221,9 @@ final class Owner {
             return
         }
 
-        requests[banner.token] = RequestState(monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request))
+        requests[banner.token] = RequestState(
+            monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
+            key: BannerStats.key(id: request.id, style: request.style), once: request.once)
         if request.wait {
             requests[banner.token]?.waiters.insert(id)
             clients[id]?.waitingFor = banner.token
@@ -323,6 +335,12 @@ final class Owner {
             break
         case .present(let banner):
             finishHiding(on: host.monitorName)
+            if var request = requests[banner.token], !request.presented {
+                request.presented = true
+                requests[banner.token] = request
+                state.recordImpression(request.key)
+                if let once = request.once { state.markShown(once: once) }
+            }
             host.compactPolicy = banner.compactPolicy
             host.onMilestone = { [unowned self] milestone in
                 if milestone == .dismissalFinished { finishHiding(on: host.monitorName) }
@@ -384,14 +402,15 @@ final class Owner {
 
     /// When every monitor is done with a request, its waiting clients learn why.
     private func finish(_ token: Int, reason: BannerEndReason, on monitor: String) {
-        guard var state = requests[token] else { return }
-        state.monitors.remove(monitor)
-        guard state.monitors.isEmpty else {
-            requests[token] = state
+        guard var request = requests[token] else { return }
+        request.monitors.remove(monitor)
+        guard request.monitors.isEmpty else {
+            requests[token] = request
             return
         }
+        if request.presented { state.recordEnd(request.key, reason: reason) }
         requests[token] = nil
-        for waiter in state.waiters {
+        for waiter in request.waiters {
             clients[waiter]?.waitingFor = nil
             // A waiter still owed its first reply gets it before the ending.
             if let index = pendingReplies.firstIndex(where: { $0.client == waiter }) {
@@ -506,6 +525,11 @@ final class Owner {
     private struct RequestState {
         var monitors: Set<String>
         var commands: ClickCommands
+        /// What the stats count it under.
+        var key: String
+        var once: String?
+        /// On screen at least once (counted as an impression).
+        var presented = false
         var waiters: Set<Int> = []
     }
 

@@ -60,6 +60,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Wait for the visible banner to go instead of replacing it.")
     var enqueue = false
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show this banner at most once per KEY, ever (remembered in $XDG_STATE_HOME/window-banner across restarts); later calls exit 0 and show nothing (--wait prints skipped).", valueName: "key"))
+    var once: String?
+
     @Flag(help: "Block until this banner is gone; print why (timeout, dismissed, replaced, clicked, closed, swiped, action).")
     var wait = false
 
@@ -103,7 +106,7 @@ struct ShowCommand: ParsableCommand {
             id: id, enqueue: enqueue, wait: wait, onClick: onClick ? command : nil,
             environment: runsCommands ? processEnvironment() : nil,
             directory: runsCommands ? currentDirectory() : nil,
-            strictContrast: appearance.strictContrast ? true : nil))
+            strictContrast: appearance.strictContrast ? true : nil, once: once))
         do {
             guard var exchange = try connection.client().exchange(request, start: true, configPath: connection.configPath) else {
                 throw CommandFailure("cannot start the owner", code: ExitStatus.unreachable)
@@ -111,6 +114,10 @@ struct ShowCommand: ParsableCommand {
             defer { exchange.close() }
             if let error = exchange.response.error { throw OwnerClient.failure(error) }
             for warning in exchange.response.warnings ?? [] { Terminal.warning(warning) }
+            if exchange.response.shown?.state == .skipped {
+                if wait { print("skipped") }
+                return
+            }
             guard wait else { return }
             guard let ended = try exchange.next()?.ended else {
                 throw CommandFailure("the owner went away before the banner ended", code: ExitStatus.unreachable)
@@ -198,6 +205,61 @@ struct StatusCommand: ParsableCommand {
             print(report.text)
         }
     }
+}
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Print how often each banner key was shown and how its banners ended.",
+        discussion: """
+        A banner counts under its --id, else its --style, else "-". Counts survive owner \
+        restarts ($XDG_STATE_HOME/window-banner/stats.json); with no owner running the file is \
+        read directly. Columns: shown, then one per way a banner ends (clicked, closed, swiped, \
+        action, timeout, dismissed, replaced). Exit codes: 0; 75 owner not reachable; 76 \
+        protocol version mismatch.
+        """
+    )
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let stats: BannerStats
+        do {
+            if let exchange = try connection.client().exchange(OwnerRequest.stats, start: false, configPath: nil) {
+                exchange.close()
+                if let error = exchange.response.error { throw OwnerClient.failure(error) }
+                stats = exchange.response.stats ?? BannerStats()
+            } else {
+                stats = OwnerState.defaultDirectory(environment: processEnvironment()).map(OwnerState.stats(in:)) ?? BannerStats()
+            }
+        } catch let failure as CommandFailure {
+            throw failure.exit
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            print(String(decoding: (try? encoder.encode(stats)) ?? Data("{}".utf8), as: UTF8.self))
+            return
+        }
+        let reasons: [BannerEndReason] = [.clicked, .closed, .swiped, .action, .timeout, .dismissed, .replaced]
+        let header = ["key", "shown"] + reasons.map(\.rawValue)
+        let rows = stats.keys.sorted { $0.key < $1.key }.map { key, counts in
+            [key.printable, String(counts.impressions)] + reasons.map { String(counts.count($0)) }
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        for row in [header] + rows {
+            print(row.enumerated().map { column, text in
+                column == 0 ? text.padding(toLength: widths[column]) : String(repeating: " ", count: widths[column] - text.count) + text
+            }.joined(separator: "  "))
+        }
+    }
+}
+
+extension String {
+    fileprivate func padding(toLength length: Int) -> String { self + String(repeating: " ", count: max(0, length - count)) }
 }
 
 /// `status --json`: the headline banner at the top level, every monitor below.

@@ -24,7 +24,7 @@ struct WindowBanner: ParsableCommand {
         run could not be started; otherwise run -- COMMAND exits with the command's status.
         """,
         version: "0.1.0",
-        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
+        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
     )
 
     /// Parses and runs the command. Errors are one line on stderr, as every other error of this

@@ -14,18 +14,21 @@ final class OwnerFixture {
     let runtimeDirectory: String
     /// `$XDG_CONFIG_HOME`: `config.toml` goes in `window-banner/` below it.
     let configHome: String
+    /// `$XDG_STATE_HOME`: the owner keeps `--once` keys and stats in `window-banner/` below it.
+    let stateHome: String
 
     init(setup: [[String]] = [], windowManager: TestDesktop.WindowManager = .openbox) throws {
         fixture = try Fixture(setup: setup, windowManager: windowManager)
         runtimeDirectory = try Self.makeDirectory("wb-runtime")
         configHome = try Self.makeDirectory("wb-config")
-        fixture.extraEnvironment = ["XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome]
+        stateHome = try Self.makeDirectory("wb-state")
+        fixture.extraEnvironment = ["XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome, "XDG_STATE_HOME": stateHome]
     }
 
     deinit {
         // The display itself goes with `fixture`, after its observer has disconnected.
         for pid in ownerProcesses() { kill(pid, SIGKILL) }
-        _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory, configHome])
+        _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory, configHome, stateHome])
     }
 
     var observer: XObserver { fixture.observer }
