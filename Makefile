@@ -7,7 +7,7 @@ PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
 
-.PHONY: all deps build release demo test soak fuzz install uninstall clean
+.PHONY: all deps build release demo test leaks soak fuzz install uninstall clean
 
 all: build
 
@@ -25,10 +25,20 @@ release: deps
 demo: release
 	scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/window-banner"
 
-# Unit tests, X11 tests (each suite starts its own Xvfb + openbox/i3) and CLI tests.
+# Unit tests, X11 tests (each suite starts its own Xvfb + openbox/i3), CLI, owner and network
+# tests; then the core and X11 tests again under AddressSanitizer/LeakSanitizer.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) leaks
+
+# The core and X11 tests built with AddressSanitizer: any memory error or leak of ours fails
+# (scripts/lsan.supp lists the libraries' own process-lifetime allocations; full stack unwinding so
+# those are told apart by function, not just by library).
+leaks: deps
+	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0 \
+		$(SWIFT) test --skip-build --scratch-path .build-asan --filter 'BannerCoreTests|BannerX11Tests'
 
 # The long runs `make test` keeps short: 10,000 present/update/dismiss cycles (memory and X
 # resources must end where they started) and 200,000 seeded inputs per parser.
