@@ -21,10 +21,12 @@ let package = Package(
             pkgConfig: "x11 xft xrender xrandr xext",
             providers: [.apt(["libx11-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev"])]
         ),
+        // libpng's simplified API, for icons: PNG files read into RGBA pixels.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Pure Swift: decides every look and every frame; no X11, no I/O.
         .target(name: "BannerCore"),
-        // Draws what BannerCore decides on a real X server.
-        .target(name: "BannerX11", dependencies: ["CX11", "BannerCore"]),
+        // Draws what BannerCore decides on a real X server; reads icons (CPNG) from disk.
+        .target(name: "BannerX11", dependencies: ["CX11", "CPNG", "BannerCore"]),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
         .executableTarget(

@@ -29,12 +29,17 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var progress: String?
     /// `true` or `false`: no slide (see ``TopBannerAppearance/reduceMotion``).
     public var reduceMotion: String?
+    /// A PNG file, an icon theme name, or `none` (see ``BannerIcon/parse(_:)``).
+    public var icon: String?
+    /// Points, as a decimal number: the bottom corners' radius.
+    public var cornerRadius: String?
 
     public init(
         title: String? = nil, background: String? = nil, textColor: String? = nil,
         height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil,
         subtitle: String? = nil, subtitleFont: String? = nil,
-        closeButton: String? = nil, action: String? = nil, progress: String? = nil, reduceMotion: String? = nil
+        closeButton: String? = nil, action: String? = nil, progress: String? = nil, reduceMotion: String? = nil,
+        icon: String? = nil, cornerRadius: String? = nil
     ) {
         self.title = title
         self.background = background
@@ -49,6 +54,8 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.action = action
         self.progress = progress
         self.reduceMotion = reduceMotion
+        self.icon = icon
+        self.cornerRadius = cornerRadius
     }
 
     /// The settings' fields by the name a user writes them with (flag without `--`, config key).
@@ -57,6 +64,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         ("height", \.height), ("title-top-inset", \.titleTopInset), ("font", \.font), ("compact", \.compact),
         ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont), ("close-button", \.closeButton),
         ("action", \.action), ("progress", \.progress), ("reduce-motion", \.reduceMotion),
+        ("icon", \.icon), ("corner-radius", \.cornerRadius),
     ] }
 
     /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but `action` and
@@ -104,6 +112,10 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         if let reduceMotion {
             guard let value = Bool(reduceMotion) else { throw .flag(name: "reduce-motion", value: reduceMotion) }
             builder.reduceMotion(value)
+        }
+        if let icon, let parsed = try BannerIcon.parse(icon) { builder.icon(parsed) }
+        if let cornerRadius {
+            builder.cornerRadius(try TopBannerAppearance.validatedCornerRadius(Double(cornerRadius) ?? .nan, as: cornerRadius))
         }
         if let action { builder.action(try ActionSetting(parsing: action).label) }
         if let progress { builder.progress(try TopBannerAppearance.validatedProgress(Double(progress) ?? .nan, as: progress)) }

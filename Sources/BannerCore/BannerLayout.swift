@@ -1,7 +1,8 @@
 // Where things go, in pixels: point → pixel scaling, the banner's height (grown to fit its
-// font), the title's baseline, ellipsizing, the buttons at the right edge and the progress bar,
-// how much of the banner shows at a given reveal, and the strut that reserves it. The X layer
-// measures text and asks; these functions decide.
+// font), the title's baseline, the icon beside the text, ellipsizing, the buttons at the right
+// edge and the progress bar, the rounded bottom corners, how much of the banner shows at a
+// given reveal, and the strut that reserves it. The X layer measures text and asks; these
+// functions decide.
 
 /// Pixel layout rules for one banner on one monitor.
 public enum BannerLayout {
@@ -75,9 +76,41 @@ public enum BannerLayout {
 
     /// The widest a title may be on a monitor `monitorWidth` px wide, when buttons take
     /// `trailingWidth` px at the right edge: the centred title keeps clear of them, and of as
-    /// much on the left.
-    public static func maximumTitleWidth(monitorWidth: Int, scale: Double, trailingWidth: Int = 0) -> Int {
-        max(0, monitorWidth - 2 * (pixels(horizontalPadding, scale: scale) + trailingWidth))
+    /// much on the left. An icon beside the text takes `leadingWidth` px (its side and the
+    /// spacing) of what is left.
+    public static func maximumTitleWidth(monitorWidth: Int, scale: Double, trailingWidth: Int = 0, leadingWidth: Int = 0) -> Int {
+        max(0, monitorWidth - 2 * (pixels(horizontalPadding, scale: scale) + trailingWidth) - leadingWidth)
+    }
+
+    // MARK: The icon
+
+    /// Space between the icon and the text, in points.
+    public static let iconSpacing: Double = 8
+
+    /// The icon's side in pixels: as tall as the text block — the title's line (`titleLine` px)
+    /// or the title's and the subtitle's with the gap between them.
+    public static func iconSide(titleLine: Int, subtitleLine: Int = 0, scale: Double) -> Int {
+        max(1, textBlockHeight(titleLine, subtitleLine, scale: scale))
+    }
+
+    /// Columns (and rows) taken by the icon and the spacing after it.
+    public static func iconLeadingWidth(side: Int, scale: Double) -> Int {
+        side + pixels(iconSpacing, scale: scale)
+    }
+
+    /// Where the icon and the text go when an icon leads: icon, spacing and text (`textWidth`
+    /// px, the wider of title and subtitle) are centred together on the monitor, and the lines
+    /// start at one left edge beside the icon.
+    public static func leadingIcon(monitorWidth: Int, side: Int, textWidth: Int, scale: Double) -> (iconX: Int, textX: Int) {
+        let leading = iconLeadingWidth(side: side, scale: scale)
+        let iconX = (monitorWidth - leading - textWidth) / 2
+        return (iconX, iconX + leading)
+    }
+
+    /// The icon's top row: centred on the text block that starts `blockTop` px down and is
+    /// `blockHeight` px tall.
+    public static func iconTop(blockTop: Int, blockHeight: Int, side: Int) -> Int {
+        blockTop + (blockHeight - side) / 2
     }
 
     // MARK: Buttons and the progress bar
@@ -151,6 +184,50 @@ public enum BannerLayout {
             PixelRect(x: 0, y: y, width: filled, height: thickness),
             PixelRect(x: 0, y: y, width: monitorWidth, height: thickness)
         )
+    }
+
+    // MARK: Rounded corners
+
+    /// The radius of the bottom corners in pixels: `points` scaled, at most half the banner's
+    /// height and half its width (the corners meet, they never overlap).
+    public static func cornerRadius(_ points: Double, scale: Double, bannerWidth: Int, bannerHeight: Int) -> Int {
+        guard points.isFinite, points > 0 else { return 0 }
+        return max(0, min(pixels(min(points, TopBannerAppearance.maximumHeight), scale: scale), bannerHeight / 2, bannerWidth / 2))
+    }
+
+    /// The outline of a banner `width`×`bannerHeight` px with its bottom corners rounded to
+    /// `radius` px, as rectangles in the coordinates of the clip that shows its bottom
+    /// `visibleHeight` rows (the banner's bottom edge is the clip's): one rectangle per row of
+    /// the corners, one for the rows above them, banded top to bottom for XShape. Empty when
+    /// nothing shows; the whole clip when `radius` is 0.
+    ///
+    /// A row's pixels are kept when their centres fall inside the circle of each corner.
+    public static func roundedBottomShape(width: Int, bannerHeight: Int, visibleHeight: Int, radius: Int) -> [PixelRect] {
+        let shown = min(visibleHeight, bannerHeight)
+        guard shown > 0, width > 0 else { return [] }
+        let r = min(radius, bannerHeight / 2, width / 2)
+        guard r > 0 else { return [PixelRect(x: 0, y: 0, width: width, height: shown)] }
+        // Clip row y shows banner row y + offset.
+        let offset = bannerHeight - shown
+        var rects: [PixelRect] = []
+        let straightRows = max(0, bannerHeight - r - offset)
+        if straightRows > 0 { rects.append(PixelRect(x: 0, y: 0, width: width, height: min(straightRows, shown))) }
+        for row in max(bannerHeight - r, offset)..<bannerHeight {
+            let inset = cornerInset(row: row - (bannerHeight - r), radius: r)
+            guard inset * 2 < width else { continue }
+            rects.append(PixelRect(x: inset, y: row - offset, width: width - 2 * inset, height: 1))
+        }
+        return rects
+    }
+
+    /// Columns cut off at each end of row `row` (0 = the first row of the corners) of a corner
+    /// of radius `radius`: those whose pixel centres lie outside the circle.
+    private static func cornerInset(row: Int, radius: Int) -> Int {
+        let r = Double(radius)
+        let dy = Double(row) + 0.5
+        let half = (r * r - dy * dy).squareRoot()
+        // Pixel column c (centre c + 0.5) is inside when r - (c + 0.5) <= half.
+        return max(0, Int((r - half - 0.5).rounded(.up)))
     }
 
     /// `title` if it fits in `maxWidth`, else the longest prefix of whole characters (graphemes)

@@ -11,6 +11,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case compactPolicy(String)
     case progress(String)
     case action(String)
+    case icon(String)
+    case cornerRadius(String)
     case flag(name: String, value: String)
     /// A title or subtitle longer than ``TopBannerAppearance/maximumTextBytes``: the field and its size in bytes.
     case textTooLong(String, bytes: Int)
@@ -35,6 +37,10 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad progress '\(text.printable)' (a number from 0 to 1)"
         case .action(let text):
             "bad action '\(text.printable)' (LABEL or LABEL=COMMAND ARGS…, with a label)"
+        case .icon(let text):
+            "bad icon '\(text.printable)' (a PNG file, an icon theme name, or none)"
+        case .cornerRadius(let text):
+            "bad corner radius '\(text.printable)' (points, 0 to \(Int(TopBannerAppearance.maximumHeight)); over half the banner's height draws as half)"
         case .flag(let name, let value):
             "bad \(name) '\(value.printable)' (true or false)"
         case .contrast(let message):

@@ -26,12 +26,20 @@ public struct TopBannerAppearance: Sendable, Hashable {
     /// No slide: the banner appears, and its space is reserved, at once (and goes at once);
     /// a change of look still cross-fades. For people whom motion bothers.
     public var reduceMotion: Bool
+    /// A square icon left of the text, as tall as the text (title, or title and subtitle);
+    /// nil for none. One that cannot be found or read is a warning, and the banner shows without it.
+    public var icon: BannerIcon?
+    /// Radius of the bottom corners in points, 0 for square ones. The window's shape is cut
+    /// (XShape), so what lies beneath shows there and clicks go through; a radius over half the
+    /// banner's height is drawn as half its height.
+    public var cornerRadius: Double
 
     public init(
         title: String, backgroundColor: BannerColor, textColor: BannerColor,
         height: Double, titleTopInset: Double, font: BannerFont,
         subtitle: String = "", subtitleFont: BannerFont? = nil,
-        closeButton: Bool = false, actionLabel: String = "", progress: Double? = nil, reduceMotion: Bool = false
+        closeButton: Bool = false, actionLabel: String = "", progress: Double? = nil, reduceMotion: Bool = false,
+        icon: BannerIcon? = nil, cornerRadius: Double = 0
     ) {
         self.title = title
         self.backgroundColor = backgroundColor
@@ -45,6 +53,8 @@ public struct TopBannerAppearance: Sendable, Hashable {
         self.actionLabel = actionLabel
         self.progress = progress
         self.reduceMotion = reduceMotion
+        self.icon = icon
+        self.cornerRadius = cornerRadius
     }
 
     /// The subtitle's size relative to the title's: 13 pt under a 17 pt title, as iOS pairs a
@@ -74,7 +84,9 @@ public struct TopBannerAppearance: Sendable, Hashable {
         closeButton: false,                 // --close-button
         actionLabel: "",                    // --action LABEL[=COMMAND]
         progress: nil,                      // --progress
-        reduceMotion: false                 // --reduce-motion (also from GTK's gtk-enable-animations)
+        reduceMotion: false,                // --reduce-motion (also from GTK's gtk-enable-animations)
+        icon: nil,                          // --icon (a style's icon otherwise)
+        cornerRadius: 0                     // --corner-radius
     )
 
     /// Compact style (landscape in `auto`): a thin strip, as the original does in landscape.
@@ -122,6 +134,14 @@ public struct TopBannerAppearance: Sendable, Hashable {
     public static func validatedProgress(_ value: Double, as written: String? = nil) throws(BannerValueError) -> Double {
         guard value.isFinite, value >= 0, value <= 1 else {
             throw .progress(written ?? BannerFont.format(value))
+        }
+        return value
+    }
+
+    /// Checks a corner radius: 0 to ``maximumHeight`` points (drawn at most half the height).
+    public static func validatedCornerRadius(_ value: Double, as written: String? = nil) throws(BannerValueError) -> Double {
+        guard value.isFinite, value >= 0, value <= maximumHeight else {
+            throw .cornerRadius(written ?? BannerFont.format(value))
         }
         return value
     }

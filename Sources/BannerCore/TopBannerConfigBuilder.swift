@@ -22,6 +22,8 @@ public final class TopBannerConfigBuilder {
     public private(set) var actionLabel: String?
     public private(set) var progress: Double?
     public private(set) var reduceMotion: Bool?
+    public private(set) var icon: BannerIcon?
+    public private(set) var cornerRadius: Double?
 
     public init() {}
 
@@ -45,6 +47,13 @@ public final class TopBannerConfigBuilder {
     @discardableResult public func progress(_ value: Double) -> Self { progress = value; return self }
     /// No slide: appears and goes at once (cross-fades stay).
     @discardableResult public func reduceMotion(_ value: Bool = true) -> Self { reduceMotion = value; return self }
+    /// A square icon left of the text, as tall as the text: `.file("/path/to.png")` or
+    /// `.named("network-offline")` (the icon theme). One that cannot be read is a warning
+    /// (`BannerDisplay.onWarning`) and the banner shows without it.
+    @discardableResult public func icon(_ value: BannerIcon) -> Self { icon = value; return self }
+    /// Rounds the bottom corners, in points (XShape: clicks there go through); values outside
+    /// 0...``TopBannerAppearance/maximumHeight`` are refused by ``build(defaults:)``.
+    @discardableResult public func cornerRadius(_ value: Double) -> Self { cornerRadius = value; return self }
 
     /// The full appearance: overrides where set, `defaults` elsewhere.
     public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {
@@ -60,7 +69,9 @@ public final class TopBannerConfigBuilder {
             closeButton: closeButton ?? defaults.closeButton,
             actionLabel: try TopBannerAppearance.validatedText(actionLabel ?? defaults.actionLabel, field: "action label"),
             progress: try (progress ?? defaults.progress).map { value throws(BannerValueError) in try TopBannerAppearance.validatedProgress(value) },
-            reduceMotion: reduceMotion ?? defaults.reduceMotion
+            reduceMotion: reduceMotion ?? defaults.reduceMotion,
+            icon: icon ?? defaults.icon,
+            cornerRadius: try TopBannerAppearance.validatedCornerRadius(cornerRadius ?? defaults.cornerRadius)
         )
     }
 }

@@ -26,8 +26,16 @@ public final class BannerDisplay {
     /// Called after the hosts were matched to a new monitor layout (a host may be gone or new).
     public var onMonitorsChanged: (() -> Void)?
 
+    /// Where icon theme names (`.named("network-offline")`) are looked up: by default this
+    /// process's `XDG_DATA_HOME`, `XDG_DATA_DIRS` and `~/.icons`.
+    public var iconSearchPath: IconSearchPath {
+        get { icons.searchPath }
+        set { icons.searchPath = newValue }
+    }
+
     let connection: XConnection
     let fonts: FontLibrary
+    let icons = IconLibrary(searchPath: .processDefault)
     let pacer = FramePacer(rate: 60)
     private let timing: BannerTiming
     private var monitorsChanged = false
@@ -104,7 +112,31 @@ public final class BannerDisplay {
         ContrastCheck(text: try resolve(appearance.textColor), background: try resolve(appearance.backgroundColor), font: appearance.font)
     }
 
+    /// Finds `icon` and reads it now, for a banner that looks like `appearance`: the icon as
+    /// the PNG file it is (an absolute path), ready to present, or why it cannot be shown (the
+    /// banner shows without it). A theme name is looked up in `searchPath` (nil:
+    /// ``iconSearchPath``) in the size that suits `appearance`'s text; a relative path is taken
+    /// from `directory` (nil: this process's working directory).
+    public func loadIcon(
+        _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil
+    ) -> Result<BannerIcon, IconProblem> {
+        let side = (try? iconSide(for: appearance)) ?? BannerLayout.pixels(appearance.font.size * 1.2, scale: pixelsPerPoint)
+        return icons.resolve(icon, size: side, searchPath: searchPath, directory: directory).map { BannerIcon.file($0) }
+    }
+
     // MARK: Resolution shared by the hosts
+
+    /// The side in pixels of `appearance`'s icon: the height of its fonts' lines (the title's,
+    /// and the subtitle's with the gap), whatever the text.
+    func iconSide(for appearance: TopBannerAppearance) throws(BannerValueError) -> Int {
+        let title = try fonts.font(appearance.font, scale: pixelsPerPoint).primary
+        var subtitleLine = 0
+        if !appearance.subtitle.isEmpty {
+            let subtitle = try fonts.font(appearance.effectiveSubtitleFont, scale: pixelsPerPoint).primary
+            subtitleLine = subtitle.ascent + subtitle.descent
+        }
+        return BannerLayout.iconSide(titleLine: title.ascent + title.descent, subtitleLine: subtitleLine, scale: pixelsPerPoint)
+    }
 
     func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
         switch colour.value {

@@ -111,6 +111,9 @@ public final class BannerHost {
         drawnContent.map { ($0.new.title, $0.new.font) }
     }
 
+    /// Where the icon of the banner as last drawn is, in its own pixels; nil without one.
+    var drawnIconFrame: PixelRect? { drawnContent?.new.icon?.frame }
+
     /// Where the buttons of the banner as last drawn are, in its own pixels (= root pixels on a
     /// monitor at the origin, once fully down).
     var drawnHitAreas: BannerHitAreas? { drawnContent?.new.hitAreas }
@@ -124,9 +127,20 @@ public final class BannerHost {
     }
 
     /// Presents (or updates in place) exactly `appearance`. Presenting the look already shown
-    /// (or on its way in) changes nothing, draws no frame and returns false.
+    /// (or on its way in) changes nothing, draws no frame and returns false. An icon that
+    /// cannot be found or read is reported to `BannerDisplay.onWarning`, and the banner shows
+    /// without it.
     @discardableResult
     public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
+        var appearance = appearance
+        if let icon = appearance.icon {
+            switch context.loadIcon(icon, for: appearance) {
+            case .success(let file): appearance.icon = file
+            case .failure(let problem):
+                context.onWarning("\(problem); showing the banner without it")
+                appearance.icon = nil
+            }
+        }
         // Resolve everything up front: a bad colour or font must not disturb the current banner.
         _ = try look(for: appearance.compact)
         _ = try look(for: appearance)
@@ -217,8 +231,13 @@ public final class BannerHost {
             canvas.present(to: banner.content)
             drawnContent = content
         }
-        banner.place(on: monitor, bannerHeight: height, placement: placement)
-        reservation?.reserve(placement.reservedHeight, on: monitor)
+        let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
+            ?? new.cornerRadius
+        let outline = radius > 0
+            ? BannerLayout.roundedBottomShape(width: monitor.width, bannerHeight: height, visibleHeight: placement.visibleHeight, radius: radius)
+            : nil
+        banner.place(on: monitor, bannerHeight: height, placement: placement, outline: outline)
+        reservation?.reserve(placement.reservedHeight, on: monitor, outline: outline)
         guard let onFrame else { return }
         context.connection.sync()
         onFrame(RenderedFrame(
@@ -236,7 +255,8 @@ public final class BannerHost {
         drawForeground(of: content.new, bar: content.newBar, opacity: content.progress, on: canvas)
     }
 
-    /// Everything drawn in the text colour: the bar at `bar`, the buttons, the title and subtitle.
+    /// Everything drawn over the background: the bar at `bar`, the buttons, the title and
+    /// subtitle in the text colour, and the icon.
     private func drawForeground(of look: Look, bar: Double?, opacity: Double, on canvas: Canvas) {
         func text(_ share: Double) -> RGBA {
             var colour = look.text
@@ -255,6 +275,7 @@ public final class BannerHost {
         if let close = look.closeButton { draw(close, colour: text(1), on: canvas) }
         canvas.text(look.title, font: look.font, colour: text(1), x: look.titleX, baseline: look.baseline)
         if let subtitle = look.subtitle { draw(subtitle, colour: text(1), on: canvas) }
+        if let icon = look.icon { canvas.image(icon.bitmap, x: icon.frame.x, y: icon.frame.y, opacity: opacity) }
     }
 
     private func draw(_ placed: PlacedText, colour: RGBA, on canvas: Canvas) {
@@ -346,24 +367,46 @@ public final class BannerHost {
         }
         let buttons = BannerLayout.trailingButtons(
             monitorWidth: monitor.width, scale: scale, closeButton: appearance.closeButton, actionLabelWidth: actionLabel.map(font.width(of:)))
-        let maximumWidth = BannerLayout.maximumTitleWidth(monitorWidth: monitor.width, scale: scale, trailingWidth: buttons.width)
+        // The icon, loaded by presentTopBanner; one whose file went away since is left out.
+        let iconSide = try context.iconSide(for: appearance)
+        let iconBitmap: IconBitmap? = appearance.icon.flatMap { icon in
+            guard case .file(let path) = icon.source else { return nil }
+            return try? context.icons.bitmap(atPath: path).scaled(toSquare: iconSide)
+        }
+        let maximumWidth = BannerLayout.maximumTitleWidth(
+            monitorWidth: monitor.width, scale: scale, trailingWidth: buttons.width,
+            leadingWidth: iconBitmap == nil ? 0 : BannerLayout.iconLeadingWidth(side: iconSide, scale: scale))
         let title = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.title), maxWidth: maximumWidth, measure: font.width(of:))
         let line = font.lineMetrics(of: title)
         let titleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
         var subtitle: PlacedText?
         var subtitleMetrics: BannerLayout.LineMetrics?
+        var subtitleWidth = 0
         if !appearance.subtitle.isEmpty {
             let subtitleFont = try context.fonts.font(appearance.effectiveSubtitleFont, scale: scale)
             let text = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.subtitle), maxWidth: maximumWidth, measure: subtitleFont.width(of:))
             let metrics = subtitleFont.lineMetrics(of: text)
             subtitleMetrics = BannerLayout.LineMetrics(ascent: metrics.ascent, descent: metrics.descent)
+            subtitleWidth = subtitleFont.width(of: text)
             subtitle = PlacedText(
                 text: text, font: subtitleFont, baseline: 0,
-                x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: subtitleFont.width(of: text)))
+                x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: subtitleWidth))
         }
         let height = BannerLayout.bannerHeight(appearance, scale: scale, lineHeight: titleMetrics.height, subtitleLineHeight: subtitleMetrics?.height ?? 0)
         let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
         if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
+        let titleWidth = font.width(of: title)
+        var titleX = BannerLayout.titleX(monitorWidth: monitor.width, textWidth: titleWidth)
+        var icon: PlacedIcon?
+        if let iconBitmap {
+            // Icon and text centred together; both lines start beside the icon.
+            let columns = BannerLayout.leadingIcon(monitorWidth: monitor.width, side: iconSide, textWidth: max(titleWidth, subtitleWidth), scale: scale)
+            titleX = columns.textX
+            subtitle?.x = columns.textX
+            let blockHeight = BannerLayout.iconSide(titleLine: titleMetrics.height, subtitleLine: subtitleMetrics?.height ?? 0, scale: scale)
+            let top = BannerLayout.iconTop(blockTop: baselines.title - titleMetrics.ascent, blockHeight: blockHeight, side: iconSide)
+            icon = PlacedIcon(bitmap: iconBitmap, frame: PixelRect(x: columns.iconX, y: top, width: iconSide, height: iconSide))
+        }
         // The buttons' text sits on the title's baseline, so one line reads across the banner.
         let closeButton = buttons.close.map { columns in
             PlacedText(text: Self.closeGlyph, font: font, baseline: baselines.title,
@@ -378,10 +421,10 @@ public final class BannerHost {
         }
         let look = Look(
             title: title, background: background, text: text, font: font, height: height,
-            baseline: baselines.title,
-            titleX: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: font.width(of: title)),
-            subtitle: subtitle, closeButton: closeButton, actionButton: actionButton,
-            hitAreas: BannerLayout.hitAreas(buttons, bannerHeight: height)
+            baseline: baselines.title, titleX: titleX,
+            subtitle: subtitle, icon: icon, closeButton: closeButton, actionButton: actionButton,
+            hitAreas: BannerLayout.hitAreas(buttons, bannerHeight: height),
+            cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: monitor.width, bannerHeight: height)
         )
         if looks.count > 16 { looks.removeAll() }
         looks[key] = look
@@ -404,15 +447,25 @@ struct Look: Equatable {
     var baseline: Int
     var titleX: Int
     var subtitle: PlacedText?
+    var icon: PlacedIcon?
     var closeButton: PlacedText?
     var actionButton: ActionButtonLook?
     var hitAreas: BannerHitAreas
+    /// The bottom corners' radius in pixels, 0 for square ones.
+    var cornerRadius: Int
 
     static func == (a: Look, b: Look) -> Bool {
         a.title == b.title && a.background == b.background && a.text == b.text && a.font === b.font
             && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX && a.subtitle == b.subtitle
-            && a.closeButton == b.closeButton && a.actionButton == b.actionButton && a.hitAreas == b.hitAreas
+            && a.icon == b.icon && a.closeButton == b.closeButton && a.actionButton == b.actionButton
+            && a.hitAreas == b.hitAreas && a.cornerRadius == b.cornerRadius
     }
+}
+
+/// The icon, scaled to its square and placed left of the text.
+struct PlacedIcon: Equatable {
+    var bitmap: IconBitmap
+    var frame: PixelRect
 }
 
 /// One line of text, fitted and placed: the subtitle, the ✕, the action button's label.

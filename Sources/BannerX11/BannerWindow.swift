@@ -6,6 +6,9 @@
 // moves the child and resizes the clip, so the rows still "above" the edge are cut off instead
 // of showing on a monitor above this one. The child takes the pointer's button presses and
 // releases (clicks, the wheel, drags: see BannerHost.pointerButton); the dock below takes none.
+// Rounded bottom corners are cut from the clip with XShape, bounding and input alike: the
+// banner's bottom edge is always the clip's, and a window's shape also clips its children,
+// so shaping the clip alone hides the corners and lets clicks there through to what is below.
 
 import CX11
 import Glibc
@@ -19,6 +22,8 @@ final class BannerWindow {
     let content: Window
     private var clip: (x: Int, y: Int, width: Int, height: Int)
     private var contentFrame: (y: Int, width: Int, height: Int)
+    /// The clip's bounding and input shape; nil while it is a plain rectangle.
+    private var outline: [PixelRect]?
     private(set) var isMapped = false
 
     init(connection: XConnection, monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement) {
@@ -52,9 +57,11 @@ final class BannerWindow {
         connection.setCardinals(window, "_NET_WM_PID", [Int(getpid())])
     }
 
-    /// Puts the banner where `placement` says on `monitor`, and shows the clip while any of it
-    /// is visible. Call once the content's back buffer holds the frame: a growing clip uncovers it.
-    func place(on monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement) {
+    /// Puts the banner where `placement` says on `monitor`, cut to `outline` (the clip's shape,
+    /// nil for none: see ``BannerLayout/roundedBottomShape(width:bannerHeight:visibleHeight:radius:)``),
+    /// and shows the clip while any of it is visible. Call once the content's back buffer holds
+    /// the frame: a growing clip uncovers it.
+    func place(on monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement, outline newOutline: [PixelRect]?) {
         // The content first, so the clip never uncovers it in its old place.
         let newContent = (y: placement.contentOffset, width: monitor.width, height: bannerHeight)
         if newContent != contentFrame {
@@ -69,6 +76,10 @@ final class BannerWindow {
         if newClip != clip {
             XMoveResizeWindow(connection.display, window, Int32(newClip.x), Int32(newClip.y), UInt32(newClip.width), UInt32(newClip.height))
             clip = newClip
+        }
+        if newOutline != outline, placement.visibleHeight > 0 {
+            connection.setShape(window, newOutline)
+            outline = newOutline
         }
         if placement.visibleHeight > 0, !isMapped {
             XMapRaised(connection.display, window)

@@ -1,5 +1,5 @@
 // The drawing layer, in the spirit of dmenu's drw.c: the banner asks for "fill", "text",
-// "present"; this file owns the back-buffer pixmap and its XftDraw and knows about
+// "image", "present"; this file owns the back-buffer pixmap and its XftDraw and knows about
 // XRenderColor's premultiplied alpha and XRender's compositing operators so nobody else has to.
 
 import CX11
@@ -67,6 +67,48 @@ final class Canvas {
                 penX += run.font.width(of: run.text)
             }
         }
+    }
+
+    /// Composites `image` (premultiplied ARGB) with its top-left corner at (`x`, `y`), blended
+    /// over what is there by its alpha times `opacity` (XRender's Over through a solid mask).
+    /// The pixels go to the server in a 32-bit pixmap made for this call and freed after it.
+    func image(_ image: IconBitmap, x: Int, y: Int, opacity: Double) {
+        guard image.width > 0, image.height > 0, opacity > 0,
+              let format = XRenderFindStandardFormat(connection.display, Int32(PictStandardARGB32)) else { return }
+        let display = connection.display
+        let pixmap = XCreatePixmap(display, connection.root, UInt32(image.width), UInt32(image.height), 32)
+        defer { XFreePixmap(display, pixmap) }
+        // Little-endian bytes, declared as such, so the server reads 0xAARRGGBB on any host.
+        var bytes = [UInt8](repeating: 0, count: image.pixels.count * 4)
+        for (index, pixel) in image.pixels.enumerated() {
+            bytes[index * 4] = UInt8(pixel & 0xFF)
+            bytes[index * 4 + 1] = UInt8(pixel >> 8 & 0xFF)
+            bytes[index * 4 + 2] = UInt8(pixel >> 16 & 0xFF)
+            bytes[index * 4 + 3] = UInt8(pixel >> 24)
+        }
+        bytes.withUnsafeMutableBytes { buffer in
+            guard let upload = XCreateImage(
+                display, connection.visual, 32, ZPixmap, 0, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                UInt32(image.width), UInt32(image.height), 32, Int32(image.width * 4)
+            ) else { return }
+            upload.pointee.byte_order = LSBFirst
+            let gc = XCreateGC(display, pixmap, 0, nil)
+            XPutImage(display, pixmap, gc, upload, 0, 0, 0, 0, UInt32(image.width), UInt32(image.height))
+            XFreeGC(display, gc)
+            // The pixels are Swift's: XDestroyImage must free only the XImage itself.
+            upload.pointee.data = nil
+            _ = wb_XDestroyImage(upload)
+        }
+        let source = XRenderCreatePicture(display, pixmap, format, 0, nil)
+        defer { XRenderFreePicture(display, source) }
+        var mask = Picture(None)
+        if opacity < 1 {
+            var alpha = XRenderColor(red: 0, green: 0, blue: 0, alpha: UInt16((min(opacity, 1) * 65535).rounded()))
+            mask = XRenderCreateSolidFill(display, &alpha)
+        }
+        defer { if mask != Picture(None) { XRenderFreePicture(display, mask) } }
+        XRenderComposite(display, PictOpOver, source, mask, XftDrawPicture(draw), 0, 0, 0, 0,
+                         Int32(x), Int32(y), UInt32(image.width), UInt32(image.height))
     }
 
     /// Makes the buffer the window's background (so exposures repaint from it without a round

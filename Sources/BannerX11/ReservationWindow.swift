@@ -2,7 +2,8 @@
 // `_NET_WM_STRUT_PARTIAL` makes the window manager shrink `_NET_WORKAREA` and move maximized
 // windows down. Window managers ignore struts on override-redirect windows, hence this second
 // window. It takes no input and sits on every desktop; when the process dies the X server
-// destroys it and the reservation goes with it.
+// destroys it and the reservation goes with it. Under a banner with rounded corners its
+// bounding shape has the same corners cut, so the desktop shows there, not the dock.
 
 import CX11
 import Glibc
@@ -15,6 +16,8 @@ final class ReservationWindow {
     /// The reserved height now in effect, in pixels below the monitor's top edge.
     private(set) var reservedHeight: Int
     private(set) var isMapped = false
+    /// The bounding shape; nil while it is a plain rectangle.
+    private var outline: [PixelRect]?
 
     init(connection: XConnection, monitor: MonitorGeometry, reservedHeight: Int, background: RGBA) {
         self.connection = connection
@@ -55,8 +58,14 @@ final class ReservationWindow {
         isMapped = true
     }
 
-    /// Reserves `height` pixels at the top of the monitor (the dock is resized to match).
-    func reserve(_ height: Int, on newMonitor: MonitorGeometry) {
+    /// Reserves `height` pixels at the top of the monitor (the dock is resized to match), its
+    /// outline cut like the banner's above it (nil: a plain rectangle).
+    func reserve(_ height: Int, on newMonitor: MonitorGeometry, outline newOutline: [PixelRect]?) {
+        if newOutline != outline, height > 0 {
+            // The input shape stays empty: only what shows follows the banner's corners.
+            connection.setShape(window, newOutline, kinds: [ShapeBounding])
+            outline = newOutline
+        }
         guard height != reservedHeight || newMonitor != monitor else { return }
         reservedHeight = height
         monitor = newMonitor

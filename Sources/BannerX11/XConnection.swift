@@ -117,6 +117,23 @@ final class XConnection {
         }
     }
 
+    /// Sets `window`'s shapes of `kinds` (XShape's `ShapeBounding`: what shows, `ShapeInput`:
+    /// what takes the pointer) to `rectangles`, banded top to bottom as
+    /// ``BannerLayout/roundedBottomShape(width:bannerHeight:visibleHeight:radius:)`` makes them;
+    /// nil gives the window back its plain rectangle.
+    func setShape(_ window: Window, _ rectangles: [PixelRect]?, kinds: [Int32] = [ShapeBounding, ShapeInput]) {
+        for kind in kinds {
+            guard let rectangles else {
+                XShapeCombineMask(display, window, kind, 0, 0, Pixmap(None), ShapeSet)
+                continue
+            }
+            var xRectangles = rectangles.map {
+                XRectangle(x: Int16(clamping: $0.x), y: Int16(clamping: $0.y), width: UInt16(clamping: $0.width), height: UInt16(clamping: $0.height))
+            }
+            XShapeCombineRectangles(display, window, kind, 0, 0, &xRectangles, Int32(xRectangles.count), ShapeSet, YXBanded)
+        }
+    }
+
     // MARK: Monitors and resources
 
     /// The active RandR monitors, or the whole screen as one monitor named `default`.
