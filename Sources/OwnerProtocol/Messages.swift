@@ -125,19 +125,23 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     /// The client's environment, for the commands a click runs; sent only with a command
     /// (nil: the owner's own environment).
     public var environment: [String: String]?
-    /// The client's working directory, where those commands run; sent only with a command.
+    /// The client's working directory, where those commands run and where a relative `--icon`
+    /// path is found; sent only with a command or an icon.
     public var directory: String?
     /// `--strict-contrast`: a title below WCAG's contrast is an error, not a warning.
     public var strictContrast: Bool?
     /// `--once KEY`: show at most once per key, ever (kept in the owner's state directory).
     public var once: String?
+    /// The client's XDG data directories (`$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`), where icon
+    /// theme names (`--icon NAME`, a style's `icon`) are looked up (nil: the owner's own).
+    public var dataDirectories: [String]?
 
     public init(
         settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,
         sticky: Bool = false, transient: Bool = false, timeout: Double? = nil, monitor: String = "primary",
         id: String? = nil, enqueue: Bool = false, wait: Bool = false,
         onClick: [String]? = nil, environment: [String: String]? = nil, directory: String? = nil,
-        strictContrast: Bool? = nil, once: String? = nil
+        strictContrast: Bool? = nil, once: String? = nil, dataDirectories: [String]? = nil
     ) {
         self.settings = settings
         self.style = style
@@ -154,6 +158,7 @@ public struct ShowRequest: Codable, Sendable, Equatable {
         self.directory = directory
         self.strictContrast = strictContrast
         self.once = once
+        self.dataDirectories = dataDirectories
     }
 }
 
@@ -186,7 +191,8 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public var status: OwnerStatus?
     /// Second frame of `show --wait`: why the banner is gone.
     public var ended: BannerEndReason?
-    /// Problems worth a line on stderr that did not stop the request (low contrast).
+    /// Problems worth a line on stderr that did not stop the request (low contrast, an icon
+    /// that cannot be read).
     public var warnings: [String]?
     /// Answer to `stats`.
     public var stats: BannerStats?

@@ -34,6 +34,12 @@ struct AppearanceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
     var compact: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("An icon left of the text, as tall as it: a PNG file (a value with a / or ending in .png), a name in the icon theme (hicolor, Adwaita; PNG only), or none. Missing or unreadable: a warning, and no icon. Default: the style's, else none.", valueName: "path|name|none"))
+    var icon: String?
+
+    @Option(name: .customLong("corner-radius"), parsing: .unconditional, help: ArgumentHelp("Round the bottom corners (XShape; clicks there go through), 0 to 1000 points; drawn at most half the banner's height. Default: 0.", valueName: "pt"))
+    var cornerRadius: String?
+
     @Flag(name: .customLong("strict-contrast"), help: "Refuse (exit 64) a title below WCAG's contrast on its background (4.5:1; 3:1 from 24 pt, or 18.7 pt bold) instead of warning. The built-in looks, which fall short, are only checked with this flag.")
     var strictContrast = false
 
@@ -55,7 +61,7 @@ struct AppearanceOptions: ParsableArguments {
             title: title, background: background, textColor: textColor, height: height,
             titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont,
             closeButton: closeButton.map { String($0) }, action: action, progress: progress,
-            reduceMotion: reduceMotion.map { String($0) })
+            reduceMotion: reduceMotion.map { String($0) }, icon: icon, cornerRadius: cornerRadius)
     }
 
     /// The appearance these flags describe, defaults filled in.

@@ -59,6 +59,7 @@ struct DaemonCommand: ParsableCommand {
             throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
         }
         banners.onWarning = Terminal.warning
+        banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
         let listener = try UnixSocket.listen(at: paths.socket)
         DisplayLoss.removeOnExit(paths.socket)
         let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: Terminal.warning)

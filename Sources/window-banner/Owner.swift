@@ -192,7 +192,7 @@ final class Owner {
             if settings.reduceMotion == nil, DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
                 settings.reduceMotion = "true"
             }
-            let appearance: TopBannerAppearance
+            var appearance: TopBannerAppearance
             let policy: CompactPolicy
             do {
                 appearance = try settings.appearance()
@@ -204,6 +204,16 @@ final class Owner {
             if let problem = try contrastProblem(of: appearance, settings: settings, request: request) {
                 guard request.strictContrast != true else { throw OwnerError(.usage, problem) }
                 warnings.append(problem)
+            }
+            if let icon = appearance.icon {
+                // Read now, from where the client is, so that `show` can warn about it.
+                let searchPath = request.dataDirectories.map { ProgramIcons.searchPath(dataDirectories: $0, home: processEnvironment()["HOME"]) }
+                switch banners.loadIcon(icon, for: appearance, searchPath: searchPath, relativeTo: request.directory) {
+                case .success(let file): appearance.icon = file
+                case .failure(let problem):
+                    warnings.append("\(problem); showing the banner without it")
+                    appearance.icon = nil
+                }
             }
             let mode = try Self.mode(of: request, styleTimeout: style.timeout)
             do {

@@ -105,8 +105,9 @@ struct ShowCommand: ParsableCommand {
             sticky: sticky, transient: transient, timeout: duration, monitor: monitor ?? "primary",
             id: id, enqueue: enqueue, wait: wait, onClick: onClick ? command : nil,
             environment: runsCommands ? processEnvironment() : nil,
-            directory: runsCommands ? currentDirectory() : nil,
-            strictContrast: appearance.strictContrast ? true : nil, once: once))
+            directory: runsCommands || appearance.icon != nil ? currentDirectory() : nil,
+            strictContrast: appearance.strictContrast ? true : nil, once: once,
+            dataDirectories: IconSearchPath.dataDirectories(environment: processEnvironment())))
         do {
             guard var exchange = try connection.client().exchange(request, start: true, configPath: connection.configPath) else {
                 throw CommandFailure("cannot start the owner", code: ExitStatus.unreachable)

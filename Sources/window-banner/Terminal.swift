@@ -31,6 +31,7 @@ func openBannerDisplay(_ name: String?, timing: BannerTiming = .standard) throws
     do {
         let banners = try BannerDisplay(name: name, timing: timing)
         banners.onWarning = Terminal.warning
+        banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
         return banners
     } catch {
         throw fail("\(error)", code: ExitStatus.displayUnavailable)

@@ -1,0 +1,58 @@
+// window-banner's own icons, `window-banner-offline.png` and `window-banner-online.png`, which
+// the built-in `offline` and `online` styles name. They are found next to the binary, so a
+// copy works wherever it is installed or built: `make install` puts them in
+// $(DATADIR)/window-banner/icons, which is `../share/window-banner/icons` from $(BINDIR); a
+// binary in a source checkout's `.build*/…/debug` finds the checkout's `Resources/icons`.
+
+import BannerX11
+import Glibc
+
+enum ProgramIcons {
+    /// The icon directories that exist for this binary: the installed one, then the source
+    /// tree's.
+    static var directories: [String] {
+        guard let executable = executablePath else { return [] }
+        let binDirectory = parent(of: executable)
+        var found: [String] = []
+        let installed = parent(of: binDirectory) + "/share/window-banner/icons"
+        if isDirectory(installed) { found.append(installed) }
+        // The nearest ancestor that is this package: a build directory sits a few levels down.
+        var directory = binDirectory
+        for _ in 0..<6 where directory != "/" {
+            if isDirectory(directory + "/Resources/icons"), access(directory + "/Package.swift", F_OK) == 0 {
+                found.append(directory + "/Resources/icons")
+                break
+            }
+            directory = parent(of: directory)
+        }
+        return found
+    }
+
+    /// The freedesktop search path of `environment`, with these directories after the themes.
+    static func searchPath(environment: [String: String]) -> IconSearchPath {
+        .standard(environment: environment, ownDirectories: directories)
+    }
+
+    /// ``searchPath(environment:)`` with the data directories a client sent.
+    static func searchPath(dataDirectories: [String], home: String?) -> IconSearchPath {
+        .standard(dataDirectories: dataDirectories, home: home, ownDirectories: directories)
+    }
+
+    /// The running binary, symlinks resolved (`/proc/self/exe`).
+    private static var executablePath: String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBytes { readlink("/proc/self/exe", $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+}
