@@ -91,6 +91,8 @@ struct RunCommand: ParsableCommand {
         if !command.isEmpty {
             do {
                 child = try ChildProcess.spawn(command)
+                // If the display goes, the command goes with the banner: no orphan.
+                if let pid = child?.pid { DisplayLoss.stopOnExit(pid) }
             } catch .notFound(let program) {
                 dismiss()
                 banners.runUntilIdle()

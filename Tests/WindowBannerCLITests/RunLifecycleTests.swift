@@ -2,7 +2,9 @@
 // process lives, and every way the process ends (signal, timeout, command) gives that space
 // back exactly and exits with the documented status.
 
+import Foundation
 import Glibc
+import ProcessTestSupport
 import Testing
 import X11TestSupport
 
@@ -48,6 +50,24 @@ extension WindowBannerCLITests {
             #expect(refused.waitForExit() == 64)
             #expect(refused.standardError == "window-banner: low contrast: text '#ffffff' on background '#34c759' is 2.21:1; WCAG asks at least 4.5:1 for text under 24 pt (18.7 pt bold)\n")
             #expect(fixture.mappedWindows().isEmpty)
+        }
+
+        @Test func losingTheXServerEndsRunAndItsCommandWithSixtyNine() throws {
+            let fixture = try Fixture()
+            let marker = "/tmp/wb-run-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let banner = try fixture.launch(["run", "--title", "T", "--compact", "never", "--", "sh", "-c", "echo $$ > \(marker); exec sleep 600"])
+            #expect(fixture.waitForBanner(height: 80))
+            defer { unlink(marker) }
+            fixture.observer.close()
+            fixture.desktop.stop()
+            #expect(banner.waitForExit(timeout: 2) == 69)
+            #expect(banner.standardError.contains("lost the connection to the X display"))
+            // The command does not outlive it.
+            let child = pid_t((try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            #expect(child > 0)
+            let deadline = monotonicSeconds() + 5
+            while kill(child, 0) == 0, monotonicSeconds() < deadline { poll(nil, 0, 10) }
+            #expect(kill(child, 0) != 0, "the command was left running")
         }
 
         @Test func timeoutDismissesByItselfAndRestoresWorkArea() throws {
