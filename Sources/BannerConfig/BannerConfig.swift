@@ -48,10 +48,11 @@ public struct BannerConfig: Sendable, Equatable {
     }
 
     /// The styles every installation has, so `--style offline` works with no file; the same
-    /// as `Resources/config.example.toml`.
+    /// as `Resources/config.example.toml`. Their icons are window-banner's own
+    /// (`Resources/icons`), found by name next to the binary.
     public static let builtIn = BannerConfig(styles: [
-        "offline": BannerStyle(appearance: AppearanceSettings(title: "No Internet Connection", background: "systemRed")),
-        "online": BannerStyle(appearance: AppearanceSettings(title: "Back Online", background: "systemTeal"), timeout: 2.0),
+        "offline": BannerStyle(appearance: AppearanceSettings(title: "No Internet Connection", background: "systemRed", icon: "window-banner-offline")),
+        "online": BannerStyle(appearance: AppearanceSettings(title: "Back Online", background: "systemTeal", icon: "window-banner-online"), timeout: 2.0),
         "call": BannerStyle(appearance: AppearanceSettings(title: "Call in progress", background: "systemGreen")),
     ])
 

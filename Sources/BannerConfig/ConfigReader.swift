@@ -98,13 +98,21 @@ struct ConfigReader {
             } catch {
                 throw self.error(.badValue, at: keyPath, error.description)
             }
-            style.appearance[keyPath: field.keyPath] = written
+            style.appearance[keyPath: field.keyPath] = name == "icon" ? iconPath(written) : written
         }
         return style
     }
 
+    /// An `icon` value with a relative file path made relative to the config file's directory,
+    /// where whoever wrote it was looking; names, absolute paths and `none` as written.
+    private func iconPath(_ written: String) -> String {
+        guard case .file(let path)? = (try? BannerIcon.parse(written))?.source, !path.hasPrefix("/"),
+              let slash = file.lastIndex(of: "/") else { return written }
+        return String(file[...slash]) + path
+    }
+
     /// Appearance fields written as TOML numbers, and as booleans; the rest are strings.
-    private static let numericFields: Set<String> = ["height", "title-top-inset"]
+    private static let numericFields: Set<String> = ["height", "title-top-inset", "corner-radius"]
     private static let booleanFields: Set<String> = ["close-button", "reduce-motion"]
 
     /// `[daemon]`: `idle-exit` only.

@@ -69,12 +69,25 @@ private func loadError(_ path: String) -> ConfigError? {
             """)
         #expect(error?.kind == .unknownKey)
         #expect(error?.description == "config.toml:3: style.offline.colour: unknown key (expected one of: "
-            + "background, close-button, compact, font, height, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
+            + "background, close-button, compact, corner-radius, font, height, icon, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
     }
 
     @Test func timeoutIsNotADefaultsKey() {
         #expect(parseError("[defaults]\ntimeout = 3\n")?.description == "config.toml:2: defaults.timeout: unknown key "
-            + "(expected one of: background, close-button, compact, font, height, subtitle, subtitle-font, text-color, title, title-top-inset)")
+            + "(expected one of: background, close-button, compact, corner-radius, font, height, icon, reduce-motion, subtitle, subtitle-font, text-color, title, title-top-inset)")
+    }
+
+    @Test func cornerRadiusMustBeANumberInRange() {
+        #expect(parseError("[defaults]\ncorner-radius = \"12\"\n")?.description
+            == "config.toml:2: defaults.corner-radius: expected a number, found a string")
+        #expect(parseError("[style.round]\ncorner-radius = -4\n")?.description
+            == "config.toml:2: style.round.corner-radius: bad corner radius '-4' (points, 0 to 1000; over half the banner's height draws as half)")
+    }
+
+    @Test func iconMustBeAStringNamingSomething() {
+        #expect(parseError("[defaults]\nicon = 3\n")?.description == "config.toml:2: defaults.icon: expected a string, found an integer")
+        #expect(parseError("[defaults]\nicon = \"\"\n")?.description
+            == "config.toml:2: defaults.icon: bad icon '' (a PNG file, an icon theme name, or none)")
     }
 
     @Test func closeButtonMustBeABoolean() {

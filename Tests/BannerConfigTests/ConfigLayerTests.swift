@@ -27,10 +27,10 @@ import Testing
 
     @Test func builtInStylesNeedNoFile() throws {
         #expect(try BannerConfig.builtIn.resolve(style: "offline") == BannerStyle(
-            appearance: AppearanceSettings(title: "No Internet Connection", background: "systemRed")
+            appearance: AppearanceSettings(title: "No Internet Connection", background: "systemRed", icon: "window-banner-offline")
         ))
         #expect(try BannerConfig.builtIn.resolve(style: "online") == BannerStyle(
-            appearance: AppearanceSettings(title: "Back Online", background: "systemTeal"), timeout: 2.0
+            appearance: AppearanceSettings(title: "Back Online", background: "systemTeal", icon: "window-banner-online"), timeout: 2.0
         ))
         #expect(try BannerConfig.builtIn.resolve(style: "call") == BannerStyle(
             appearance: AppearanceSettings(title: "Call in progress", background: "systemGreen")
@@ -118,6 +118,37 @@ import Testing
         #expect(config.styles["note"]?.appearance.closeButton == "true")
         #expect(config.defaults.closeButton == "false")
         #expect(try config.resolve(style: "note").appearance.appearance().closeButton)
+    }
+
+    @Test func iconAndCornerRadiusAreStyleKeys() throws {
+        let config = try BannerConfig.parse("""
+            [defaults]
+            corner-radius = 12
+            icon = "dialog-information"
+
+            [style.backup]
+            icon = "icons/backup.png"
+            corner-radius = 6.5
+
+            [style.plain]
+            icon = "none"
+
+            [style.absolute]
+            icon = "/usr/share/pixmaps/backup.png"
+            """, file: "/home/me/.config/window-banner/config.toml")
+        #expect(config.defaults.icon == "dialog-information")
+        #expect(config.defaults.cornerRadius == "12")
+        // A relative path starts at the config file's directory, not wherever the owner runs.
+        #expect(config.styles["backup"]?.appearance.icon == "/home/me/.config/window-banner/icons/backup.png")
+        #expect(config.styles["absolute"]?.appearance.icon == "/usr/share/pixmaps/backup.png")
+        let backup = try config.resolve(style: "backup").appearance.appearance()
+        #expect(backup.icon == .file("/home/me/.config/window-banner/icons/backup.png"))
+        #expect(backup.cornerRadius == 6.5)
+        // The style's `none` wins over the defaults' icon; a flag wins over both.
+        #expect(try config.resolve(style: "plain").appearance.appearance().icon == nil)
+        #expect(try config.resolve(style: nil).appearance.appearance().icon == .named("dialog-information"))
+        let flags = AppearanceSettings(icon: "network-offline")
+        #expect(try config.resolve(style: "plain").appearance.overlaid(by: flags).appearance().icon == .named("network-offline"))
     }
 
     @Test func titleIsAllowedInDefaults() throws {
