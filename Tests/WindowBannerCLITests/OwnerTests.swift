@@ -85,7 +85,7 @@ extension WindowBannerCLITests {
             #expect(owner.fixture.waitForBanner(height: 80))
             let window = owner.observer.windows(named: "window-banner")
             owner.fixture.startRecordingMaps()
-            try owner.show(["--title", "Back Online", "--background", "systemTeal", "--compact", "never"])
+            try owner.show(["--title", "Back Online", "--background", "#1c1c1e", "--compact", "never"])
             #expect(try owner.status().title == "Back Online")
             #expect(owner.observer.windows(named: "window-banner") == window)
             #expect(owner.fixture.mappedWindows().isEmpty)
