@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # build: Xlib, Xft (+ fontconfig), XRender, XRandR, XShape headers and pkg-config files
   pkg-config libx11-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
+  # build: libpng, to read --icon PNG files
+  libpng-dev
   # tests: a private X server and real window managers; network namespaces for rtnetlink
   xvfb openbox i3-wm x11-xserver-utils iproute2
   # tests: fallback fonts for CJK and for emoji/symbols (monochrome), which DejaVu lacks

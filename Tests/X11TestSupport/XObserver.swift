@@ -262,9 +262,18 @@ public final class XObserver {
 
     /// The rectangles of `window`'s input shape (`XShapeGetRectangles` with `ShapeInput`).
     public func inputShape(of window: Window) -> [Rect] {
+        shape(of: window, kind: ShapeInput)
+    }
+
+    /// The rectangles of `window`'s bounding shape (what shows of it; its whole rectangle when unshaped).
+    public func boundingShape(of window: Window) -> [Rect] {
+        shape(of: window, kind: ShapeBounding)
+    }
+
+    private func shape(of window: Window, kind: Int32) -> [Rect] {
         var count: Int32 = 0
         var ordering: Int32 = 0
-        guard let rectangles = XShapeGetRectangles(display, window, ShapeInput, &count, &ordering) else { return [] }
+        guard let rectangles = XShapeGetRectangles(display, window, kind, &count, &ordering) else { return [] }
         defer { XFree(rectangles) }
         return UnsafeBufferPointer(start: rectangles, count: Int(count)).map {
             Rect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
