@@ -64,9 +64,11 @@ fuzz: deps
 # systemd user units, the example config and the built-in styles' icons (the binary finds them
 # at ../share/window-banner/icons from its own directory, so keep DATADIR = PREFIX/share).
 # PREFIX defaults to ~/.local; DESTDIR is honoured.
-install: release
-	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --show-bin-path))
+# (The manual plugin builds the package in release mode itself, so the static build comes after.)
+install: deps
 	$(SWIFT) package plugin generate-manual
+	$(SWIFT) build $(RELEASE)
+	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --show-bin-path))
 	install -Dm755 -s "$(BIN)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner"
 	install -Dm644 .build/plugins/GenerateManual/outputs/window-banner/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
 	install -d "$(DESTDIR)$(DATADIR)/bash-completion/completions" "$(DESTDIR)$(DATADIR)/zsh/site-functions" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
