@@ -5,6 +5,7 @@
 
 import BannerCore
 import BannerX11
+import CSpawn
 import Glibc
 import OwnerProtocol
 
@@ -165,9 +166,6 @@ func selfExecutable() -> String {
     return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
-/// glibc's POSIX_SPAWN_SETSID (2.26+), which Glibc only declares under _GNU_SOURCE.
-private let spawnSetSID: Int32 = 0x80
-
 /// Starts `arguments` in its own session with `readyFD` as descriptor 3, stdin/stdout on
 /// /dev/null and stderr appended to `log`; returns 0 or the errno. The caller ignores SIGCHLD
 /// meanwhile so that an owner that ends before it does is never left a zombie.
@@ -191,7 +189,7 @@ private func spawnDetached(_ arguments: [String], readyFD: Int32, log: String) -
     for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE] { sigaddset(&defaults, number) }
     posix_spawnattr_setsigmask(&attributes, &noSignals)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | spawnSetSID))
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSID))
 
     var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
     cArguments.append(nil)
