@@ -24,6 +24,8 @@ exec 3> "$workdir/display"
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 2>/dev/null &
 for _ in $(seq 100); do [ -s "$workdir/display" ] && break; sleep 0.1; done
 export DISPLAY=":$(head -n1 "$workdir/display")"
+# A plain desktop colour: it shows in the rich banner's rounded corners.
+xsetroot -solid "#2e3440"
 HOME="$workdir" openbox 2>/dev/null &
 for _ in $(seq 100); do xprop -root _NET_WORKAREA 2>/dev/null | grep -q = && break; sleep 0.1; done
 HOME="$workdir" xterm -fa "DejaVu Sans Mono" -fs 11 -bg "#1e1e2e" -fg "#cdd6f4" \
@@ -62,6 +64,17 @@ sleep 0.6
 shot subtitle
 "$banner" dismiss --all --quit
 
+# A rich banner: an icon (drawn here, given as a PNG path), a subtitle, the action and close
+# buttons, a progress bar and rounded corners.
+convert -size 256x256 xc:none -fill none -stroke white -strokewidth 22 -draw "circle 128,128 128,22" \
+  -strokewidth 24 -draw "stroke-linecap round line 128,182 128,78" \
+  -draw "stroke-linecap round stroke-linejoin round polyline 84,118 128,74 172,118" -resize 64x64 "PNG32:$workdir/upload.png"
+"$banner" show --title "Uploading holiday photos" --subtitle "12 of 30 · about a minute left" --icon "$workdir/upload.png" \
+  --background systemIndigo --action "Pause" --close-button --progress 0.4 --corner-radius 14 --compact never
+sleep 0.6
+shot rich
+"$banner" dismiss --all --quit
+
 # One picture of the whole sequence: the top of the screen at each stage.
 convert screenshots/0-desktop.png screenshots/regular-1-offline.png screenshots/regular-2-mid-fade.png \
   screenshots/regular-3-back-online.png screenshots/regular-4-restored.png -crop 1280x150+0+0 +repage -bordercolor "#888888" -border 0x2 \
@@ -72,3 +85,7 @@ echo "demo: screenshots/sequence.png"
 convert screenshots/compact-1-offline.png screenshots/regular-2-mid-fade.png screenshots/subtitle.png \
   -crop 1280x110+0+0 +repage -bordercolor "#888888" -border 0x2 -append screenshots/looks.png
 echo "demo: screenshots/looks.png"
+
+# The rich banner on its own, with the desktop in its corners and the terminal pushed below.
+convert screenshots/rich.png -crop 1280x110+0+0 +repage screenshots/rich.png
+echo "demo: screenshots/rich.png"

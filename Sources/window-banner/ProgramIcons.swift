@@ -11,8 +11,7 @@ enum ProgramIcons {
     /// The icon directories that exist for this binary: the installed one, then the source
     /// tree's.
     static var directories: [String] {
-        guard let executable = executablePath else { return [] }
-        let binDirectory = parent(of: executable)
+        let binDirectory = parent(of: selfExecutable())
         var found: [String] = []
         let installed = parent(of: binDirectory) + "/share/window-banner/icons"
         if isDirectory(installed) { found.append(installed) }
@@ -36,14 +35,6 @@ enum ProgramIcons {
     /// ``searchPath(environment:)`` with the data directories a client sent.
     static func searchPath(dataDirectories: [String], home: String?) -> IconSearchPath {
         .standard(dataDirectories: dataDirectories, home: home, ownDirectories: directories)
-    }
-
-    /// The running binary, symlinks resolved (`/proc/self/exe`).
-    private static var executablePath: String? {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = buffer.withUnsafeMutableBytes { readlink("/proc/self/exe", $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 
     private static func parent(of path: String) -> String {

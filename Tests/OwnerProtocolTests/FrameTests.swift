@@ -46,7 +46,8 @@ import Testing
         let request = OwnerRequest(ShowRequest(
             settings: AppearanceSettings(title: "Call in progress", background: "#34C759", height: "44"),
             style: "call", configPath: "/home/u/.config/window-banner/config.toml", timeout: 3,
-            monitor: "all", id: "call", enqueue: true, wait: true))
+            monitor: "all", id: "call", enqueue: true, wait: true, directory: "/home/u",
+            dataDirectories: ["/home/u/.local/share", "/usr/share"]))
         let body = OwnerProtocol.encode(request)
         #expect(OwnerProtocol.version(of: body) == OwnerProtocol.version)
         #expect(try OwnerProtocol.decode(OwnerRequest.self, from: body).get() == request)
