@@ -124,8 +124,8 @@ final class IconLibrary {
 
     /// The decoded pixels of the PNG at `path`.
     func bitmap(atPath path: String) throws(IconProblem) -> IconBitmap {
+        if let cached = decoded[path], PNGFile.stamp(path: path) == cached.stamp { return cached.bitmap }
         let file = try PNGFile.read(path: path)
-        if let cached = decoded[path], cached.stamp == file.stamp { return cached.bitmap }
         let bitmap = try PNGFile.decode(file.bytes, path: path)
         if decoded.count >= Self.cacheSize { decoded.removeAll() }
         decoded[path] = (file.stamp, bitmap)
@@ -203,13 +203,21 @@ struct IconTheme {
     }
 }
 
-/// When a file last changed, to tell a cached decode from a stale one.
+/// Which file, and when it last changed: tells a cached decode from a stale one.
 struct FileStamp: Equatable {
     var device: UInt
     var inode: UInt
     var size: Int
     var seconds: Int
     var nanoseconds: Int
+
+    init(_ status: stat) {
+        device = UInt(status.st_dev)
+        inode = UInt(status.st_ino)
+        size = Int(status.st_size)
+        seconds = status.st_mtim.tv_sec
+        nanoseconds = status.st_mtim.tv_nsec
+    }
 }
 
 /// Reading and decoding one PNG file, with limits: an icon is small, and a FIFO, a device or
@@ -243,10 +251,14 @@ enum PNGFile {
             if count == 0 { break }
             filled += count
         }
-        let stamp = FileStamp(
-            device: UInt(status.st_dev), inode: UInt(status.st_ino), size: Int(status.st_size),
-            seconds: status.st_mtim.tv_sec, nanoseconds: status.st_mtim.tv_nsec)
-        return (Array(bytes[0..<filled]), stamp)
+        return (Array(bytes[0..<filled]), FileStamp(status))
+    }
+
+    /// The stamp of the file at `path` now; nil when it cannot be looked at.
+    static func stamp(path: String) -> FileStamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileStamp(status)
     }
 
     /// `bytes` as a PNG, through libpng's simplified API: 8-bit RGBA whatever the file's
