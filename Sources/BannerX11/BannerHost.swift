@@ -368,10 +368,11 @@ public final class BannerHost {
         let buttons = BannerLayout.trailingButtons(
             monitorWidth: monitor.width, scale: scale, closeButton: appearance.closeButton, actionLabelWidth: actionLabel.map(font.width(of:)))
         // The icon, loaded by presentTopBanner; one whose file went away since is left out.
-        let iconSide = try context.iconSide(for: appearance)
-        let iconBitmap: IconBitmap? = appearance.icon.flatMap { icon in
-            guard case .file(let path) = icon.source else { return nil }
-            return try? context.icons.bitmap(atPath: path).scaled(toSquare: iconSide)
+        var iconSide = 0
+        var iconBitmap: IconBitmap?
+        if case .file(let path)? = appearance.icon?.source {
+            iconSide = try context.iconSide(for: appearance)
+            iconBitmap = try? context.icons.bitmap(atPath: path).scaled(toSquare: iconSide)
         }
         let maximumWidth = BannerLayout.maximumTitleWidth(
             monitorWidth: monitor.width, scale: scale, trailingWidth: buttons.width,
