@@ -60,6 +60,29 @@ fuzz: deps
 	$(SWIFT) build --build-tests
 	WINDOW_BANNER_FUZZ_ITERATIONS=200000 $(SWIFT) test --skip-build --filter Fuzz
 
+# window-banner next to notify-send → dunst, osd_cat and a C Xlib+Xft floor, on one private
+# Xvfb + openbox, timed on the X server's clock (X RECORD): prints one table and writes
+# bench/results/results.{md,json} and frame-intervals.png. BENCH_FLAGS=--quick for a short run;
+# BENCH_SCRATCH=.build-bench builds beside a `make test` in progress.
+BENCH_SCRATCH ?= .build
+BENCH_FLAGS ?=
+SWIFTC ?= swiftc
+BENCH_BIN := bench/out/bin
+
+bench: deps
+	@bench/install-deps.sh
+	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product window-banner
+	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product window-banner-bench
+	mkdir -p $(BENCH_BIN)
+	cc -O2 -Wall -o $(BENCH_BIN)/xrecord-probe bench/xrecord-probe.c $$(pkg-config --cflags --libs x11 xtst)
+	cc -O2 -Wall -o $(BENCH_BIN)/floor bench/floor.c $$(pkg-config --cflags --libs x11 xft)
+	cc -O2 -o $(BENCH_BIN)/hello-c bench/startup/hello.c
+	$(SWIFTC) -O bench/startup/hello.swift -o $(BENCH_BIN)/hello-swift
+	$(SWIFTC) -O -static-stdlib bench/startup/hello.swift -o $(BENCH_BIN)/hello-swift-static
+	$(SWIFTC) -O bench/startup/hello-foundation.swift -o $(BENCH_BIN)/hello-foundation
+	bin="$$($(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --show-bin-path)"; \
+		"$$bin/window-banner-bench" --window-banner "$$bin/window-banner" --bin $(BENCH_BIN) $(BENCH_FLAGS)
+
 # The binary, its man page (generated from the argument parser), shell completions, the
 # systemd user units, the example config and the built-in styles' icons (the binary finds them
 # at ../share/window-banner/icons from its own directory, so keep DATADIR = PREFIX/share).

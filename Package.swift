@@ -64,6 +64,10 @@ let package = Package(
         .target(name: "NetworkPath", dependencies: ["CNetlink"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
+        // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
+        // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
+        // frames it expects.
+        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore"]),
         .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "netpath-probe", "ProcessTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,133 @@
+// The private desktop every tool is measured on, in one run: Xvfb (1280x800, a free display
+// number from -displayfd), the X RECORD probe watching it from the start, openbox with a private
+// HOME, and for dunst a private session bus (dbus-daemon) and dunst itself with a generated
+// config. Every tool gets the same clean environment: this desktop, a private HOME, config and
+// runtime directory, nothing from the user who runs `make bench`.
+
+import Glibc
+
+final class Desktop {
+    let supervisor: Supervisor
+    let recorder: Recorder
+    let display: String
+    let work: String
+    /// What every measured command runs with.
+    private(set) var environment: [String: String]
+    private var dunst: Child?
+    private var server: Child?
+
+    /// Starts Xvfb, the probe and openbox, each awaited on what announces it.
+    init(supervisor: Supervisor, work: String, probe: String) throws {
+        self.supervisor = supervisor
+        self.work = work
+        let home = "\(work)/home"
+        for directory in [home, "\(home)/.config", "\(work)/runtime"] { try makeDirectory(directory) }
+        let xvfb = try supervisor.spawn(
+            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+            environment: ["PATH": basePath], name: "Xvfb", stdout: .pipe)
+        server = xvfb
+        guard supervisor.wait(seconds: 15, until: { !xvfb.lines.isEmpty || !xvfb.isRunning }), let number = xvfb.lines.first else {
+            throw BenchFailure("Xvfb did not report a display")
+        }
+        display = ":\(number)"
+        environment = [
+            "PATH": basePath, "LANG": "C.UTF-8", "DISPLAY": display, "HOME": home,
+            "XDG_CONFIG_HOME": "\(home)/.config", "XDG_RUNTIME_DIR": "\(work)/runtime",
+        ]
+        recorder = try Recorder(supervisor: supervisor, executable: probe, environment: environment)
+        _ = try supervisor.spawn(["openbox"], environment: environment, name: "openbox")
+        let workArea = recorder.atoms["_NET_WORKAREA"] ?? 0
+        let root = recorder.root
+        guard recorder.waitForRecord(timeout: 15, where: { $0.kind == .prop && $0.target == root && $0.arguments.first == "\(workArea)" }) != nil else {
+            throw BenchFailure("openbox did not publish _NET_WORKAREA")
+        }
+    }
+
+    /// A private session bus and dunst on it, ready to take notifications.
+    func startDunst() throws {
+        let bus = try supervisor.spawn(
+            ["dbus-daemon", "--session", "--nofork", "--print-address=1", "--address=unix:path=\(work)/bus"],
+            environment: environment, name: "dbus-daemon", stdout: .pipe)
+        guard supervisor.wait(seconds: 10, until: { !bus.lines.isEmpty || !bus.isRunning }), let address = bus.lines.first else {
+            throw BenchFailure("dbus-daemon did not print its address")
+        }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        let config = "\(work)/dunstrc"
+        try writeFile(config, Self.dunstConfig)
+        dunst = try supervisor.spawn(["dunst", "-config", config], environment: environment, name: "dunst", stderr: .file("\(work)/dunst.log"))
+        guard recorder.waitForRecord(timeout: 10, where: { $0.kind == .prop && $0.arguments.first == "67" && $0.arguments.dropFirst().first == "Dunst_Dunst_" }) != nil else {
+            throw BenchFailure("dunst did not create its window (see \(work)/dunst.log)")
+        }
+        // The window comes before dunst owns its bus name: ask it until it answers.
+        for _ in 0..<100 {
+            let check = try supervisor.spawn(["dunstctl", "is-paused"], environment: environment)
+            if supervisor.waitForExit(check, timeout: 5) == 0 { return }
+        }
+        throw BenchFailure("dunst never answered on the session bus")
+    }
+
+    var dunstPID: pid_t? { dunst?.pid }
+
+    /// Ends everything, Xvfb last and for sure.
+    func stop() {
+        recorder.stop()
+        supervisor.stopAll()
+    }
+
+    /// dunst's look for the benchmark: one notification across the top like the banner (same
+    /// font, colours and height), no icon, sticky until closed. Everything else is dunst's default.
+    static let dunstConfig = """
+        [global]
+            width = 1280
+            height = 80
+            origin = top-left
+            offset = 0x0
+            font = sans-serif Semibold 17
+            alignment = center
+            vertical_alignment = center
+            frame_width = 0
+            icon_position = off
+            format = "%s"
+        [urgency_low]
+            background = "#34C759"
+            foreground = "#FFFFFF"
+            timeout = 0
+        [urgency_normal]
+            background = "#34C759"
+            foreground = "#FFFFFF"
+            timeout = 0
+        [urgency_critical]
+            background = "#34C759"
+            foreground = "#FFFFFF"
+            timeout = 0
+
+        """
+}
+
+/// PATH for every child: the system's, so each tool is the distribution's.
+let basePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+func makeDirectory(_ path: String) throws {
+    guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+        throw BenchFailure("cannot create \(path): \(String(cString: strerror(errno)))")
+    }
+}
+
+func writeFile(_ path: String, _ text: String) throws {
+    guard let file = fopen(path, "w") else { throw BenchFailure("cannot write \(path): \(String(cString: strerror(errno)))") }
+    defer { fclose(file) }
+    fputs(text, file)
+}
+
+func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count <= 0 { break }
+        bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,332 @@
+// The benchmark's output: one table of every figure (metric × tool: n, min, median, max, and the
+// ratio to WindowBanner's own row), the targets of issue 6 with met / not met, and where a warm
+// `show` spends its time — as Markdown (printed and written) and JSON; plus a gnuplot chart of
+// the frame intervals of every slide-in and cross-fade.
+
+import Glibc
+
+/// Everything measured in one run.
+final class Results {
+    let options: Options
+    var appearances: [String: [Appearance]] = [:]
+    var updates: [String: [Update]] = [:]
+    var slides: [AnimationTrace] = []
+    var fades: [AnimationTrace] = []
+    var idle: [IdleCost] = []
+    var memory: [MemoryUse] = []
+    var network: [Appearance] = []
+    var startup: [StartupStep] = []
+    var loader: LoaderStatistics?
+    /// Sections that failed or were skipped, and why.
+    var problems: [String] = []
+    var clock = (consistent: 0, markers: 0)
+    var date = ""
+    var machine: [(String, String)] = []
+    /// Tool, command line, and how each run starts and ends.
+    var commands: [(tool: String, command: String, note: String)] = []
+    var loadBefore = ""
+    var loadAfter = ""
+
+    init(options: Options) {
+        self.options = options
+        date = utcNow()
+        loadBefore = loadAverage()
+    }
+
+    func describe(desktop: Desktop, lineup: Lineup) {
+        let cpu = readFile("/proc/cpuinfo")?.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .flatMap { $0.split(separator: ":").last }.map { String($0.trimmingCharacters) } ?? "unknown CPU"
+        var system = utsname()
+        uname(&system)
+        let kernel = withUnsafePointer(to: system.release) { $0.withMemoryRebound(to: CChar.self, capacity: 65) { String(cString: $0) } }
+        let version = { (command: [String]) -> String in
+            (try? desktop.supervisor.run(command, environment: desktop.environment))?.first ?? "?"
+        }
+        machine = [
+            ("CPU", "\(cpu), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) online"), ("kernel", "Linux \(kernel)"),
+            ("window-banner", version([lineup.banner, "--version"])), ("dunst", version(["dunst", "--version"])),
+            ("X server", "Xvfb \(desktop.display) 1280x800x24 + openbox, private to this run"),
+        ]
+        let show = lineup.showCommand().dropFirst()
+        commands = [
+            ("window-banner show (warm)", shellLine(["window-banner"] + show), "with the owner running"),
+            ("window-banner show (cold)", shellLine(["window-banner"] + show), "no owner: a fresh XDG_RUNTIME_DIR; `dismiss --all --quit` after each run"),
+            ("window-banner run", shellLine(["window-banner"] + lineup.run.command.dropFirst()), "SIGTERM after each run"),
+            ("notify-send → dunst", shellLine(lineup.notifySend.command),
+             "dunst on a private session bus with a generated config: top edge, full width, 80 px, the banner's font and colours, sticky; `dunstctl close-all` after each run"),
+            ("osd_cat -p top", shellLine(Array(lineup.osdCat.command.dropLast()) + ["title.txt"]), "title.txt holds the title; SIGTERM after each run"),
+            ("C Xlib+Xft floor", shellLine(["floor", Lineup.title]),
+             "bench/floor.c: XOpenDisplay, XftFontOpenName(sans-serif:semibold:size=17), an override-redirect window, map, one line"),
+            ("update in place", shellLine(["window-banner"] + lineup.showCommand(Lineup.newTitle).dropFirst()),
+             "over the settled first banner; vs `dunstify -r ID \"\(Lineup.newTitle)\"` over `dunstify -p`'s notification"),
+            ("network path", "ip -n NS route del default via 10.1.0.1 dev veth0",
+             "with `window-banner monitor --monitor primary --hide-delay 0.1` running in the namespace NS, against the warm owner"),
+        ]
+    }
+}
+
+/// One row of the table.
+struct Row {
+    var metric: String
+    var tool: String
+    var unit: String
+    var samples: [Double]
+    /// The row whose median this row's is divided by (same metric), nil for none.
+    var reference: String?
+    var note = ""
+}
+
+struct Target {
+    var text: String
+    var measured: String
+    var met: Bool?
+}
+
+struct Report {
+    let results: Results
+    let rows: [Row]
+
+    init(_ results: Results) {
+        self.results = results
+        rows = Self.rows(results)
+    }
+
+    private static let warm = "window-banner show (warm)"
+
+    private static func rows(_ results: Results) -> [Row] {
+        var rows: [Row] = []
+        let tools = ["window-banner show (warm)", "window-banner show (cold)", "window-banner run", "notify-send → dunst", "osd_cat -p top", "C Xlib+Xft floor"]
+        let present = tools.filter { results.appearances[$0] != nil }
+        for tool in present { rows.append(Row(metric: "command → MapNotify", tool: tool, unit: "ms", samples: results.appearances[tool]!.map(\.map), reference: warm)) }
+        for tool in present { rows.append(Row(metric: "command → first frame", tool: tool, unit: "ms", samples: results.appearances[tool]!.map(\.frame), reference: warm)) }
+        for tool in present {
+            let connects = results.appearances[tool]!.compactMap(\.connect)
+            if connects.count == results.appearances[tool]!.count {
+                rows.append(Row(metric: "command → its X connection", tool: tool, unit: "ms", samples: connects))
+            }
+        }
+        if let warmRuns = results.appearances[warm] {
+            rows.append(Row(metric: "command → the owner's first X request", tool: warm, unit: "ms", samples: warmRuns.compactMap(\.firstRequest),
+                            note: "the client has started, connected and sent its request"))
+        }
+        for tool in present {
+            let exits = results.appearances[tool]!.compactMap(\.exit)
+            if tool.contains("show") || tool.hasPrefix("notify-send") {
+                rows.append(Row(metric: "command returned", tool: tool, unit: "ms", samples: exits, reference: warm))
+            }
+        }
+        let ours = "window-banner show (update)"
+        for (tool, runs) in results.updates.sorted(by: { $0.key > $1.key }) {
+            rows.append(Row(metric: "update → first frame", tool: tool, unit: "ms", samples: runs.map(\.frame), reference: ours,
+                            note: tool == ours ? "the cross-fade's first frame draws the old look (fade 0)" : ""))
+        }
+        if let runs = results.updates[ours] {
+            rows.append(Row(metric: "update → second frame", tool: ours, unit: "ms", samples: runs.compactMap(\.secondFrame),
+                            note: "the first frame whose pixels change"))
+        }
+        for (name, traces) in [("slide-in", results.slides), ("cross-fade", results.fades)] where !traces.isEmpty {
+            let intervals = traces.flatMap(\.intervals)
+            let paced = traces.flatMap(\.pacedIntervals)
+            let summary = Summary(intervals)
+            let missed = traces.map(\.missed).reduce(0, +)
+            let expected = traces.map(\.expected).reduce(0, +)
+            rows.append(Row(metric: "\(name) frame interval", tool: "window-banner", unit: "ms", samples: intervals,
+                            note: "mean \(fixed(summary?.mean ?? 0)), p99 \(fixed(summary?.p99 ?? 0)); missed \(missed) of \(expected) frames due in \(traces.count) runs"))
+            rows.append(Row(metric: "\(name) interval, consecutive slots", tool: "window-banner", unit: "ms", samples: paced,
+                            note: "p99 \(fixed(Summary(paced)?.p99 ?? 0)); \(intervals.count - paced.count) intervals span a slot with no new pixel row due"))
+            rows.append(Row(metric: "\(name): X requests per frame", tool: "window-banner", unit: "", samples: traces.flatMap(\.requests).map(Double.init)))
+        }
+        let owner = "window-banner owner (show)"
+        let seconds = results.idle.first.map { fixed($0.seconds, 0) } ?? ""
+        for cost in results.idle { rows.append(Row(metric: "idle \(seconds) s: CPU time", tool: cost.tool, unit: "ms", samples: [cost.counters.runMilliseconds], reference: owner)) }
+        for cost in results.idle { rows.append(Row(metric: "idle \(seconds) s: CPU ticks", tool: cost.tool, unit: "", samples: [cost.counters.ticks])) }
+        for cost in results.idle { rows.append(Row(metric: "idle \(seconds) s: wakeups", tool: cost.tool, unit: "", samples: [cost.counters.wakeups])) }
+        for cost in results.idle { rows.append(Row(metric: "idle \(seconds) s: voluntary switches", tool: cost.tool, unit: "", samples: [cost.counters.voluntarySwitches])) }
+        let memoryReference = "window-banner owner"
+        for use in results.memory { rows.append(Row(metric: "RSS idle", tool: use.tool, unit: "KiB", samples: [use.idle], reference: memoryReference)) }
+        for use in results.memory { rows.append(Row(metric: "RSS with one banner", tool: use.tool, unit: "KiB", samples: [use.oneBanner], reference: memoryReference)) }
+        for use in results.memory {
+            rows.append(Row(metric: "RSS idle after \(use.cycles) cycles", tool: use.tool, unit: "KiB", samples: [use.afterCycles], reference: memoryReference,
+                            note: "growth \(fixed(use.growth * 100, 2)) %"))
+        }
+        if !results.network.isEmpty {
+            rows.append(Row(metric: "route removed → the owner's first X request", tool: "window-banner monitor", unit: "ms",
+                            samples: results.network.compactMap(\.firstRequest), note: "includes the monitor's 0.1 s debounce"))
+            rows.append(Row(metric: "route removed → MapNotify", tool: "window-banner monitor", unit: "ms", samples: results.network.map(\.map)))
+            rows.append(Row(metric: "route removed → first frame", tool: "window-banner monitor", unit: "ms", samples: results.network.map(\.frame)))
+        }
+        for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
+        return rows
+    }
+
+    private func median(_ metric: String, _ tool: String) -> Double? {
+        rows.first { $0.metric == metric && $0.tool == tool }.flatMap { Summary($0.samples)?.median }
+    }
+
+    var targets: [Target] {
+        var targets: [Target] = []
+        let frame = "command → first frame"
+        if let warm = median(frame, Self.warm), let dunst = median(frame, "notify-send → dunst") {
+            targets.append(Target(text: "warm show → first frame ≤ 0.5 × notify-send → dunst",
+                                  measured: "\(fixed(warm)) ms vs \(fixed(dunst)) ms = \(fixed(warm / dunst, 2)) ×", met: warm <= 0.5 * dunst))
+        }
+        if let cold = median(frame, "window-banner show (cold)"), let floor = median(frame, "C Xlib+Xft floor") {
+            targets.append(Target(text: "cold show → first frame ≤ 1.5 × the C+Xft floor",
+                                  measured: "\(fixed(cold)) ms vs \(fixed(floor)) ms = \(fixed(cold / floor, 2)) ×", met: cold <= 1.5 * floor))
+        }
+        for (name, traces) in [("slide-in", results.slides), ("cross-fade", results.fades)] {
+            guard let all = Summary(traces.flatMap(\.intervals)), let paced = Summary(traces.flatMap(\.pacedIntervals)) else { continue }
+            targets.append(Target(text: "\(name): p99 frame interval ≤ 18.7 ms",
+                                  measured: "\(fixed(paced.p99)) ms between consecutive slots (\(fixed(all.p99)) ms over all intervals)", met: paced.p99 <= 18.7))
+            let missed = traces.map(\.missed).reduce(0, +)
+            targets.append(Target(text: "\(name): no missed frames", measured: "\(missed) of \(traces.map(\.expected).reduce(0, +))", met: missed == 0))
+        }
+        if let requests = Summary(results.slides.flatMap(\.requests).map(Double.init)) {
+            targets.append(Target(text: "≤ 2 X requests per slide frame", measured: "median \(fixed(requests.median, 0)), max \(fixed(requests.max, 0))", met: requests.max <= 2))
+        }
+        if let owner = results.idle.first(where: { $0.tool.hasPrefix("window-banner owner") }) {
+            targets.append(Target(text: "idle owner: 0 CPU ticks and 0 wakeups over \(fixed(owner.seconds, 0)) s",
+                                  measured: "\(fixed(owner.counters.ticks, 0)) ticks, \(fixed(owner.counters.wakeups, 0)) wakeups",
+                                  met: owner.counters.ticks == 0 && owner.counters.wakeups == 0))
+        }
+        if let owner = results.memory.first(where: { $0.tool.hasPrefix("window-banner") }) {
+            if let dunst = results.memory.first(where: { $0.tool == "dunst" }) {
+                targets.append(Target(text: "owner RSS idle ≤ dunst's idle RSS", measured: "\(fixed(owner.idle, 0)) KiB vs \(fixed(dunst.idle, 0)) KiB", met: owner.idle <= dunst.idle))
+            }
+            targets.append(Target(text: "owner RSS growth after \(owner.cycles) cycles ≤ 2 %", measured: "\(fixed(owner.growth * 100, 2)) %", met: owner.growth <= 0.02))
+        }
+        return targets
+    }
+
+    var markdown: String {
+        var text = "# WindowBanner benchmark\n\n"
+        text += "`make bench`, \(results.date). Each figure: \(results.options.runs) runs after \(results.options.warmup) warm-up runs, "
+        text += "tools interleaved round by round; idle and memory once per process.\n\n"
+        for (key, value) in results.machine { text += "- \(key): \(value)\n" }
+        text += "- load average before / after: \(results.loadBefore) / \(results.loadAfter)\n"
+        text += "- clock: X RECORD server timestamps (1 ms resolution, read as the middle of the millisecond: ±0.5 ms); "
+        text += "the server's clock was CLOCK_MONOTONIC at \(results.clock.consistent) of \(results.clock.markers) markers\n\n"
+        text += "Commands:\n\n"
+        for entry in results.commands { text += "- \(entry.tool): `\(entry.command)` — \(entry.note)\n" }
+        text += "\n## Every figure\n\n"
+        text += "Ratio: this row's median ÷ the median of the reference row of the same metric (window-banner's: warm `show`, "
+        text += "the update, the owner; `status` for the start-up ladder).\n\n"
+        text += "| metric | tool | n | min | median | max | ratio | note |\n|---|---|--:|--:|--:|--:|--:|---|\n"
+        var lastMetric = ""
+        for row in rows {
+            guard let summary = Summary(row.samples) else { continue }
+            let digits = row.unit == "ms" ? 1 : 0
+            var ratio = ""
+            if let reference = row.reference, let base = median(row.metric, reference), base > 0 { ratio = fixed(summary.median / base, 2) }
+            let metric = row.metric == lastMetric ? "" : row.metric + (row.unit.isEmpty ? "" : " (\(row.unit))")
+            lastMetric = row.metric
+            text += "| \(metric) | \(row.tool) | \(summary.count) | \(fixed(summary.min, digits)) | \(fixed(summary.median, digits)) | \(fixed(summary.max, digits)) | \(ratio) | \(row.note) |\n"
+        }
+        text += "\n## Targets (issue 6)\n\n| target | measured | met |\n|---|---|---|\n"
+        for target in targets { text += "| \(target.text) | \(target.measured) | \(target.met.map { $0 ? "yes" : "**no**" } ?? "–") |\n" }
+        if let loader = results.loader {
+            text += "\n## The dynamic loader on `window-banner --version`\n\n"
+            text += "\(loader.objects) shared objects (ldd), \(loader.relocations) symbol relocations and \(loader.relativeRelocations) relative ones; "
+            text += "\(fixed(loader.startupCycles / 1_000_000, 1)) M cycles in the loader (relocation \(loader.relocationShare), loading objects \(loader.loadShare)).\n"
+        }
+        if !results.problems.isEmpty {
+            text += "\n## Not measured\n\n"
+            for problem in results.problems { text += "- \(problem)\n" }
+        }
+        return text
+    }
+
+    var json: JSON {
+        .object([
+            ("date", .string(results.date)),
+            ("runs", .number(Double(results.options.runs))), ("warmup", .number(Double(results.options.warmup))),
+            ("machine", .object(results.machine.map { ($0.0, .string($0.1)) } + [("load before", .string(results.loadBefore)), ("load after", .string(results.loadAfter))])),
+            ("commands", .object(results.commands.map { ($0.tool, .object([("command", .string($0.command)), ("note", .string($0.note))])) })),
+            ("clock", .object([("monotonic markers", .number(Double(results.clock.consistent))), ("markers", .number(Double(results.clock.markers)))])),
+            ("rows", .array(rows.compactMap { row in
+                guard let summary = Summary(row.samples) else { return nil }
+                return .object([
+                    ("metric", .string(row.metric)), ("tool", .string(row.tool)), ("unit", .string(row.unit)),
+                    ("summary", summary.json), ("note", .string(row.note)), ("samples", .array(row.samples.map(JSON.number))),
+                ])
+            })),
+            ("targets", .array(targets.map { .object([("target", .string($0.text)), ("measured", .string($0.measured)), ("met", $0.met.map(JSON.bool) ?? .null)]) })),
+            ("frames", .object([
+                ("slide-in", .array(results.slides.map(Self.trace))), ("cross-fade", .array(results.fades.map(Self.trace))),
+            ])),
+            ("problems", .array(results.problems.map(JSON.string))),
+        ])
+    }
+
+    private static func trace(_ trace: AnimationTrace) -> JSON {
+        .object([
+            ("frames (server ms)", .array(trace.frames.map { .number(Double($0)) })),
+            ("requests per frame", .array(trace.requests.map { .number(Double($0)) })),
+            ("missed", .number(Double(trace.missed))), ("expected", .number(Double(trace.expected))),
+        ])
+    }
+
+    /// Frame intervals of every run, by frame number, for the slide-in and the cross-fade.
+    func chart(work: String, png: String, supervisor: Supervisor) throws {
+        var data = ""
+        for (index, traces) in [results.slides, results.fades].enumerated() {
+            data += "# \(index == 0 ? "slide-in" : "cross-fade"): frame interval(ms) run\n"
+            for (run, trace) in traces.enumerated() {
+                for (frame, interval) in trace.intervals.enumerated() { data += "\(frame + 1) \(fixed(interval, 0)) \(run)\n" }
+            }
+            data += "\n\n"
+        }
+        try writeFile("\(work)/frames.dat", data)
+        let script = """
+            set terminal pngcairo size 1100,480 font "DejaVu Sans,10"
+            set output "\(png)"
+            set multiplot layout 1,2 title "window-banner: interval between frames as the X server saw them (\(results.slides.count) slide-ins, \(results.fades.count) cross-fades, \(results.date))"
+            set xlabel "frame"
+            set ylabel "interval (ms)"
+            set yrange [0:40]
+            set xrange [0:*]
+            set xtics 1
+            set grid ytics
+            set key top left
+            do for [block=0:1] {
+                set title (block == 0 ? "slide-in (0.25 s)" : "cross-fade (0.2 s)")
+                plot "\(work)/frames.dat" index block using ($1 + (int($3) % 7 - 3) * 0.04):2 with points pt 7 ps 0.6 lc rgb "#3478F6" title "frames (all runs)", \\
+                     16.667 with lines dt 2 lc rgb "#34C759" title "60 fps slot (16.7 ms)", \\
+                     18.7 with lines dt 3 lc rgb "#FF3B30" title "target p99 (18.7 ms)"
+            }
+            unset multiplot
+
+            """
+        try writeFile("\(work)/frames.gp", script)
+        try supervisor.run(["gnuplot", "\(work)/frames.gp"], environment: ["PATH": basePath, "LANG": "C.UTF-8"])
+    }
+}
+
+/// A command line as a shell would take it back: arguments with spaces or quotes in quotes.
+func shellLine(_ arguments: [String]) -> String {
+    arguments.map { argument in
+        argument.contains(where: { " \"'$\\".contains($0) }) ? "\"" + argument.replacingOccurrences("\"", "\\\"") + "\"" : argument
+    }.joined(separator: " ")
+}
+
+extension String {
+    /// Every `target` replaced by `replacement` (Foundation's, without Foundation).
+    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
+
+/// /proc/loadavg's three averages.
+func loadAverage() -> String {
+    (readFile("/proc/loadavg")?.split(separator: " ").prefix(3).joined(separator: " ")) ?? "?"
+}
+
+/// The time now, as "YYYY-MM-DD HH:MM UTC".
+func utcNow() -> String {
+    var now = time(nil)
+    var parts = tm()
+    gmtime_r(&now, &parts)
+    var buffer = [CChar](repeating: 0, count: 64)
+    let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M UTC", &parts)
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
