@@ -145,8 +145,13 @@ public final class BannerHost {
         _ = try look(for: appearance.compact)
         _ = try look(for: appearance)
         let now = monotonicNow()
-        guard presentation.present(appearance, at: now) else { return false }
-        frameOrigin = now
+        // A slide in from nothing starts one frame slot back, so the frame drawn now is its
+        // first moving one: the banner is mapped, with its first rows and their reservation,
+        // the moment it is asked for rather than a slot later (a frame at the very start would
+        // show nothing at all).
+        let start = presentation.phase == .hidden ? now + -context.pacer.interval : now
+        guard presentation.present(appearance, at: start) else { return false }
+        frameOrigin = start
         requestFrame()
         return true
     }
