@@ -71,8 +71,8 @@ BENCH_BIN := bench/out/bin
 
 bench: deps
 	@bench/install-deps.sh
-	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product window-banner
-	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product window-banner-bench
+	$(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --product window-banner
+	$(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --product window-banner-bench
 	mkdir -p $(BENCH_BIN)
 	cc -O2 -Wall -o $(BENCH_BIN)/xrecord-probe bench/xrecord-probe.c $$(pkg-config --cflags --libs x11 xtst)
 	cc -O2 -Wall -o $(BENCH_BIN)/floor bench/floor.c $$(pkg-config --cflags --libs x11 xft)
@@ -80,7 +80,7 @@ bench: deps
 	$(SWIFTC) -O bench/startup/hello.swift -o $(BENCH_BIN)/hello-swift
 	$(SWIFTC) -O -static-stdlib bench/startup/hello.swift -o $(BENCH_BIN)/hello-swift-static
 	$(SWIFTC) -O bench/startup/hello-foundation.swift -o $(BENCH_BIN)/hello-foundation
-	bin="$$($(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --show-bin-path)"; \
+	bin="$$($(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --show-bin-path)"; \
 		"$$bin/window-banner-bench" --window-banner "$$bin/window-banner" --bin $(BENCH_BIN) $(BENCH_FLAGS)
 
 # The binary, its man page (generated from the argument parser), shell completions, the

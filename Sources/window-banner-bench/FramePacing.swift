@@ -52,7 +52,9 @@ enum FramePacing {
         let count = Int((duration * 1000 / slot).rounded(.up))
         let position = { (index: Int) in Double(height) * EasingCurve.easeOut.value(at: Double(index) * slot / 1000 / duration) }
         let required = (1...count).filter { position($0) - position($0 - 1) >= 1 }
-        return trace(run.records, owner: owner, origin: origin, required: required, isFrame: isMove)
+        // BannerHost starts a slide from nothing one slot before it handles the request, so the
+        // frame it draws at once is the slide's first moving one (slot 1).
+        return trace(run.records, owner: owner, origin: Double(origin) - slot, required: required, isFrame: isMove)
     }
 
     /// The cross-fade of an update run: every slot of the fade changes the pixels.
@@ -61,14 +63,14 @@ enum FramePacing {
         let isCopy = { (record: Record) in record.kind == .draw && record.target == content && record.arguments.first == "copyarea" }
         guard let first = update.records.first(where: isCopy) else { return nil }
         let count = Int((BannerTiming.standard.crossFadeDuration * 1000 / slot).rounded(.up))
-        return trace(update.records, owner: first.client, origin: first.time, required: Array(0...count), isFrame: isCopy)
+        return trace(update.records, owner: first.client, origin: Double(first.time), required: Array(0...count), isFrame: isCopy)
     }
 
     /// Frames, their slots, misses and requests per frame. A frame belongs to the slot it
     /// reached the server in (1 ms of slack for the server's millisecond clock).
-    private static func trace(_ records: [Record], owner: UInt32, origin: Int, required: [Int], isFrame: (Record) -> Bool) -> AnimationTrace {
+    private static func trace(_ records: [Record], owner: UInt32, origin: Double, required: [Int], isFrame: (Record) -> Bool) -> AnimationTrace {
         let frames = records.filter(isFrame).map(\.time)
-        let slots = frames.map { Int((Double($0 - origin) + 1) / slot) }
+        let slots = frames.map { Int((Double($0) - origin + 1) / slot) }
         let missed = required.filter { !slots.contains($0) }.count
         return AnimationTrace(
             frames: frames, slots: slots, requests: requestsPerFrame(records, owner: owner, isBoundary: isFrame),
