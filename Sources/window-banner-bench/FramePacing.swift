@@ -1,8 +1,9 @@
 // Item 3: frame pacing, from what the server saw of the banner's own windows.
-// - Slide-in (from the warm `show` runs): a frame is a move of the content window inside the
-//   clip (every frame whose visible height changes moves it; frames whose rounded height does
-//   not change send nothing). Expected: the 60 fps slots counted from the presentation's start
-//   at which BannerCore's ease-out curve moves the banner by a pixel or more.
+// - Slide-in (from the warm `show` runs): the first frame creates the windows with the banner's
+//   first rows showing; every later one moves the content window inside the clip (frames whose
+//   rounded height does not change send nothing). Expected: the 60 fps slots at which
+//   BannerCore's ease-out curve moves the banner by a pixel or more, counted from the slide's
+//   own start — one slot before that first frame, as BannerHost starts a slide from nothing.
 // - Cross-fade (from the update runs): a frame is a CopyArea of the back buffer onto the
 //   content window; every slot of the 0.2 s fade changes the pixels, so every slot is expected.
 // A frame belongs to the slot it reached the server in; a slot that had to show a change and got
@@ -43,8 +44,7 @@ enum FramePacing {
     static func slideIn(_ run: Appearance, recorder: Recorder) -> AnimationTrace? {
         guard let content = recorder.children(of: run.window).first, let height = recorder.windows[content]?.height else { return nil }
         let owner = run.client
-        // The presentation starts when the owner handles the request: its first request after the marker.
-        guard let origin = run.records.first(where: { $0.client == owner && $0.isRequest })?.time else { return nil }
+        guard let created = run.records.first(where: { $0.kind == .create && $0.target == run.window }) else { return nil }
         let isMove = { (record: Record) in record.target == content && record.configured(1) != nil }
         // A slot must show a change when the curve moves the banner by a whole pixel or more
         // since the slot before; a smaller move may or may not round to a new row.
@@ -52,28 +52,37 @@ enum FramePacing {
         let count = Int((duration * 1000 / slot).rounded(.up))
         let position = { (index: Int) in Double(height) * EasingCurve.easeOut.value(at: Double(index) * slot / 1000 / duration) }
         let required = (1...count).filter { position($0) - position($0 - 1) >= 1 }
-        // BannerHost starts a slide from nothing one slot before it handles the request, so the
-        // frame it draws at once is the slide's first moving one (slot 1).
-        return trace(run.records, owner: owner, origin: Double(origin) - slot, required: required, isFrame: isMove)
+        // The frame that creates the windows is slot 1 by construction: the slots are counted
+        // from it, and it is no boundary for the requests per frame (it also makes the windows).
+        return trace(
+            run.records, owner: owner, origin: Double(created.time) - slot, required: required,
+            isFrame: { ($0.kind == .create && $0.target == run.window) || isMove($0) }, isBoundary: isMove)
     }
 
     /// The cross-fade of an update run: every slot of the fade changes the pixels.
     static func crossFade(_ update: Update, recorder: Recorder) -> AnimationTrace? {
         guard let content = recorder.children(of: update.window).first else { return nil }
         let isCopy = { (record: Record) in record.kind == .draw && record.target == content && record.arguments.first == "copyarea" }
-        guard let first = update.records.first(where: isCopy) else { return nil }
+        let copies = update.records.filter(isCopy)
+        guard let owner = copies.first?.client else { return nil }
+        // The fade's clock starts a little before its first frame reaches the server; frame i
+        // is drawn at slot i or later, so the latest start all frames agree with is the
+        // smallest `time − i × slot`.
+        let origin = copies.enumerated().map { Double($0.element.time) - Double($0.offset) * slot }.min() ?? 0
         let count = Int((BannerTiming.standard.crossFadeDuration * 1000 / slot).rounded(.up))
-        return trace(update.records, owner: first.client, origin: Double(first.time), required: Array(0...count), isFrame: isCopy)
+        return trace(update.records, owner: owner, origin: origin, required: Array(0...count), isFrame: isCopy, isBoundary: isCopy)
     }
 
     /// Frames, their slots, misses and requests per frame. A frame belongs to the slot it
     /// reached the server in (1 ms of slack for the server's millisecond clock).
-    private static func trace(_ records: [Record], owner: UInt32, origin: Double, required: [Int], isFrame: (Record) -> Bool) -> AnimationTrace {
+    private static func trace(
+        _ records: [Record], owner: UInt32, origin: Double, required: [Int], isFrame: (Record) -> Bool, isBoundary: (Record) -> Bool
+    ) -> AnimationTrace {
         let frames = records.filter(isFrame).map(\.time)
         let slots = frames.map { Int((Double($0) - origin + 1) / slot) }
         let missed = required.filter { !slots.contains($0) }.count
         return AnimationTrace(
-            frames: frames, slots: slots, requests: requestsPerFrame(records, owner: owner, isBoundary: isFrame),
+            frames: frames, slots: slots, requests: requestsPerFrame(records, owner: owner, isBoundary: isBoundary),
             missed: missed, expected: required.count)
     }
 

@@ -107,7 +107,11 @@ final class Lineup {
     var bannerUpdate: UpdateTool {
         UpdateTool(
             name: "window-banner show (update)", window: Self.bannerWindow,
-            present: { [unowned self] in try presentBanner() },
+            present: { [unowned self] in
+                let window = try presentBanner()
+                try quiet(window, "window-banner show")
+                return window
+            },
             update: { [unowned self] in showCommand(Self.newTitle) },
             clear: { [unowned self] window in
                 try screen.run([banner, "dismiss"])
