@@ -36,15 +36,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore"]),
-        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol"]),
+        .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore", "ProcessTestSupport"]),
+        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
         // settings; read with Glibc, parsed with TOMLKit, checked with BannerCore's rules.
         .target(
             name: "BannerConfig",
             dependencies: ["BannerCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
-        .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig"]),
+        .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig", "ProcessTestSupport"]),
         // Starts real programs on pipes and waits for them with deadlines; no X11, shared by
         // the X11 suites and the network namespace tests.
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # make bench: the peers the benchmark runs next to WindowBanner, and what it observes them with —
-# only the missing packages, with sudo when not root. scripts/install-deps.sh covers the build
-# (Xlib, Xft), Xvfb and openbox; `make bench` runs both.
+# installed, when missing, by scripts/install-deps.sh along with the build's and the tests'.
 set -euo pipefail
 
 packages=(
@@ -13,15 +12,4 @@ packages=(
   gnuplot-nox
 )
 
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "bench/install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+exec "$(dirname "$0")/../scripts/install-deps.sh" "${packages[@]}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages WindowBanner needs to build, test and demo — only the
-# missing ones, with sudo when not root. Swift itself (6.0 or later) must already be on PATH.
+# missing ones, with sudo when not root; packages given as arguments are added to the list.
+# Swift itself (6.0 or later) must already be on PATH.
 set -euo pipefail
 
 packages=(
@@ -19,6 +20,8 @@ packages=(
   # demo: a client window to push down, and screenshots; tests: xdotool clicks, scrolls and drags (XTEST)
   xterm wmctrl xdotool imagemagick x11-utils
 )
+# More packages may be named on the command line (bench/install-deps.sh names the benchmark's).
+packages+=("$@")
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "install-deps: swift not found; install Swift 6 from https://www.swift.org/install/linux/" >&2

@@ -44,6 +44,17 @@ public struct ContrastCheck: Sendable, Equatable {
         return "low contrast: text '\(text.printable)' on background '\(background.printable)' is \(ratioText); WCAG asks at least \(Int(required) == 3 ? "3" : "4.5"):1 for \(size)"
     }
 
+    /// The warning for a title this check found below WCAG's contrast, naming the colours as
+    /// `written` (built-in defaults where unset); nil when it passes, or when `appearance` keeps
+    /// the colours of `reference` — a built-in look, the original's, which falls short — and
+    /// `strict` does not ask for it anyway.
+    public func warning(for appearance: TopBannerAppearance, reference: TopBannerAppearance, written: AppearanceSettings, strict: Bool) -> String? {
+        let chosen = appearance.backgroundColor != reference.backgroundColor || appearance.textColor != reference.textColor
+        guard !passes, chosen || strict else { return nil }
+        let defaults = TopBannerAppearance.default
+        return message(text: written.textColor ?? "\(defaults.textColor)", background: written.background ?? "\(defaults.backgroundColor)")
+    }
+
     /// WCAG 2's relative luminance of an sRGB colour (alpha ignored).
     public static func relativeLuminance(_ colour: RGBA) -> Double {
         func linear(_ channel: Double) -> Double {

@@ -124,7 +124,7 @@ final class IconLibrary {
 
     /// The decoded pixels of the PNG at `path`.
     func bitmap(atPath path: String) throws(IconProblem) -> IconBitmap {
-        if let cached = decoded[path], PNGFile.stamp(path: path) == cached.stamp { return cached.bitmap }
+        if let cached = decoded[path], FileStamp(path: path) == cached.stamp { return cached.bitmap }
         let file = try PNGFile.read(path: path)
         let bitmap = try PNGFile.decode(file.bytes, path: path)
         if decoded.count >= Self.cacheSize { decoded.removeAll() }
@@ -203,13 +203,21 @@ struct IconTheme {
     }
 }
 
-/// Which file, and when it last changed: tells a cached decode from a stale one.
-struct FileStamp: Equatable {
+/// Which file, and when it last changed: tells a cached decode (or a parsed config) from a
+/// stale one.
+public struct FileStamp: Equatable, Sendable {
     var device: UInt
     var inode: UInt
     var size: Int
     var seconds: Int
     var nanoseconds: Int
+
+    /// The stamp of the file at `path` now; nil when it cannot be looked at.
+    public init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
 
     init(_ status: stat) {
         device = UInt(status.st_dev)
@@ -252,13 +260,6 @@ enum PNGFile {
             filled += count
         }
         return (Array(bytes[0..<filled]), FileStamp(status))
-    }
-
-    /// The stamp of the file at `path` now; nil when it cannot be looked at.
-    static func stamp(path: String) -> FileStamp? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return FileStamp(status)
     }
 
     /// `bytes` as a PNG, through libpng's simplified API: 8-bit RGBA whatever the file's

@@ -65,25 +65,11 @@ struct BannerCommand: Equatable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if let directory { posix_spawn_file_actions_addchdir_np(&actions, directory) }
 
-        // Default dispositions for what the launcher handles or ignores (an ignored SIGCHLD
-        // would survive exec and break any program that waits for its own children).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSID))
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
+        let spawn = SpawnAttributes(newSession: true)
+        let argv = CStringArray(arguments)
+        let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
+        let status = posix_spawn(&pid, path, &actions, &spawn.attributes, argv.pointers, envp.pointers)
         guard status == 0 else {
             let place = directory.map { " in \($0.printable)" } ?? ""
             return .failure(LaunchFailure(description: "cannot start \(program.printable)\(place): \(String(cString: strerror(status)))"))

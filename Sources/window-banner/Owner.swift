@@ -269,22 +269,16 @@ final class Owner {
         rescheduleTimeouts()
     }
 
-    /// A line about a title below WCAG's contrast, or nil. The built-in looks (the original's
-    /// colours, which fall short) are not warned about unless `--strict-contrast` asks.
+    /// A line about a title below WCAG's contrast, or nil. The built-in look of the request's
+    /// style (the original's colours, which fall short) is only checked with `--strict-contrast`.
     private func contrastProblem(of appearance: TopBannerAppearance, settings: AppearanceSettings, request: ShowRequest) throws(OwnerError) -> String? {
-        let contrast: ContrastCheck
+        let builtIn = (try? BannerConfig.builtIn.resolve(style: request.style).appearance.appearance()) ?? .default
         do {
-            contrast = try banners.contrast(of: appearance)
+            return try banners.contrast(of: appearance)
+                .warning(for: appearance, reference: builtIn, written: settings, strict: request.strictContrast == true)
         } catch {
             throw OwnerError(.usage, "\(error)")
         }
-        guard !contrast.passes else { return nil }
-        let builtIn = (try? BannerConfig.builtIn.resolve(style: request.style).appearance.appearance()) ?? .default
-        let chosen = builtIn.backgroundColor != appearance.backgroundColor || builtIn.textColor != appearance.textColor
-        guard chosen || request.strictContrast == true else { return nil }
-        return contrast.message(
-            text: settings.textColor ?? "\(TopBannerAppearance.default.textColor)",
-            background: settings.background ?? "\(TopBannerAppearance.default.backgroundColor)")
     }
 
     /// Sticky unless asked otherwise: `--sticky` wins, then `--timeout`, then `--transient`

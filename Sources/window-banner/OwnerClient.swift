@@ -5,7 +5,6 @@
 
 import BannerCore
 import BannerX11
-import CSpawn
 import Glibc
 import OwnerProtocol
 
@@ -179,21 +178,8 @@ private func spawnDetached(_ arguments: [String], readyFD: Int32, log: String) -
     posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_adddup2(&actions, readyFD, 3)
 
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE] { sigaddset(&defaults, number) }
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSID))
-
-    var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-    cArguments.append(nil)
-    defer { for pointer in cArguments { free(pointer) } }
+    let spawn = SpawnAttributes(newSession: true)
+    let argv = CStringArray(arguments)
     var pid: pid_t = 0
-    return posix_spawn(&pid, arguments[0], &actions, &attributes, cArguments, environ)
+    return posix_spawn(&pid, arguments[0], &actions, &spawn.attributes, argv.pointers, environ)
 }

@@ -3,11 +3,11 @@
 // effect with the next `show` without restarting anything.
 
 import BannerConfig
-import Glibc
+import BannerX11
 import OwnerProtocol
 
 struct ConfigCache {
-    private var loaded: [String: (stamp: FileStamp, config: BannerConfig)] = [:]
+    private var loaded: [String: (stamp: FileStamp?, config: BannerConfig)] = [:]
 
     /// The style layer for a request: the file's defaults overlaid by style `name` (built-in
     /// styles only, with `--no-config`).
@@ -22,7 +22,8 @@ struct ConfigCache {
 
     private mutating func config(at path: String?) throws(OwnerError) -> BannerConfig {
         guard let path else { return .builtIn }
-        let stamp = FileStamp(path)
+        // nil for a file that is not there (or not yet): creating it later counts as a change.
+        let stamp = FileStamp(path: path)
         if let cached = loaded[path], cached.stamp == stamp { return cached.config }
         do {
             let config = try BannerConfig.load(path: path)
@@ -32,23 +33,5 @@ struct ConfigCache {
         } catch {
             throw OwnerError(.config, "\(error)")
         }
-    }
-}
-
-/// What changes when a file is edited, replaced or removed.
-private struct FileStamp: Equatable {
-    var exists: Bool
-    var size: Int
-    var modified: Int
-    var modifiedNanoseconds: Int
-    var inode: UInt
-
-    init(_ path: String) {
-        var info = stat()
-        exists = stat(path, &info) == 0
-        size = Int(info.st_size)
-        modified = Int(info.st_mtim.tv_sec)
-        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
-        inode = UInt(info.st_ino)
     }
 }

@@ -132,12 +132,6 @@ struct RunCommand: ParsableCommand {
     /// A line about a title below WCAG's contrast, or nil. The default look (the original's
     /// white on systemGreen, which falls short) is only checked with `--strict-contrast`.
     private func contrastProblem(of look: TopBannerAppearance, on banners: BannerDisplay) throws(BannerValueError) -> String? {
-        let contrast = try banners.contrast(of: look)
-        let defaults = TopBannerAppearance.default
-        let chosen = look.backgroundColor != defaults.backgroundColor || look.textColor != defaults.textColor
-        guard !contrast.passes, chosen || appearance.strictContrast else { return nil }
-        return contrast.message(
-            text: appearance.textColor ?? "\(defaults.textColor)",
-            background: appearance.background ?? "\(defaults.backgroundColor)")
+        try banners.contrast(of: look).warning(for: look, reference: .default, written: appearance.settings, strict: appearance.strictContrast)
     }
 }

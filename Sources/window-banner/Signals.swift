@@ -57,24 +57,12 @@ struct ChildProcess {
 
     static func spawn(_ arguments: [String]) throws(SpawnError) -> ChildProcess {
         let program = arguments[0]
-        var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        cArguments.append(nil)
-        defer { for pointer in cArguments { free(pointer) } }
-        // The command starts with default signal dispositions and nothing blocked, whatever
-        // this process inherited.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&handled, number) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &handled)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = CStringArray(arguments)
+        // The command starts with nothing blocked and default dispositions, whatever this
+        // process inherited.
+        let spawn = SpawnAttributes(newSession: false)
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, nil, &attributes, cArguments, environ)
+        let status = posix_spawnp(&pid, program, nil, &spawn.attributes, argv.pointers, environ)
         switch status {
         case 0: return ChildProcess(pid: pid)
         case ENOENT: throw .notFound(program)

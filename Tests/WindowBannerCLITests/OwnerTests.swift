@@ -367,30 +367,9 @@ extension WindowBannerCLITests {
 
 /// Sends one frame with `body` to the owner socket and returns the reply's body as text.
 private func rawExchange(_ path: String, body: String) throws -> String {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard connected == 0 else { throw TestFailure("cannot connect to \(path)") }
-    let bytes = Array(body.utf8)
-    let frame = [UInt8(bytes.count >> 24), UInt8(bytes.count >> 16 & 0xFF), UInt8(bytes.count >> 8 & 0xFF), UInt8(bytes.count & 0xFF)] + bytes
-    _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    var reply: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    while true {
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { break }
-        reply += buffer[0..<count]
-    }
-    return String(decoding: reply.dropFirst(4), as: UTF8.self)
+    let socket = try RawSocket(path)
+    socket.write(frame(Array(body.utf8)))
+    return String(socket.readAll().dropFirst(4))
 }
 
 extension WindowBannerCLITests {
