@@ -270,6 +270,21 @@ public enum BannerLayout {
         return BannerPlacement(visibleHeight: shown, contentOffset: shown - bannerHeight)
     }
 
+    /// Whether a banner `bannerHeight` px tall sliding into `monitor` must be clipped at the
+    /// monitor's top edge: true when another of `monitors` overlaps the strip just above it,
+    /// where the rows not yet shown would otherwise appear. Without one (a monitor at the top
+    /// of the layout, the usual case), those rows are simply off every screen and the whole
+    /// banner can move as one window: one request per slide frame instead of two.
+    public static func clipsAtTopEdge(of monitor: MonitorGeometry, bannerHeight: Int, among monitors: [MonitorGeometry]) -> Bool {
+        guard bannerHeight > 0 else { return false }
+        let above = MonitorGeometry(x: monitor.x, y: monitor.y - bannerHeight, width: monitor.width, height: bannerHeight)
+        return monitors.contains { other in
+            other != monitor
+                && other.x < above.x + above.width && above.x < other.x + other.width
+                && other.y < above.y + above.height && above.y < other.y + other.height
+        }
+    }
+
     /// The struts that reserve `reservedHeight` px at the top of `monitor`, in root coordinates
     /// as EWMH wants them: the top edge of a monitor below another is `monitor.y + height`, and
     /// `top_start_x … top_end_x` keep the reservation to the monitor's own columns. All zero

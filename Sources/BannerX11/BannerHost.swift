@@ -11,9 +11,9 @@ import BannerCore
 /// What the X server was asked to show at one frame (for tests, benchmarks and curious users).
 public struct RenderedFrame: Sendable, Hashable {
     public var time: MonotonicTime
-    /// Rows of the banner showing below the monitor's top edge (the clip window's height).
+    /// Rows of the banner showing below the monitor's top edge.
     public var visibleHeight: Int
-    /// The banner's top edge relative to the monitor's top edge (its y inside the clip window):
+    /// The banner's top edge relative to the monitor's top edge:
     /// `visibleHeight − bannerHeight`, so 0 once fully shown.
     public var contentOffset: Int
     /// The banner's full height in pixels (between two heights during a cross-fade).
@@ -225,7 +225,8 @@ public final class BannerHost {
         let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
         let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal)
 
-        let banner = ensureWindows(height: height, placement: placement, background: new.background)
+        let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
+        let banner = ensureWindows(height: height, placement: placement, clipsAtEdge: clipsAtEdge)
         let content = DrawnContent(
             new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height,
             newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
@@ -238,11 +239,15 @@ public final class BannerHost {
         }
         let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
             ?? new.cornerRadius
+        // The corners of what the top-level window shows: the visible rows of a clip, else the
+        // whole banner (the same shape all through a slide).
         let outline = radius > 0
-            ? BannerLayout.roundedBottomShape(width: monitor.width, bannerHeight: height, visibleHeight: placement.visibleHeight, radius: radius)
+            ? BannerLayout.roundedBottomShape(
+                width: monitor.width, bannerHeight: height,
+                visibleHeight: clipsAtEdge ? placement.visibleHeight : height, radius: radius)
             : nil
-        banner.place(on: monitor, bannerHeight: height, placement: placement, outline: outline)
-        reservation?.reserve(placement.reservedHeight, on: monitor, outline: outline)
+        banner.place(on: monitor, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge, outline: outline)
+        reservation?.reserve(placement.reservedHeight, bannerHeight: height, on: monitor)
         guard let onFrame else { return }
         context.connection.sync()
         onFrame(RenderedFrame(
@@ -288,12 +293,12 @@ public final class BannerHost {
     }
 
     /// Creates the two windows and the back buffer on the first frame of a presentation.
-    private func ensureWindows(height: Int, placement: BannerPlacement, background: RGBA) -> BannerWindow {
+    private func ensureWindows(height: Int, placement: BannerPlacement, clipsAtEdge: Bool) -> BannerWindow {
         if let bannerWindow { return bannerWindow }
         let connection = context.connection
-        let reservation = ReservationWindow(connection: connection, monitor: monitor, reservedHeight: 0, background: background)
+        let reservation = ReservationWindow(connection: connection, monitor: monitor, bannerHeight: height)
         reservation.map()
-        let banner = BannerWindow(connection: connection, monitor: monitor, bannerHeight: height, placement: placement)
+        let banner = BannerWindow(connection: connection, monitor: monitor, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
         canvas = Canvas(connection: connection, width: monitor.width, height: height)
         drawnContent = nil
         self.reservation = reservation

@@ -1,43 +1,50 @@
 // The visible banner: two windows. The top-level one is override-redirect — the window manager
 // leaves it alone, so it can animate freely above everything; it never takes focus and carries
 // no struts (a WM that did honour them would count the space twice: the dock below reserves
-// it). It is a clip: it sits at the monitor's top edge, exactly as tall as the part of the
-// banner that shows, and the full-height banner is a child window moved inside it. Sliding
-// moves the child and resizes the clip, so the rows still "above" the edge are cut off instead
-// of showing on a monitor above this one. The child takes the pointer's button presses and
-// releases (clicks, the wheel, drags: see BannerHost.pointerButton); the dock below takes none.
-// Rounded bottom corners are cut from the clip with XShape, bounding and input alike: the
-// banner's bottom edge is always the clip's, and a window's shape also clips its children,
-// so shaping the clip alone hides the corners and lets clicks there through to what is below.
+// it). The full-height banner is a child window inside it whose background is the back buffer,
+// so the X server repaints whatever a move uncovers without asking us.
+// How the banner slides depends on what lies above its monitor:
+// - Nothing (the usual case: a monitor at the top of the layout): the top-level window is as
+//   tall as the banner and simply moves down, its rows not yet shown off every screen. One
+//   request per slide frame.
+// - Another monitor: the top-level window is a clip at the monitor's top edge, exactly as tall
+//   as the part of the banner that shows, and the child moves inside it, so the rows still
+//   "above" the edge are cut off instead of showing on the monitor above. Two requests.
+// The child takes the pointer's button presses and releases (clicks, the wheel, drags: see
+// BannerHost.pointerButton); the dock below takes none.
+// Rounded bottom corners are cut from the top-level window with XShape, bounding and input
+// alike (a window's shape also clips its children), so the desktop shows through the corners
+// and clicks there go through to what is below.
 
 import CX11
 import Glibc
 import BannerCore
 
 final class BannerWindow {
+    /// A window's place: x, y in its parent, then its size.
+    typealias Frame = (x: Int, y: Int, width: Int, height: Int)
+
     private unowned let connection: XConnection
-    /// The top-level clip window: the one stacked, mapped and seen by other clients.
+    /// The top-level window: the one stacked, mapped and seen by other clients.
     let window: Window
-    /// The full-height banner inside the clip; its background is the back buffer.
+    /// The full-height banner inside it; its background is the back buffer.
     let content: Window
-    private var clip: (x: Int, y: Int, width: Int, height: Int)
-    private var contentFrame: (y: Int, width: Int, height: Int)
-    /// The clip's bounding and input shape; nil while it is a plain rectangle.
+    private var frame: Frame
+    private var contentFrame: Frame
+    /// The top-level window's bounding and input shape; nil while it is a plain rectangle.
     private var outline: [PixelRect]?
     private(set) var isMapped = false
 
-    init(connection: XConnection, monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement) {
+    init(connection: XConnection, monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement, clipsAtEdge: Bool) {
         self.connection = connection
-        // X has no empty windows: a clip with nothing to show stays unmapped at 1 px.
-        clip = (monitor.x, monitor.y, monitor.width, max(placement.visibleHeight, 1))
-        contentFrame = (placement.contentOffset, monitor.width, bannerHeight)
+        (frame, contentFrame) = Self.frames(on: monitor, bannerHeight: bannerHeight, placement: placement, clipsAtEdge: clipsAtEdge)
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1
-        // No background: the content always covers the whole clip, and painting one first
+        // No background: the content always covers the whole window, and painting one first
         // would flash on every resize.
         attributes.background_pixmap = Pixmap(None)
         window = XCreateWindow(
-            connection.display, connection.root, Int32(clip.x), Int32(clip.y), UInt32(clip.width), UInt32(clip.height), 0,
+            connection.display, connection.root, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height), 0,
             connection.depth, UInt32(InputOutput), connection.visual,
             UInt(CWOverrideRedirect | CWBackPixmap), &attributes
         )
@@ -45,11 +52,12 @@ final class BannerWindow {
         // was dragged off the banner: a drag needs no motion events.
         attributes.event_mask = ButtonPressMask | ButtonReleaseMask
         content = XCreateWindow(
-            connection.display, window, 0, Int32(contentFrame.y), UInt32(contentFrame.width), UInt32(contentFrame.height), 0,
+            connection.display, window, Int32(contentFrame.x), Int32(contentFrame.y),
+            UInt32(contentFrame.width), UInt32(contentFrame.height), 0,
             connection.depth, UInt32(InputOutput), connection.visual,
             UInt(CWBackPixmap | CWEventMask), &attributes
         )
-        // Mapped now, viewable once the clip is: the clip alone decides visibility.
+        // Mapped now, viewable once the top-level window is: that one alone decides visibility.
         XMapWindow(connection.display, content)
         connection.setClass(window, name: "window-banner", className: "WindowBanner")
         connection.setUTF8(window, "_NET_WM_NAME", "window-banner")
@@ -57,26 +65,28 @@ final class BannerWindow {
         connection.setCardinals(window, "_NET_WM_PID", [Int(getpid())])
     }
 
-    /// Puts the banner where `placement` says on `monitor`, cut to `outline` (the clip's shape,
-    /// nil for none: see ``BannerLayout/roundedBottomShape(width:bannerHeight:visibleHeight:radius:)``),
-    /// and shows the clip while any of it is visible. Call once the content's back buffer holds
-    /// the frame: a growing clip uncovers it.
-    func place(on monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement, outline newOutline: [PixelRect]?) {
-        // The content first, so the clip never uncovers it in its old place.
-        let newContent = (y: placement.contentOffset, width: monitor.width, height: bannerHeight)
-        if newContent != contentFrame {
-            if newContent.width != contentFrame.width || newContent.height != contentFrame.height {
-                XMoveResizeWindow(connection.display, content, 0, Int32(newContent.y), UInt32(newContent.width), UInt32(newContent.height))
-            } else {
-                XMoveWindow(connection.display, content, 0, Int32(newContent.y))
-            }
-            contentFrame = newContent
+    /// Where the top-level window (in root coordinates) and the content (inside it) go.
+    /// X has no empty windows: a clip with nothing to show stays unmapped at 1 px.
+    static func frames(on monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement, clipsAtEdge: Bool) -> (window: Frame, content: Frame) {
+        if clipsAtEdge {
+            return ((monitor.x, monitor.y, monitor.width, max(placement.visibleHeight, 1)),
+                    (0, placement.contentOffset, monitor.width, bannerHeight))
         }
-        let newClip = (x: monitor.x, y: monitor.y, width: monitor.width, height: max(placement.visibleHeight, 1))
-        if newClip != clip {
-            XMoveResizeWindow(connection.display, window, Int32(newClip.x), Int32(newClip.y), UInt32(newClip.width), UInt32(newClip.height))
-            clip = newClip
-        }
+        return ((monitor.x, monitor.y + placement.contentOffset, monitor.width, max(bannerHeight, 1)),
+                (0, 0, monitor.width, max(bannerHeight, 1)))
+    }
+
+    /// Puts the banner where `placement` says on `monitor`, cut to `outline` (the top-level
+    /// window's shape, nil for none: see ``BannerLayout/roundedBottomShape(width:bannerHeight:visibleHeight:radius:)``),
+    /// and shows it while any of it is visible. Call once the content's back buffer holds the
+    /// frame: a move uncovers it.
+    func place(on monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement, clipsAtEdge: Bool, outline newOutline: [PixelRect]?) {
+        let (newFrame, newContent) = Self.frames(on: monitor, bannerHeight: bannerHeight, placement: placement, clipsAtEdge: clipsAtEdge)
+        // The content first, so the window never uncovers it in its old place.
+        move(content, from: contentFrame, to: newContent)
+        contentFrame = newContent
+        move(window, from: frame, to: newFrame)
+        frame = newFrame
         if newOutline != outline, placement.visibleHeight > 0 {
             connection.setShape(window, newOutline)
             outline = newOutline
@@ -90,11 +100,21 @@ final class BannerWindow {
         }
     }
 
+    /// One request when anything changed: a move, or a move and resize.
+    private func move(_ window: Window, from old: Frame, to new: Frame) {
+        guard new != old else { return }
+        if new.width != old.width || new.height != old.height {
+            XMoveResizeWindow(connection.display, window, Int32(new.x), Int32(new.y), UInt32(new.width), UInt32(new.height))
+        } else {
+            XMoveWindow(connection.display, window, Int32(new.x), Int32(new.y))
+        }
+    }
+
     func raise() {
         XRaiseWindow(connection.display, window)
     }
 
-    /// Destroys the clip and, with it, the content.
+    /// Destroys the top-level window and, with it, the content.
     func destroy() {
         XDestroyWindow(connection.display, window)
     }

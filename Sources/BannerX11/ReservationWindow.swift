@@ -1,10 +1,11 @@
 // The space keeper: a managed `_NET_WM_WINDOW_TYPE_DOCK` window under the banner whose
 // `_NET_WM_STRUT_PARTIAL` makes the window manager shrink `_NET_WORKAREA` and move maximized
 // windows down. Window managers ignore struts on override-redirect windows, hence this second
-// window. It takes no input and sits on every desktop; when the process dies the X server
-// destroys it and the reservation goes with it. Under a banner with rounded corners its
-// bounding shape has the same corners cut, so the desktop shows there, not the dock.
-
+// window. It takes no input, shows nothing (its bounding shape is empty: the banner above is
+// what the user sees, and the desktop shows through the banner's rounded corners) and sits on
+// every desktop; when the process dies the X server destroys it and the reservation goes with
+// it. It is as tall as the banner: while the banner slides only the strut follows it, one
+// request per frame.
 import CX11
 import Glibc
 import BannerCore
@@ -16,23 +17,22 @@ final class ReservationWindow {
     /// The reserved height now in effect, in pixels below the monitor's top edge.
     private(set) var reservedHeight: Int
     private(set) var isMapped = false
-    /// The bounding shape; nil while it is a plain rectangle.
-    private var outline: [PixelRect]?
+    /// The dock's height: the banner's.
+    private var height: Int
 
-    init(connection: XConnection, monitor: MonitorGeometry, reservedHeight: Int, background: RGBA) {
+    init(connection: XConnection, monitor: MonitorGeometry, bannerHeight: Int) {
         self.connection = connection
         self.monitor = monitor
-        self.reservedHeight = reservedHeight
+        reservedHeight = 0
+        height = max(bannerHeight, 1)
         var attributes = XSetWindowAttributes()
-        var opaque = background
-        opaque.alpha = 1
-        connection.withXftColour(opaque) { attributes.background_pixel = $0.pointee.pixel }
+        attributes.background_pixmap = Pixmap(None)
         attributes.event_mask = StructureNotifyMask
         window = XCreateWindow(
             connection.display, connection.root, Int32(monitor.x), Int32(monitor.y),
-            UInt32(monitor.width), UInt32(max(reservedHeight, 1)), 0,
+            UInt32(monitor.width), UInt32(height), 0,
             connection.depth, UInt32(InputOutput), connection.visual,
-            UInt(CWBackPixel | CWEventMask), &attributes
+            UInt(CWBackPixmap | CWEventMask), &attributes
         )
         connection.setClass(window, name: "window-banner-reservation", className: "WindowBanner")
         connection.setUTF8(window, "_NET_WM_NAME", "window-banner reservation")
@@ -46,7 +46,9 @@ final class ReservationWindow {
             XSetWMHints(connection.display, window, hints)
             XFree(hints)
         }
-        // Clicks on the reserved strip must not reach (or focus) the dock: empty input shape.
+        // Nothing to see and nothing to click: empty bounding and input shapes. Clicks on the
+        // reserved strip must not reach (or focus) the dock.
+        XShapeCombineRectangles(connection.display, window, ShapeBounding, 0, 0, nil, 0, ShapeSet, Unsorted)
         XShapeCombineRectangles(connection.display, window, ShapeInput, 0, 0, nil, 0, ShapeSet, Unsorted)
         applyGeometryHints()
         applyStrut()
@@ -58,23 +60,26 @@ final class ReservationWindow {
         isMapped = true
     }
 
-    /// Reserves `height` pixels at the top of the monitor (the dock is resized to match), its
-    /// outline cut like the banner's above it (nil: a plain rectangle).
-    func reserve(_ height: Int, on newMonitor: MonitorGeometry, outline newOutline: [PixelRect]?) {
-        if newOutline != outline, height > 0 {
-            // The input shape stays empty: only what shows follows the banner's corners.
-            connection.setShape(window, newOutline, kinds: [ShapeBounding])
-            outline = newOutline
+    /// Reserves `reserved` pixels at the top of the monitor under a banner `bannerHeight` px
+    /// tall. While only the reservation changes (a slide) that is one request: the partial
+    /// strut, which EWMH window managers use instead of the legacy one; the legacy strut
+    /// follows when the slide ends (all or nothing reserved) and with every geometry change.
+    func reserve(_ reserved: Int, bannerHeight: Int, on newMonitor: MonitorGeometry) {
+        let newHeight = max(bannerHeight, 1)
+        if newHeight != height || newMonitor != monitor {
+            height = newHeight
+            monitor = newMonitor
+            reservedHeight = reserved
+            applyGeometryHints()
+            XMoveResizeWindow(
+                connection.display, window, Int32(monitor.x), Int32(monitor.y),
+                UInt32(monitor.width), UInt32(height)
+            )
+            applyStrut()
+        } else if reserved != reservedHeight {
+            reservedHeight = reserved
+            applyStrut(legacy: reserved == 0 || reserved >= bannerHeight)
         }
-        guard height != reservedHeight || newMonitor != monitor else { return }
-        reservedHeight = height
-        monitor = newMonitor
-        applyGeometryHints()
-        XMoveResizeWindow(
-            connection.display, window, Int32(monitor.x), Int32(monitor.y),
-            UInt32(monitor.width), UInt32(max(height, 1))
-        )
-        applyStrut()
     }
 
     /// Some WMs place docks by their own rules: if it is not at the monitor's top-left, move it back.
@@ -98,10 +103,10 @@ final class ReservationWindow {
         XDestroyWindow(connection.display, window)
     }
 
-    private func applyStrut() {
+    private func applyStrut(legacy: Bool = true) {
         let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: reservedHeight)
         connection.setCardinals(window, "_NET_WM_STRUT_PARTIAL", strut.partial)
-        connection.setCardinals(window, "_NET_WM_STRUT", strut.legacy)
+        if legacy { connection.setCardinals(window, "_NET_WM_STRUT", strut.legacy) }
     }
 
     /// Position hints at the monitor's top-left with the real size: without them openbox and
@@ -112,7 +117,7 @@ final class ReservationWindow {
         hints.pointee.x = Int32(monitor.x)
         hints.pointee.y = Int32(monitor.y)
         hints.pointee.width = Int32(monitor.width)
-        hints.pointee.height = Int32(max(reservedHeight, 1))
+        hints.pointee.height = Int32(height)
         XSetWMNormalHints(connection.display, window, hints)
         XFree(hints)
     }

@@ -49,16 +49,50 @@ extension BannerX11Tests {
             // The last frame is drawn at or after the slide's end, never cut short.
             #expect(try #require(frames.last).time - before + lead >= 0.25)
 
-            // The X server saw what the host sent: the clip window growing at the monitor's top
-            // edge, and the banner inside it moving down.
+            // The X server saw what the host sent. Nothing lies above this monitor, so the
+            // whole banner moves down as one window (one request per frame): always 80 px tall,
+            // its top edge at each frame's offset, and the content inside it never moved.
             let banner = fixture.host.bannerWindowID
-            let clip = fixture.observer.configures.filter { $0.window == banner }
-            #expect(clip.allSatisfy { $0.y == 0 })
+            let window = fixture.observer.configures.filter { $0.window == banner }
+            #expect(window.allSatisfy { $0.height == 80 })
+            let sentOffsets = Set(frames.dropFirst().map(\.contentOffset))
+            #expect(sentOffsets.isSubset(of: Set(window.map(\.y))), "offsets \(sentOffsets), seen \(window.map(\.y))")
+            #expect(fixture.observer.configures.filter { $0.window == content }.isEmpty)
+        }
+
+        /// A monitor above: the banner slides in through a clip at its monitor's top edge, so
+        /// the rows not yet shown never appear at the bottom of the monitor above.
+        @Test func belowAnotherMonitorTheBannerIsClippedAtItsTopEdge() throws {
+            let top = MonitorGeometry(x: 0, y: 0, width: 1280, height: 400)
+            let bottom = MonitorGeometry(x: 0, y: 400, width: 1280, height: 400)
+            let fixture = try Fixture(setup: [
+                HotPlugTests.setMonitor("top", top, output: "screen"),
+                HotPlugTests.setMonitor("bottom", bottom, output: "none"),
+            ])
+            let host = try fixture.display.host(named: "bottom")
+            host.compactPolicy = .never
+            var frames: [RenderedFrame] = []
+            var content: Window?
+            host.onFrame = { [unowned fixture] frame in
+                frames.append(frame)
+                if content == nil {
+                    content = fixture.observer.children(of: Window(host.bannerWindowID)).first
+                    content.map(fixture.observer.watchStructure(of:))
+                }
+            }
+            fixture.observer.clearRecords()
+            try host.presentTopBanner { $0.title("Below").backgroundColor(.systemRed) }
+            #expect(fixture.run { host.phase == .presented })
+            #expect(frames.count >= 8)
+
+            let clip = fixture.observer.configures.filter { $0.window == host.bannerWindowID }
+            #expect(clip.allSatisfy { $0.y == 400 })
             let sentHeights = Set(frames.dropFirst().map(\.visibleHeight))
-            #expect(sentHeights.isSubset(of: Set(clip.map(\.height))))
+            #expect(sentHeights.isSubset(of: Set(clip.map(\.height))), "heights \(sentHeights), seen \(clip.map(\.height))")
             let moved = fixture.observer.configures.filter { $0.window == content }
             let sentOffsets = Set(frames.dropFirst().map(\.contentOffset))
-            #expect(sentOffsets.isSubset(of: Set(moved.map(\.y))))
+            #expect(sentOffsets.isSubset(of: Set(moved.map(\.y))), "offsets \(sentOffsets), seen \(moved.map(\.y))")
+            #expect(fixture.display.protocolErrorCount == 0)
         }
 
         @Test func slideOutFollowsEaseInAndGivesTheSpaceBackAtTheEnd() throws {
