@@ -90,6 +90,25 @@ struct LayoutTests {
         }
     }
 
+    @Test func onlyAMonitorOverlappingTheStripAboveMakesTheBannerClipAtTheEdge() {
+        let bottom = MonitorGeometry(x: 0, y: 800, width: 1280, height: 800)
+        let above = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+        let aside = MonitorGeometry(x: 1280, y: 0, width: 1280, height: 800)
+        let farAbove = MonitorGeometry(x: 0, y: 0, width: 1280, height: 700)
+        let overlapsOneColumn = MonitorGeometry(x: 1279, y: 0, width: 100, height: 800)
+        let top = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+        #expect(BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 80, among: [above, bottom]))
+        #expect(BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 80, among: [overlapsOneColumn, bottom]))
+        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 80, among: [aside, bottom]))
+        // 100 px between the monitors: an 80 px banner's hidden rows fall in the gap, a 120 px one's do not.
+        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 80, among: [farAbove, bottom]))
+        #expect(BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 120, among: [farAbove, bottom]))
+        // The top of the layout, alone or beside others, and a mirror of itself.
+        #expect(!BannerLayout.clipsAtTopEdge(of: top, bannerHeight: 80, among: [top, aside, bottom]))
+        #expect(!BannerLayout.clipsAtTopEdge(of: top, bannerHeight: 80, among: [top, top]))
+        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 0, among: [above, bottom]))
+    }
+
     @Test func strutOfMonitorAtTheTopSpansItsColumns() {
         let monitor = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
         let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 80)
