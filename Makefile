@@ -17,10 +17,14 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Release builds link the Swift runtime and Foundation statically: the installed binary needs no
-# Swift toolchain at run time, and starts in about half the time (no dynamic symbol lookup of
-# the Swift libraries; see README "Performance").
-RELEASE = -c release -Xswiftc -static-stdlib
+# Release builds link the Swift runtime statically: the installed binaries need no Swift
+# toolchain at run time, and start in about half the time (no dynamic symbol lookup of the
+# Swift libraries). lld packs their relative relocations (DT_RELR): less to read and touch at
+# start-up, 0.7 MiB less resident in the owner (see README "Performance").
+RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+# The three binaries: window-banner (what scripts call), window-banner-x11 (the owner and the
+# commands that draw), window-banner-config (reads config files for them).
+PROGRAMS = window-banner window-banner-x11 window-banner-config
 
 release: deps
 	$(SWIFT) build $(RELEASE)
@@ -71,8 +75,9 @@ BENCH_BIN := bench/out/bin
 
 bench: deps
 	@bench/install-deps.sh
-	$(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --product window-banner
-	$(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --product window-banner-bench
+	for product in $(PROGRAMS) window-banner-bench; do \
+		$(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --product $$product || exit 1; \
+	done
 	mkdir -p $(BENCH_BIN)
 	cc -O2 -Wall -o $(BENCH_BIN)/xrecord-probe bench/xrecord-probe.c $$(pkg-config --cflags --libs x11 xtst)
 	cc -O2 -Wall -o $(BENCH_BIN)/floor bench/floor.c $$(pkg-config --cflags --libs x11 xft)
@@ -83,17 +88,19 @@ bench: deps
 	bin="$$($(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --show-bin-path)"; \
 		"$$bin/window-banner-bench" --window-banner "$$bin/window-banner" --bin $(BENCH_BIN) $(BENCH_FLAGS)
 
-# The binary, its man page (generated from the argument parser), shell completions, the
-# systemd user units, the example config and the built-in styles' icons (the binary finds them
-# at ../share/window-banner/icons from its own directory, so keep DATADIR = PREFIX/share).
+# The three binaries (side by side in BINDIR: window-banner runs window-banner-x11 from its own
+# directory, which runs window-banner-config from its own), the man page (generated from the
+# argument parser), shell completions, the systemd user units, the example config and the
+# built-in styles' icons (found at ../share/window-banner/icons from the binaries' directory,
+# so keep DATADIR = PREFIX/share).
 # PREFIX defaults to ~/.local; DESTDIR is honoured.
 # (The manual plugin builds the package in release mode itself, so the static build comes after.)
 install: deps
 	$(SWIFT) package plugin generate-manual
 	$(SWIFT) build $(RELEASE)
 	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --show-bin-path))
-	install -Dm755 -s "$(BIN)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner"
-	install -Dm644 .build/plugins/GenerateManual/outputs/window-banner/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
+	for program in $(PROGRAMS); do install -Dm755 -s "$(BIN)/$$program" "$(DESTDIR)$(BINDIR)/$$program" || exit 1; done
+	install -Dm644 .build/plugins/GenerateManual/outputs/window-banner-x11/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
 	install -d "$(DESTDIR)$(DATADIR)/bash-completion/completions" "$(DESTDIR)$(DATADIR)/zsh/site-functions" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
 	"$(BIN)/window-banner" --generate-completion-script bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner"
 	"$(BIN)/window-banner" --generate-completion-script zsh > "$(DESTDIR)$(DATADIR)/zsh/site-functions/_window-banner"
@@ -107,7 +114,8 @@ install: deps
 	install -m644 Resources/icons/*.png "$(DESTDIR)$(DATADIR)/window-banner/icons/"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1" \
+	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner-x11" "$(DESTDIR)$(BINDIR)/window-banner-config" \
+		"$(DESTDIR)$(DATADIR)/man/man1/window-banner.1" \
 		"$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner" \
 		"$(DESTDIR)$(DATADIR)/zsh/site-functions/_window-banner" \
 		"$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/window-banner.fish" \

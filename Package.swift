@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "BannerX11", targets: ["BannerX11"]),
         .library(name: "NetworkPath", targets: ["NetworkPath"]),
         .executable(name: "window-banner", targets: ["window-banner"]),
+        .executable(name: "window-banner-x11", targets: ["window-banner-x11"]),
+        .executable(name: "window-banner-config", targets: ["window-banner-config"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,22 +31,41 @@ let package = Package(
         .target(name: "BannerX11", dependencies: ["CX11", "CPNG", "BannerCore"]),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
-        .executableTarget(
-            name: "window-banner",
+        // What `show`, `dismiss`, `status` and `stats` need, and nothing that draws: options,
+        // the owner's socket and paths, exit codes. Shared by both binaries below.
+        .target(
+            name: "WindowBannerClient",
             dependencies: [
-                "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "CSpawn",
+                "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `window-banner`, what scripts call: show/dismiss/status/stats talk to the owner from a
+        // small binary (no X11, no Foundation: it starts in about 2 ms); every other command is
+        // handed to window-banner-x11 next to it by exec.
+        .executableTarget(name: "window-banner", dependencies: ["WindowBannerClient"]),
+        // Every command, the owner (daemon), run, monitor and demo among them: the part that
+        // talks to X. Config files are read by window-banner-config.
+        .executableTarget(
+            name: "window-banner-x11",
+            dependencies: [
+                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "CSpawn",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `window-banner-config PATH`: one config file read with TOMLKit, printed as JSON.
+        .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),
         .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore", "ProcessTestSupport"]),
         .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
-        // settings; read with Glibc, parsed with TOMLKit, checked with BannerCore's rules.
+        // settings, checked with BannerCore's rules; loaded through window-banner-config.
+        .target(name: "BannerConfig", dependencies: ["BannerCore"]),
+        // The file's TOML parsed with TOMLKit: linked by window-banner-config and the tests only.
         .target(
-            name: "BannerConfig",
-            dependencies: ["BannerCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            name: "ConfigTOML",
+            dependencies: ["BannerConfig", "BannerCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
-        .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig", "ProcessTestSupport"]),
+        .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig", "ConfigTOML", "ProcessTestSupport"]),
         // Starts real programs on pipes and waits for them with deadlines; no X11, shared by
         // the X11 suites and the network namespace tests.
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
@@ -54,7 +75,10 @@ let package = Package(
         .systemLibrary(name: "CXRes", path: "Tests/CXRes", pkgConfig: "xres", providers: [.apt(["libxres-dev"])]),
         .target(name: "X11TestSupport", dependencies: ["CX11", "CXRes", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
-        .testTarget(name: "WindowBannerCLITests", dependencies: ["window-banner", "X11TestSupport", "ProcessTestSupport"]),
+        .testTarget(
+            name: "WindowBannerCLITests",
+            dependencies: ["window-banner", "window-banner-x11", "window-banner-config", "X11TestSupport", "ProcessTestSupport"]
+        ),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.
         .target(name: "CSpawn"),

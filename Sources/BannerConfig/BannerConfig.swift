@@ -1,9 +1,9 @@
 // The config file, ~/.config/window-banner/config.toml: appearance defaults for every banner,
-// named styles (`--style offline`), and the owner process's settings. This module owns reading
-// it, checking every value with BannerCore's rules, and saying exactly where a mistake is
-// (file:line: key: message). Start reading at `BannerConfig.load(path:)`; `ConfigReader` walks
-// the parsed TOML, `KeyLines` finds the line of a key (TOMLKit does not report positions), and
-// `ConfigFile` is the one place that makes system calls.
+// named styles (`--style offline`), and the owner process's settings. This module is the model
+// and its rules: what a config says, the built-in styles, how a style resolves, where the file
+// is. Reading TOML is ConfigTOML's job, done in a process of its own: `BannerConfig.load(path:)`
+// (ConfigLoader.swift) runs `window-banner-config`, so TOMLKit — and the Foundation and C++
+// runtime it brings — never loads into the owner or the commands that draw.
 //
 // A file's styles replace the built-in style of the same name whole, never field by field, so
 // a style in the file reads as exactly what it shows.
@@ -11,7 +11,7 @@
 import BannerCore
 
 /// A named look for a banner, from `[style.NAME]`: appearance values plus how long it stays.
-public struct BannerStyle: Sendable, Equatable {
+public struct BannerStyle: Sendable, Equatable, Codable {
     /// The style's appearance values as written; unset fields come from the layers below.
     public var appearance: AppearanceSettings
     /// Seconds before the banner goes away; a style with a timeout is transient by default.
@@ -25,7 +25,7 @@ public struct BannerStyle: Sendable, Equatable {
 }
 
 /// Everything a config file says, merged over the built-in styles.
-public struct BannerConfig: Sendable, Equatable {
+public struct BannerConfig: Sendable, Equatable, Codable {
     /// `[defaults]`: the layer under every style and flag; empty means TopBannerAppearance's own.
     public var defaults: AppearanceSettings
     /// `[style.NAME]` by name: the built-in styles plus the file's, the file's winning.
@@ -70,19 +70,6 @@ public struct BannerConfig: Sendable, Equatable {
             return joined(home, ".config/window-banner/config.toml")
         }
         return nil
-    }
-
-    /// The config in the file at `path` merged over `builtIn`; `builtIn` itself when there is
-    /// no such file, since having none is the normal case. A file that exists but cannot be
-    /// read (permissions, a directory, over `maximumFileSize`, not UTF-8) is an error.
-    public static func load(path: String) throws(ConfigError) -> BannerConfig {
-        guard let bytes = try ConfigFile.read(path: path) else { return builtIn }
-        return try parse(ConfigFile.decodeUTF8(bytes, file: path), file: path)
-    }
-
-    /// The config `text` describes merged over `builtIn`; `file` names it in errors.
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> BannerConfig {
-        try ConfigReader(text: text, file: file).read()
     }
 
     /// The appearance and timeout for a banner of style `name` (nil: no style): the style's

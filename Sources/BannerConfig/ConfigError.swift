@@ -3,10 +3,10 @@
 // so editors can jump to it.
 
 /// A config file that cannot be used, or a style nobody defined.
-public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ConfigError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// What kind of mistake, for callers that treat some differently (an unknown `--style` is a
     /// usage error, the rest are config errors).
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable, Codable {
         /// The file exists but cannot be read: permissions, a directory, too big.
         case unreadable
         /// Not TOML: a parser error, invalid UTF-8, a NUL byte.
@@ -37,7 +37,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether this is a `--style` naming no style: the command line's mistake, not the file's.
     public var isUnknownStyle: Bool { kind == .unknownStyle }
 
-    init(kind: Kind, file: String?, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
+    package init(kind: Kind, file: String?, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
         self.kind = kind
         self.file = file
         self.line = line

@@ -23,19 +23,9 @@ public struct IconSearchPath: Sendable, Hashable {
         self.plainDirectories = plainDirectories
     }
 
-    /// `$XDG_DATA_HOME` (else `~/.local/share`), then each of `$XDG_DATA_DIRS` (else
-    /// `/usr/local/share:/usr/share`): the base directories the XDG spec searches, in order.
-    /// Relative entries are ignored, as the spec says.
+    /// The XDG base data directories of `environment`: see ``XDGBaseDirectories/data(environment:)``.
     public static func dataDirectories(environment: [String: String]) -> [String] {
-        var directories: [String] = []
-        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
-            directories.append(dataHome)
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            directories.append(joined(home, ".local/share"))
-        }
-        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        directories += dataDirs.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return directories
+        XDGBaseDirectories.data(environment: environment)
     }
 
     /// The freedesktop search path: `~/.icons`, then `icons/` in each of `dataDirectories`

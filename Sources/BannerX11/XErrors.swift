@@ -2,6 +2,7 @@
 // that counts the error against its connection (`BannerDisplay.protocolErrorCount`).
 // A lost connection (I/O error) cannot be survived by Xlib; it ends the process with code 69.
 
+import BannerCore
 import CX11
 import Glibc
 import Synchronization
@@ -57,14 +58,4 @@ public enum DisplayLoss {
     public static func stopOnExit(_ process: pid_t) {
         processesToStop.withLock { $0.append(process) }
     }
-}
-
-/// Exit statuses shared by the library's fatal paths and the CLI.
-public enum ExitStatus {
-    /// Bad usage or a bad value (EX_USAGE).
-    public static let usage: Int32 = 64
-    /// No display, or the display went away (EX_UNAVAILABLE).
-    public static let displayUnavailable: Int32 = 69
-    /// The X server refused something it should not have (EX_SOFTWARE).
-    public static let internalError: Int32 = 70
 }

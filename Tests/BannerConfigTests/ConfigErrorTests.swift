@@ -1,6 +1,7 @@
 // Every mistake in a config file is one line naming the file, the line and the dotted key.
 
 import BannerConfig
+import ConfigTOML
 import BannerCore
 import Testing
 
@@ -17,7 +18,7 @@ private func parseError(_ text: String) -> ConfigError? {
 /// The error loading `path` gives, or nil when it loads.
 private func loadError(_ path: String) -> ConfigError? {
     do {
-        _ = try BannerConfig.load(path: path)
+        _ = try BannerConfig.read(path: path)
         return nil
     } catch {
         return error

@@ -2,6 +2,7 @@
 // styles and flags stack.
 
 import BannerConfig
+import ConfigTOML
 import BannerCore
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     }()
 
     @Test func exampleFileIsTheBuiltInStylesPlusItsDefaultsAndIdleExit() throws {
-        let config = try BannerConfig.load(path: Self.examplePath)
+        let config = try BannerConfig.read(path: Self.examplePath)
         var expected = BannerConfig.builtIn
         expected.defaults = AppearanceSettings(
             background: "systemGreen", textColor: "white", height: "80", titleTopInset: "20",
@@ -40,7 +41,7 @@ import Testing
     @Test func missingFileGivesTheBuiltInConfig() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        #expect(try BannerConfig.load(path: directory.path + "/config.toml") == .builtIn)
+        #expect(try BannerConfig.read(path: directory.path + "/config.toml") == .builtIn)
     }
 
     @Test func styleOverridesDefaultsAndFlagsOverrideStyle() throws {

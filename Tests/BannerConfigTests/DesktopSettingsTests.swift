@@ -1,4 +1,5 @@
 import BannerConfig
+import ConfigTOML
 import Glibc
 import Testing
 

@@ -2,6 +2,7 @@
 // crashes, and every refusal is one line naming the file.
 
 import BannerConfig
+import ConfigTOML
 import BannerCore
 import Glibc
 import ProcessTestSupport

@@ -1,4 +1,4 @@
-// A fresh directory under /tmp per test, for files `BannerConfig.load(path:)` reads; written
+// A fresh directory under /tmp per test, for files `BannerConfig.read(path:)` reads; written
 // with Glibc like the module itself, removed by `remove()`.
 
 import Glibc

@@ -5,7 +5,6 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
-import BannerX11
 import OwnerProtocol
 
 #if canImport(FoundationEssentials)
@@ -14,8 +13,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-struct ShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ShowCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show a banner (or update the visible one in place) and return once it is on screen.",
         discussion: """
@@ -37,44 +38,44 @@ struct ShowCommand: ParsableCommand {
         """
     )
 
-    @OptionGroup var appearance: AppearanceOptions
+    @OptionGroup package var appearance: AppearanceOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A named style from the config file (built in: offline, online, call).", valueName: "name"))
-    var style: String?
+    package var style: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Transient: dismiss after this many seconds.", valueName: "seconds"))
-    var timeout: String?
+    package var timeout: String?
 
     @Flag(help: "Transient with the style's timeout, or 2.5 s.")
-    var transient = false
+    package var transient = false
 
     @Flag(help: "Stay until dismissed, even if the style has a timeout (the default).")
-    var sticky = false
+    package var sticky = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Monitor to show on: a RandR monitor name, 'primary' or 'all'. Default: primary.", valueName: "name"))
-    var monitor: String?
+    package var monitor: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A key: replaces a visible or queued banner with the same key; `dismiss --id` takes it away.", valueName: "key"))
-    var id: String?
+    package var id: String?
 
     @Flag(help: "Wait for the visible banner to go instead of replacing it.")
-    var enqueue = false
+    package var enqueue = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Show this banner at most once per KEY, ever (remembered in $XDG_STATE_HOME/window-banner across restarts); later calls exit 0 and show nothing (--wait prints skipped).", valueName: "key"))
-    var once: String?
+    package var once: String?
 
     @Flag(help: "Block until this banner is gone; print why (timeout, dismissed, replaced, clicked, closed, swiped, action).")
-    var wait = false
+    package var wait = false
 
     @Flag(name: .customLong("on-click"), help: "When the user clicks the banner, run the command given after -- (no shell; this environment and directory).")
-    var onClick = false
+    package var onClick = false
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup package var connection: ConnectionOptions
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command --on-click runs, with its arguments.", valueName: "command"))
-    var command: [String] = []
+    package var command: [String] = []
 
-    func validate() throws {
+    package func validate() throws {
         if sticky, timeout != nil || transient {
             throw ValidationError("--sticky cannot be combined with --timeout or --transient")
         }
@@ -92,7 +93,7 @@ struct ShowCommand: ParsableCommand {
         onClick || appearance.action.map { (try? ActionSetting(parsing: $0))?.command.isEmpty == false } == true
     }
 
-    func run() throws {
+    package func run() throws {
         var duration: Double?
         do {
             try appearance.settings.validate()
@@ -107,7 +108,7 @@ struct ShowCommand: ParsableCommand {
             environment: runsCommands ? processEnvironment() : nil,
             directory: runsCommands || appearance.icon != nil ? currentDirectory() : nil,
             strictContrast: appearance.strictContrast ? true : nil, once: once,
-            dataDirectories: IconSearchPath.dataDirectories(environment: processEnvironment())))
+            dataDirectories: XDGBaseDirectories.data(environment: processEnvironment())))
         do {
             guard var exchange = try connection.client().exchange(request, start: true, configPath: connection.configPath) else {
                 throw CommandFailure("cannot start the owner", code: ExitStatus.unreachable)
@@ -132,8 +133,10 @@ struct ShowCommand: ParsableCommand {
     }
 }
 
-struct DismissCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct DismissCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "dismiss",
         abstract: "Slide the visible banner away (the next queued one, if any, takes its place).",
         discussion: """
@@ -144,20 +147,20 @@ struct DismissCommand: ParsableCommand {
     )
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Only this monitor: a RandR monitor name, 'primary' or 'all'.", valueName: "name"))
-    var monitor: String?
+    package var monitor: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Only banners shown with --id KEY, visible or queued.", valueName: "key"))
-    var id: String?
+    package var id: String?
 
     @Flag(help: "Also clear the queue.")
-    var all = false
+    package var all = false
 
     @Flag(help: "Dismiss everything and stop the owner process.")
-    var quit = false
+    package var quit = false
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup package var connection: ConnectionOptions
 
-    func run() throws {
+    package func run() throws {
         var request = OwnerRequest(DismissRequest(monitor: monitor, id: id, all: all || quit))
         if quit { request.command = .quit }
         do {
@@ -170,8 +173,10 @@ struct DismissCommand: ParsableCommand {
     }
 }
 
-struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct StatusCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print what the owner shows: banner, monitor, height, mode, remaining time, queue.",
         discussion: """
@@ -183,11 +188,11 @@ struct StatusCommand: ParsableCommand {
     )
 
     @Flag(help: "Print JSON instead of text.")
-    var json = false
+    package var json = false
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup package var connection: ConnectionOptions
 
-    func run() throws {
+    package func run() throws {
         let status: OwnerStatus?
         do {
             let exchange = try connection.client().exchange(.status, start: false, configPath: nil)
@@ -208,8 +213,10 @@ struct StatusCommand: ParsableCommand {
     }
 }
 
-struct StatsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct StatsCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Print how often each banner key was shown and how its banners ended.",
         discussion: """
@@ -222,11 +229,11 @@ struct StatsCommand: ParsableCommand {
     )
 
     @Flag(help: "Print JSON instead of a table.")
-    var json = false
+    package var json = false
 
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup package var connection: ConnectionOptions
 
-    func run() throws {
+    package func run() throws {
         let stats: BannerStats
         do {
             if let exchange = try connection.client().exchange(OwnerRequest.stats, start: false, configPath: nil) {
@@ -264,27 +271,27 @@ extension String {
 }
 
 /// `status --json`: the headline banner at the top level, every monitor below.
-struct StatusReport: Encodable {
-    struct Owner: Encodable {
+package struct StatusReport: Encodable {
+    package struct Owner: Encodable {
         var pid: Int
         var display: String
     }
 
-    var presented: Bool
-    var title: String?
-    var subtitle: String?
-    var id: String?
-    var monitor: String?
-    var height: Int?
-    var compact: Bool?
-    var mode: String?
-    var remaining: Double?
+    package var presented: Bool
+    package var title: String?
+    package var subtitle: String?
+    package var id: String?
+    package var monitor: String?
+    package var height: Int?
+    package var compact: Bool?
+    package var mode: String?
+    package var remaining: Double?
     /// Banners waiting, all monitors together.
-    var queue: Int
-    var owner: Owner?
-    var monitors: [MonitorStatus]
+    package var queue: Int
+    package var owner: Owner?
+    package var monitors: [MonitorStatus]
 
-    init(_ status: OwnerStatus?) {
+    package init(_ status: OwnerStatus?) {
         let monitors = status?.monitors ?? []
         let headline = monitors.first { $0.primary && $0.title != nil } ?? monitors.first { $0.title != nil }
         presented = headline?.presented ?? false
@@ -301,7 +308,7 @@ struct StatusReport: Encodable {
         self.monitors = monitors
     }
 
-    var text: String {
+    package var text: String {
         guard let owner else { return "no banner (no owner running)" }
         var lines = ["owner: pid \(owner.pid) on \(owner.display)"]
         for monitor in monitors {
@@ -324,19 +331,21 @@ struct StatusReport: Encodable {
 }
 
 /// `--display` and `--no-config`, shared by the commands that talk to the owner.
-struct ConnectionOptions: ParsableArguments {
+package struct ConnectionOptions: ParsableArguments {
+    package init() {}
+
     @Option(parsing: .unconditional, help: ArgumentHelp("X display whose owner to use. Default: $DISPLAY.", valueName: "display"))
-    var display: String?
+    package var display: String?
 
     @Flag(name: .customLong("no-config"), help: "Ignore the config file (built-in defaults and styles only).")
-    var noConfig = false
+    package var noConfig = false
 
     /// The config file this client would read; the owner reads it on its behalf.
-    var configPath: String? {
+    package var configPath: String? {
         noConfig ? nil : BannerConfig.defaultPath(environment: processEnvironment())
     }
 
-    func client() throws(CommandFailure) -> OwnerClient {
+    package func client() throws(CommandFailure) -> OwnerClient {
         OwnerClient(paths: try OwnerPaths.forDisplay(display))
     }
 }

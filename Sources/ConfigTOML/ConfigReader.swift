@@ -3,6 +3,7 @@
 // BannerCore's own check when the file is read, not when a banner is shown. Keys are visited in
 // file order, so the error reported is the first one in the file.
 
+import BannerConfig
 import BannerCore
 import TOMLKit
 

@@ -9,10 +9,10 @@ import Glibc
 /// program handles or ignores (SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE), whatever this process
 /// inherited or set — an ignored SIGCHLD would survive exec and break any program that waits
 /// for its own children; optionally a session of its own.
-final class SpawnAttributes {
-    var attributes = posix_spawnattr_t()
+package final class SpawnAttributes {
+    package var attributes = posix_spawnattr_t()
 
-    init(newSession: Bool) {
+    package init(newSession: Bool) {
         posix_spawnattr_init(&attributes)
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
@@ -29,10 +29,10 @@ final class SpawnAttributes {
 }
 
 /// A NULL-terminated array of C strings (argv, envp), freed with it.
-final class CStringArray {
-    var pointers: [UnsafeMutablePointer<CChar>?]
+package final class CStringArray {
+    package var pointers: [UnsafeMutablePointer<CChar>?]
 
-    init(_ strings: [String]) {
+    package init(_ strings: [String]) {
         pointers = strings.map { strdup($0) } + [nil]
     }
 

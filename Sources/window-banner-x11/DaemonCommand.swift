@@ -6,6 +6,7 @@ import BannerConfig
 import BannerCore
 import BannerX11
 import Glibc
+import WindowBannerClient
 
 struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -125,18 +126,4 @@ struct DaemonCommand: ParsableCommand {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
     }
-}
-
-/// The process environment as a dictionary.
-func processEnvironment() -> [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-        let text = String(cString: entry)
-        if let equals = text.firstIndex(of: "=") {
-            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-        pointer += 1
-    }
-    return result
 }

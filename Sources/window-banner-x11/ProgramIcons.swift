@@ -6,6 +6,7 @@
 
 import BannerX11
 import Glibc
+import WindowBannerClient
 
 enum ProgramIcons {
     /// The icon directories that exist for this binary: the installed one, then the source

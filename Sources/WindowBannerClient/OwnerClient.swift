@@ -4,25 +4,24 @@
 // The owner reports readiness on a pipe, so nobody polls for the socket to appear.
 
 import BannerCore
-import BannerX11
 import Glibc
 import OwnerProtocol
 
-struct OwnerClient {
-    let paths: OwnerPaths
+package struct OwnerClient {
+    package let paths: OwnerPaths
     /// How long to wait for a new owner to report ready, and for an answer. A command can
     /// afford to wait; the network monitor keeps these short so it never stops listening long.
-    var startTimeout = 10.0
-    var replyTimeout = 15.0
+    package var startTimeout = 10.0
+    package var replyTimeout = 15.0
 
     /// An open connection and the first answer on it.
-    struct Exchange {
-        let fd: Int32
-        var reader: FrameReader
-        let response: OwnerResponse
+    package struct Exchange {
+        package let fd: Int32
+        package var reader: FrameReader
+        package let response: OwnerResponse
 
         /// Waits for the next frame (`show --wait`); nil when the owner went away.
-        mutating func next() throws(CommandFailure) -> OwnerResponse? {
+        package mutating func next() throws(CommandFailure) -> OwnerResponse? {
             switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: nil) {
             case .success(let body): return try OwnerClient.decode(body)
             case .failure(.badFrame(let error)): throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)
@@ -30,12 +29,12 @@ struct OwnerClient {
             }
         }
 
-        func close() { Glibc.close(fd) }
+        package func close() { Glibc.close(fd) }
     }
 
     /// Sends `request`; with `start`, starts an owner when none runs. Nil when no owner runs and
     /// `start` is false.
-    func exchange(_ request: OwnerRequest, start: Bool, configPath: String?) throws(CommandFailure) -> Exchange? {
+    package func exchange(_ request: OwnerRequest, start: Bool, configPath: String?) throws(CommandFailure) -> Exchange? {
         let body = OwnerProtocol.encode(request)
         guard body.count <= Frame.maximumLength else {
             throw CommandFailure("request too large: \(body.count) bytes encoded (at most \(Frame.maximumLength))", code: ExitStatus.usage)
@@ -68,7 +67,7 @@ struct OwnerClient {
         throw CommandFailure("cannot reach the owner for \(paths.display)", code: ExitStatus.unreachable)
     }
 
-    static func decode(_ body: [UInt8]) throws(CommandFailure) -> OwnerResponse {
+    package static func decode(_ body: [UInt8]) throws(CommandFailure) -> OwnerResponse {
         if let version = OwnerProtocol.version(of: body), version != OwnerProtocol.version {
             throw CommandFailure("the owner speaks protocol \(version), this window-banner \(OwnerProtocol.version): run the same version, or stop the owner with `window-banner dismiss --all --quit`", code: ExitStatus.protocolMismatch)
         }
@@ -79,7 +78,7 @@ struct OwnerClient {
     }
 
     /// Ends the command with the exit code of an owner error.
-    static func failure(_ error: OwnerError) -> CommandFailure {
+    package static func failure(_ error: OwnerError) -> CommandFailure {
         let code: Int32 = switch error.kind {
         case .usage: ExitStatus.usage
         case .config: ExitStatus.config
@@ -116,7 +115,7 @@ struct OwnerClient {
         guard pipe(&ends) == 0 else { throw CommandFailure("cannot create a pipe: \(errorText())", code: ExitStatus.unreachable) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(ends[0]) }
-        var arguments = [selfExecutable(), "daemon", "--display", paths.display, "--ready-fd", "3"]
+        var arguments = [FullProgram.path, "daemon", "--display", paths.display, "--ready-fd", "3"]
         // The owner reads [daemon] settings from the caller's file, when there is one.
         if let configPath {
             if access(configPath, F_OK) == 0 { arguments += ["--config", configPath] }
@@ -157,8 +156,9 @@ struct OwnerClient {
     }
 }
 
-/// This program's own path, so the owner is the same version as the client that starts it.
-func selfExecutable() -> String {
+/// This program's own path; the owner is window-banner-x11 beside it, so it is the same
+/// version as the client that starts it.
+package func selfExecutable() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard count > 0 else { return CommandLine.arguments[0] }

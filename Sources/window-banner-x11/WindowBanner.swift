@@ -1,9 +1,10 @@
-// The `window-banner` command: what scripts call. Each subcommand is a declarative type;
+// The `window-banner` command as window-banner-x11 runs it: every subcommand (the small
+// window-banner binary runs show/dismiss/status/stats itself and hands the rest here). Each subcommand is a declarative type;
 // values are parsed by BannerCore so every bad value gets the same one-line message and
 // exit code 64. Start reading at `ShowCommand.run()` (SocketCommands.swift), then `Owner`.
 
 import ArgumentParser
-import Glibc
+import WindowBannerClient
 
 @main
 struct WindowBanner: ParsableCommand {
@@ -27,18 +28,5 @@ struct WindowBanner: ParsableCommand {
         subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
     )
 
-    /// Parses and runs the command. Errors are one line on stderr, as every other error of this
-    /// program: argument-parser's own usage errors (a missing value, an unknown flag) would
-    /// otherwise print the help and usage text after them.
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            let code = exitCode(for: error)
-            guard code != .success, !(error is ExitCode) else { exit(withError: error) }
-            Terminal.error(message(for: error).split(separator: "\n").joined(separator: " ") + " (see --help)")
-            Glibc.exit(code.rawValue)
-        }
-    }
+    static func main() { CommandLineMain.run(self) }
 }

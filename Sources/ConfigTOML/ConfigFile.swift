@@ -1,6 +1,7 @@
 // Reading the config file's bytes: the only system calls in this module, straight to Glibc
 // so that reading a small file costs no Foundation.
 
+import BannerConfig
 import Glibc
 
 /// The config file as bytes, and the bytes as text.

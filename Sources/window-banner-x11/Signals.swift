@@ -4,6 +4,7 @@
 
 import Glibc
 import Synchronization
+import WindowBannerClient
 
 /// The write end of the signal pipe, read by the handler (which cannot capture anything).
 private let signalPipeWriteEnd = Atomic<Int32>(-1)

@@ -6,22 +6,21 @@
 // owner's log.
 
 import BannerCore
-import BannerX11
 import Glibc
 import OwnerProtocol
 
 /// The files of one display's owner.
-struct OwnerPaths {
+package struct OwnerPaths {
     /// The display as given (`:0`, `host:10.0`), normalised to leave out the screen number.
-    let display: String
-    let directory: String
-    let socket: String
-    let ownerLock: String
-    let startLock: String
-    let log: String
+    package let display: String
+    package let directory: String
+    package let socket: String
+    package let ownerLock: String
+    package let startLock: String
+    package let log: String
 
     /// The paths for `display` (nil: `$DISPLAY`), creating the private directory if needed.
-    static func forDisplay(_ display: String?) throws(CommandFailure) -> OwnerPaths {
+    package static func forDisplay(_ display: String?) throws(CommandFailure) -> OwnerPaths {
         guard let display = display ?? environment("DISPLAY"), !display.isEmpty else {
             throw CommandFailure("no display: set DISPLAY or pass --display", code: ExitStatus.displayUnavailable)
         }
@@ -38,7 +37,7 @@ struct OwnerPaths {
     }
 
     /// `:0.0` and `unix:0` are the same display as `:0`; one owner serves them all.
-    static func normalise(_ display: String) -> String {
+    package static func normalise(_ display: String) -> String {
         var name = display
         if name.hasPrefix("unix:") { name.removeFirst(4) }
         if let colon = name.lastIndex(of: ":"), let dot = name[colon...].firstIndex(of: ".") {
@@ -73,10 +72,10 @@ struct OwnerPaths {
 }
 
 /// The calls on Unix stream sockets both sides make.
-enum UnixSocket {
+package enum UnixSocket {
     /// A listening socket at `path` (0600), replacing a stale socket file there. The caller
     /// holds the owner lock, so a file at `path` cannot belong to a live owner.
-    static func listen(at path: String) throws(CommandFailure) -> Int32 {
+    package static func listen(at path: String) throws(CommandFailure) -> Int32 {
         unlink(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw CommandFailure("cannot create a socket: \(errorText())", code: ExitStatus.unreachable) }
@@ -93,7 +92,7 @@ enum UnixSocket {
     }
 
     /// A connected socket, or the errno of the failed connect (ENOENT/ECONNREFUSED: no owner).
-    static func connect(to path: String) -> Result<Int32, Errno> {
+    package static func connect(to path: String) -> Result<Int32, Errno> {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(Errno(errno)) }
         let result = withAddress(path) { Glibc.connect(fd, $0, $1) }
@@ -106,7 +105,7 @@ enum UnixSocket {
     }
 
     /// The user id of the process at the other end (SO_PEERCRED).
-    static func peerUID(_ fd: Int32) -> uid_t? {
+    package static func peerUID(_ fd: Int32) -> uid_t? {
         // struct ucred is pid, uid, gid (three 32-bit values); Glibc only declares it under _GNU_SOURCE.
         var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
@@ -115,7 +114,7 @@ enum UnixSocket {
     }
 
     /// Writes all of `bytes`; false if the peer is gone (or, for a non-blocking socket, full).
-    static func send(_ bytes: [UInt8], to fd: Int32) -> Bool {
+    package static func send(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -127,7 +126,7 @@ enum UnixSocket {
     }
 
     /// Waits up to `timeout` seconds (nil: forever) for the next frame on a blocking socket.
-    static func receiveFrame(from fd: Int32, reader: inout FrameReader, timeout: Double?) -> Result<[UInt8], ReceiveError> {
+    package static func receiveFrame(from fd: Int32, reader: inout FrameReader, timeout: Double?) -> Result<[UInt8], ReceiveError> {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         let giveUp = timeout.map { nowSeconds() + $0 }
         while true {
@@ -148,7 +147,7 @@ enum UnixSocket {
         }
     }
 
-    enum ReceiveError: Error {
+    package enum ReceiveError: Error {
         case closed
         case timedOut
         case badFrame(FrameError)
@@ -168,22 +167,22 @@ enum UnixSocket {
 }
 
 /// An errno value from a failed call.
-struct Errno: Error, Equatable {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-    var text: String { String(cString: strerror(code)) }
+package struct Errno: Error, Equatable {
+    package let code: Int32
+    package init(_ code: Int32) { self.code = code }
+    package var text: String { String(cString: strerror(code)) }
 }
 
 /// The failing call's errno as text.
-func errorText() -> String { String(cString: strerror(errno)) }
+package func errorText() -> String { String(cString: strerror(errno)) }
 
 /// An environment variable, nil when unset.
-func environment(_ name: String) -> String? {
+package func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }
 
 /// CLOCK_MONOTONIC in seconds.
-func nowSeconds() -> Double {
+package func nowSeconds() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

@@ -6,6 +6,7 @@ import BannerConfig
 import BannerCore
 import BannerX11
 import Glibc
+import WindowBannerClient
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,7 @@ import ArgumentParser
 import BannerCore
 import BannerX11
 import Glibc
+import WindowBannerClient
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

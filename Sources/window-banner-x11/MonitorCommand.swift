@@ -14,6 +14,7 @@ import BannerX11
 import Glibc
 import NetworkPath
 import OwnerProtocol
+import WindowBannerClient
 
 struct MonitorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

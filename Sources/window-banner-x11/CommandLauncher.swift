@@ -10,6 +10,7 @@ import BannerCore
 import CSpawn
 import Glibc
 import OwnerProtocol
+import WindowBannerClient
 
 /// What a `show` request runs when its banner is clicked (`--on-click`) and when its action
 /// button is (`--action LABEL=COMMAND`), in the request's environment and directory (the
@@ -96,13 +97,4 @@ struct BannerCommand: Equatable {
     static func reap(_ pids: inout [pid_t]) {
         pids.removeAll { waitpid($0, nil, WNOHANG) != 0 }
     }
-}
-
-/// This process's working directory (getcwd(3)); nil when it cannot be named (removed, or
-/// longer than PATH_MAX).
-func currentDirectory() -> String? {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    guard getcwd(&buffer, buffer.count) != nil else { return nil }
-    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-    return String(decoding: bytes, as: UTF8.self)
 }

@@ -10,6 +10,7 @@ import BannerCore
 import BannerX11
 import Glibc
 import OwnerProtocol
+import WindowBannerClient
 
 final class Owner {
     /// Connections served at once; more are answered `busy` and closed.

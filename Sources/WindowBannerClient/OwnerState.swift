@@ -12,14 +12,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-struct OwnerState {
+package struct OwnerState {
     /// `--once` keys that have been shown, with when (seconds since 1970).
     private(set) var shownOnce: [String: Double] = [:]
-    private(set) var stats = BannerStats()
-    let directory: String?
+    package private(set) var stats = BannerStats()
+    package let directory: String?
 
     /// The state under `directory` (nil: keep nothing on disk), read now.
-    init(directory: String?) {
+    package init(directory: String?) {
         self.directory = directory
         guard let directory else { return }
         if let data = Self.read(directory + "/once.json"), let keys = try? JSONDecoder().decode([String: Double].self, from: data) {
@@ -31,7 +31,7 @@ struct OwnerState {
     }
 
     /// The state directory for this environment, created if needed; nil when there is no home.
-    static func defaultDirectory(environment: [String: String]) -> String? {
+    package static func defaultDirectory(environment: [String: String]) -> String? {
         let base: String
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = state
@@ -48,27 +48,27 @@ struct OwnerState {
         return path
     }
 
-    func wasShown(once key: String) -> Bool { shownOnce[key] != nil }
+    package func wasShown(once key: String) -> Bool { shownOnce[key] != nil }
 
-    mutating func markShown(once key: String) {
+    package mutating func markShown(once key: String) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         shownOnce[key] = Double(now.tv_sec)
         save(shownOnce, as: "once.json")
     }
 
-    mutating func recordImpression(_ key: String) {
+    package mutating func recordImpression(_ key: String) {
         stats.recordImpression(key)
         save(stats, as: "stats.json")
     }
 
-    mutating func recordEnd(_ key: String, reason: BannerEndReason) {
+    package mutating func recordEnd(_ key: String, reason: BannerEndReason) {
         stats.recordEnd(key, reason: reason)
         save(stats, as: "stats.json")
     }
 
     /// The stats file of `directory` without an owner (for `stats` when none runs).
-    static func stats(in directory: String) -> BannerStats {
+    package static func stats(in directory: String) -> BannerStats {
         read(directory + "/stats.json").flatMap { try? JSONDecoder().decode(BannerStats.self, from: $0) } ?? BannerStats()
     }
 

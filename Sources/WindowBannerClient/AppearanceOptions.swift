@@ -6,57 +6,59 @@
 import ArgumentParser
 import BannerCore
 
-struct AppearanceOptions: ParsableArguments {
+package struct AppearanceOptions: ParsableArguments {
+    package init() {}
+
     @Option(parsing: .unconditional, help: ArgumentHelp("The banner's title (UTF-8; one line, ellipsized with … when too wide). Default: empty.", valueName: "text"))
-    var title: String?
+    package var title: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Background colour: #RRGGBB, #RRGGBBAA, systemRed…, or an X11 name. Default: systemGreen (#34C759).", valueName: "colour"))
-    var background: String?
+    package var background: String?
 
     @Option(name: .customLong("text-color"), parsing: .unconditional, help: ArgumentHelp("Title colour, same forms as --background. Default: white.", valueName: "colour"))
-    var textColor: String?
+    package var textColor: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Height in points (1 pt = 1 px at 96 DPI; grows if the font needs it). Default: 80, compact 18.", valueName: "pt"))
-    var height: String?
+    package var height: String?
 
     @Option(name: .customLong("title-top-inset"), parsing: .unconditional, help: ArgumentHelp("Space above the title's line, in points. Default: 20, compact 0.", valueName: "pt"))
-    var titleTopInset: String?
+    package var titleTopInset: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("fontconfig pattern, e.g. \"DejaVu Sans:bold:size=13\". Default: sans-serif:semibold:size=17, compact 14.", valueName: "pattern"))
-    var font: String?
+    package var font: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A second, smaller line under the title (joined to the title with — in the compact style). Default: none.", valueName: "text"))
-    var subtitle: String?
+    package var subtitle: String?
 
     @Option(name: .customLong("subtitle-font"), parsing: .unconditional, help: ArgumentHelp("fontconfig pattern for the subtitle. Default: the title's family, regular, 13/17 of its size.", valueName: "pattern"))
-    var subtitleFont: String?
+    package var subtitleFont: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
-    var compact: String?
+    package var compact: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("An icon left of the text, as tall as it: a PNG file (a value with a / or ending in .png), a name in the icon theme (hicolor, Adwaita; PNG only), or none. Missing or unreadable: a warning, and no icon. Default: the style's, else none.", valueName: "path|name|none"))
-    var icon: String?
+    package var icon: String?
 
     @Option(name: .customLong("corner-radius"), parsing: .unconditional, help: ArgumentHelp("Round the bottom corners (XShape; clicks there go through), 0 to 1000 points; drawn at most half the banner's height. Default: 0.", valueName: "pt"))
-    var cornerRadius: String?
+    package var cornerRadius: String?
 
     @Flag(name: .customLong("strict-contrast"), help: "Refuse (exit 64) a title below WCAG's contrast on its background (4.5:1; 3:1 from 24 pt, or 18.7 pt bold) instead of warning. The built-in looks, which fall short, are only checked with this flag.")
-    var strictContrast = false
+    package var strictContrast = false
 
     @Flag(name: .customLong("reduce-motion"), inversion: .prefixedNo, help: "No slide: the banner and its space appear and go at once (--no-reduce-motion: slide, whatever the style or desktop says). Default: the desktop's setting (GTK's gtk-enable-animations), else slide.")
-    var reduceMotion: Bool?
+    package var reduceMotion: Bool?
 
     @Flag(name: .customLong("close-button"), inversion: .prefixedNo, help: "A close button ✕ at the right edge (--no-close-button: none, whatever the style says). Default: none.")
-    var closeButton: Bool?
+    package var closeButton: Bool?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A button at the right edge labelled LABEL; clicking it runs COMMAND ARGS… (split at spaces, no shell) and dismisses the banner. Default: none.", valueName: "label[=command]"))
-    var action: String?
+    package var action: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A progress bar along the bottom edge (3 pt, the text colour), 0 to 1 of the width; a later show with the same look and --id moves it. Default: none.", valueName: "0…1"))
-    var progress: String?
+    package var progress: String?
 
     /// The flags as one layer of settings, exactly as written.
-    var settings: AppearanceSettings {
+    package var settings: AppearanceSettings {
         AppearanceSettings(
             title: title, background: background, textColor: textColor, height: height,
             titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont,
@@ -65,16 +67,16 @@ struct AppearanceOptions: ParsableArguments {
     }
 
     /// The appearance these flags describe, defaults filled in.
-    func appearance() throws(BannerValueError) -> TopBannerAppearance {
+    package func appearance() throws(BannerValueError) -> TopBannerAppearance {
         try settings.appearance()
     }
 
-    func compactPolicy() throws(BannerValueError) -> CompactPolicy {
+    package func compactPolicy() throws(BannerValueError) -> CompactPolicy {
         try settings.compactPolicy()
     }
 
     /// `--compact` as written, `auto` when absent.
-    static func compactPolicy(_ text: String?) throws(BannerValueError) -> CompactPolicy {
+    package static func compactPolicy(_ text: String?) throws(BannerValueError) -> CompactPolicy {
         try AppearanceSettings(compact: text).compactPolicy()
     }
 }

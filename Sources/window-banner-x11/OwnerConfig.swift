@@ -5,6 +5,7 @@
 import BannerConfig
 import BannerX11
 import OwnerProtocol
+import WindowBannerClient
 
 struct ConfigCache {
     private var loaded: [String: (stamp: FileStamp?, config: BannerConfig)] = [:]
