@@ -112,7 +112,10 @@ extension WindowBannerCLITests {
             let icons = prefix.path + "/share/window-banner/icons"
             let resources = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")) + "/Resources/icons"
             try owner.fixture.desktop.run(["mkdir", "-p", prefix.path + "/bin", icons])
-            try owner.fixture.desktop.run(["cp", windowBannerExecutable(), binary])
+            // Installed as `make install` does: the three binaries side by side.
+            for program in ["window-banner", "window-banner-x11", "window-banner-config"] {
+                try owner.fixture.desktop.run(["cp", windowBannerExecutable(program), prefix.path + "/bin/" + program])
+            }
             try owner.fixture.desktop.run(["cp", resources + "/window-banner-online.png", icons])
             let found = try Self.run(owner, ["show", "--style", "online", "--compact", "never", "--sticky"], executable: binary)
             #expect(found.status == 0)

@@ -153,12 +153,12 @@ func writeFile(_ path: String, _ text: String) throws {
     fclose(file)
 }
 
-/// The `window-banner` executable built next to the test bundle.
-public func windowBannerExecutable() -> String {
+/// `program` (by default `window-banner`) as built next to the test bundle.
+public func windowBannerExecutable(_ program: String = "window-banner") -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
     var directory = path
     while let last = directory.last, last != "/" { directory.removeLast() }
-    return directory + "window-banner"
+    return directory + program
 }
