@@ -145,11 +145,14 @@ public final class BannerHost {
         _ = try look(for: appearance.compact)
         _ = try look(for: appearance)
         let now = monotonicNow()
-        // A slide in from nothing starts one frame slot back, so the frame drawn now is its
-        // first moving one: the banner is mapped, with its first rows and their reservation,
-        // the moment it is asked for rather than a slot later (a frame at the very start would
-        // show nothing at all).
-        let start = presentation.phase == .hidden ? now + -context.pacer.interval : now
+        // An animation from rest — a slide in from nothing, a cross-fade or a progress move on
+        // a settled banner — starts one frame slot back, so the frame drawn now is its first
+        // moving one: the banner is mapped with its first rows and their reservation, or its
+        // pixels start to change, the moment it is asked for rather than a slot later (a frame
+        // at the very start would show nothing new). One that retargets a moving banner starts
+        // now, from where the banner is.
+        let atRest = presentation.phase == .hidden || (presentation.phase == .presented && !presentation.isAnimating)
+        let start = atRest ? now + -context.pacer.interval : now
         guard presentation.present(appearance, at: start) else { return false }
         frameOrigin = start
         requestFrame()
