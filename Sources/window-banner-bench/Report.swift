@@ -118,11 +118,11 @@ struct Report {
         let ours = "window-banner show (update)"
         for (tool, runs) in results.updates.sorted(by: { $0.key > $1.key }) {
             rows.append(Row(metric: "update → first frame", tool: tool, unit: "ms", samples: runs.map(\.frame), reference: ours,
-                            note: tool == ours ? "the cross-fade's first frame draws the old look (fade 0)" : ""))
+                            note: tool == ours ? "the cross-fade's first frame, already partly the new look" : ""))
         }
         if let runs = results.updates[ours] {
             rows.append(Row(metric: "update → second frame", tool: ours, unit: "ms", samples: runs.compactMap(\.secondFrame),
-                            note: "the first frame whose pixels change"))
+                            note: "the cross-fade's second frame"))
         }
         for (name, traces) in [("slide-in", results.slides), ("cross-fade", results.fades)] where !traces.isEmpty {
             let intervals = traces.flatMap(\.intervals)
@@ -225,7 +225,7 @@ struct Report {
         text += "\n## Targets (issue 6)\n\n| target | measured | met |\n|---|---|---|\n"
         for target in targets { text += "| \(target.text) | \(target.measured) | \(target.met.map { $0 ? "yes" : "**no**" } ?? "–") |\n" }
         if let loader = results.loader {
-            text += "\n## The dynamic loader on `window-banner --version`\n\n"
+            text += "\n## The dynamic loader on `window-banner-x11 --version`\n\n"
             text += "\(loader.objects) shared objects (ldd), \(loader.relocations) symbol relocations and \(loader.relativeRelocations) relative ones; "
             text += "\(fixed(loader.startupCycles / 1_000_000, 1)) M cycles in the loader (relocation \(loader.relocationShare), loading objects \(loader.loadShare)).\n"
         }

@@ -57,7 +57,7 @@ struct UpdateTool {
 struct Update {
     /// The first drawing into the window after the exec.
     var frame: Double
-    /// The second (for the cross-fade: its first frame is the old look at fade 0).
+    /// The second drawing (the cross-fade's next frame).
     var secondFrame: Double?
     var exit: Double?
     var window: UInt32

@@ -1,8 +1,10 @@
 // Where the time of a warm `show` goes: a ladder of commands, each doing a little more than the
 // one before, timed from exec to exit — a C hello, a Swift hello (dynamic and static stdlib), a
-// Swift hello that links Foundation, `window-banner --version` (every library and the argument
-// parser, no work), `window-banner status` (plus the socket round trip to a running owner) —
-// and the dynamic loader's own statistics for `window-banner --version` (LD_DEBUG=statistics).
+// Swift hello that links Foundation, `window-banner status` (the small client: the argument
+// parser and the socket round trip to a running owner), `window-banner-x11 --version` (the
+// binary that draws and owns: every X library, no work), `window-banner-config` on a missing
+// file (what a config file costs the owner: a TOMLKit/Foundation process) — and the dynamic
+// loader's own statistics for `window-banner-x11 --version` (LD_DEBUG=statistics).
 
 import Glibc
 
@@ -31,8 +33,9 @@ extension Lineup {
             StartupStep(name: "Swift hello (dynamic stdlib)", command: ["\(bin)/hello-swift"]),
             StartupStep(name: "Swift hello (-static-stdlib)", command: ["\(bin)/hello-swift-static"]),
             StartupStep(name: "Swift hello + Foundation", command: ["\(bin)/hello-foundation"]),
-            StartupStep(name: "window-banner --version", command: [banner, "--version"]),
             StartupStep(name: "window-banner status (owner running)", command: [banner, "status"]),
+            StartupStep(name: "window-banner-x11 --version", command: [sibling("window-banner-x11"), "--version"]),
+            StartupStep(name: "window-banner-config (no file)", command: [sibling("window-banner-config"), "\(desktop.work)/no-such-config.toml"]),
         ]
         // The owner must be running for `status` to be a round trip.
         let window = try presentBanner()
@@ -50,16 +53,23 @@ extension Lineup {
         return steps
     }
 
-    /// LD_DEBUG=statistics for one `window-banner --version`.
+    /// `program` in window-banner's directory.
+    func sibling(_ program: String) -> String {
+        guard let slash = banner.lastIndex(of: "/") else { return program }
+        return String(banner[...slash]) + program
+    }
+
+    /// LD_DEBUG=statistics for one `window-banner-x11 --version`.
     func loaderStatistics() throws -> LoaderStatistics {
         var environment = desktop.environment
         environment["LD_DEBUG"] = "statistics"
         let log = "\(desktop.work)/ld-debug.txt"
         _ = try? supervisor.run(["rm", "-f", log], environment: environment)
-        let child = try supervisor.spawn([banner, "--version"], environment: environment, stderr: .file(log))
+        let program = sibling("window-banner-x11")
+        let child = try supervisor.spawn([program, "--version"], environment: environment, stderr: .file(log))
         _ = supervisor.waitForExit(child, timeout: 10)
         var statistics = LoaderStatistics()
-        statistics.objects = (try? supervisor.run(["ldd", banner], environment: desktop.environment).count) ?? 0
+        statistics.objects = (try? supervisor.run(["ldd", program], environment: desktop.environment).count) ?? 0
         for line in (readFile(log) ?? "").split(separator: "\n") {
             // Lines look like "     12345:\t  total startup time in dynamic loader: 1234567 cycles".
             guard let colon = line.firstIndex(of: ":") else { continue }
