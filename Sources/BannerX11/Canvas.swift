@@ -112,12 +112,12 @@ final class Canvas {
     }
 
     /// Makes the buffer the window's background (so exposures repaint from it without a round
-    /// trip) and copies it onto the window now.
+    /// trip) and has the server paint the window with it now: two requests, no GC. Set again
+    /// every time, as X leaves undefined whether drawing into a pixmap after it became a
+    /// background shows.
     func present(to window: Window) {
         XSetWindowBackgroundPixmap(connection.display, window, pixmap)
-        let gc = XCreateGC(connection.display, window, 0, nil)
-        XCopyArea(connection.display, pixmap, window, gc, 0, 0, UInt32(width), UInt32(height), 0, 0)
-        XFreeGC(connection.display, gc)
+        XClearArea(connection.display, window, 0, 0, 0, 0, 0)
     }
 
     func release() {
