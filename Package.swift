@@ -43,7 +43,12 @@ let package = Package(
         // `window-banner`, what scripts call: show/dismiss/status/stats talk to the owner from a
         // small binary (no X11, no Foundation: it starts in about 2 ms); every other command is
         // handed to window-banner-x11 next to it by exec.
-        .executableTarget(name: "window-banner", dependencies: ["WindowBannerClient"]),
+        // Release builds link it fully static (no dynamic loader at all: half its start-up).
+        .executableTarget(
+            name: "window-banner",
+            dependencies: ["WindowBannerClient"],
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
+        ),
         // Every command, the owner (daemon), run, monitor and demo among them: the part that
         // talks to X. Config files are read by window-banner-config.
         .executableTarget(

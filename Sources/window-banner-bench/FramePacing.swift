@@ -1,11 +1,13 @@
 // Item 3: frame pacing, from what the server saw of the banner's own windows.
 // - Slide-in (from the warm `show` runs): the first frame creates the windows with the banner's
-//   first rows showing; every later one moves the content window inside the clip (frames whose
-//   rounded height does not change send nothing). Expected: the 60 fps slots at which
+//   first rows showing; every later one moves the banner — the top-level window as a whole on a
+//   monitor with nothing above it, else the content window inside its clip (frames whose
+//   rounded position does not change send nothing). Expected: the 60 fps slots at which
 //   BannerCore's ease-out curve moves the banner by a pixel or more, counted from the slide's
 //   own start — one slot before that first frame, as BannerHost starts a slide from nothing.
-// - Cross-fade (from the update runs): a frame is a CopyArea of the back buffer onto the
-//   content window; every slot of the 0.2 s fade changes the pixels, so every slot is expected.
+// - Cross-fade (from the update runs): a frame is the back buffer painted onto the content
+//   window (a ClearArea with the buffer as its background; a CopyArea in earlier versions); every
+//   slot of the 0.2 s fade changes the pixels, so every slot is expected.
 // A frame belongs to the slot it reached the server in; a slot that had to show a change and got
 // no frame is a missed frame (the frame came late, in the next slot, or never). The pacing
 // target is judged on the intervals between frames of consecutive slots. Requests per frame:
@@ -45,7 +47,7 @@ enum FramePacing {
         guard let content = recorder.children(of: run.window).first, let height = recorder.windows[content]?.height else { return nil }
         let owner = run.client
         guard let created = run.records.first(where: { $0.kind == .create && $0.target == run.window }) else { return nil }
-        let isMove = { (record: Record) in record.target == content && record.configured(1) != nil }
+        let isMove = { (record: Record) in (record.target == content || record.target == run.window) && record.configured(1) != nil }
         // A slot must show a change when the curve moves the banner by a whole pixel or more
         // since the slot before; a smaller move may or may not round to a new row.
         let duration = BannerTiming.standard.slideDuration
@@ -62,7 +64,9 @@ enum FramePacing {
     /// The cross-fade of an update run: every slot of the fade changes the pixels.
     static func crossFade(_ update: Update, recorder: Recorder) -> AnimationTrace? {
         guard let content = recorder.children(of: update.window).first else { return nil }
-        let isCopy = { (record: Record) in record.kind == .draw && record.target == content && record.arguments.first == "copyarea" }
+        let isCopy = { (record: Record) in
+            record.kind == .draw && record.target == content && ["cleararea", "copyarea"].contains(record.arguments.first ?? "")
+        }
         let copies = update.records.filter(isCopy)
         guard let owner = copies.first?.client else { return nil }
         // The fade's clock starts a little before its first frame reaches the server; frame i

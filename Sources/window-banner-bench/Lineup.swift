@@ -154,12 +154,17 @@ final class Lineup {
         return window
     }
 
-    /// The banner's clip window is as tall as its content: the slide is over.
+    /// The banner is all the way down: the slide is over.
     func settled(_ window: UInt32) throws {
         guard let content = recorder.children(of: window).first, let height = recorder.windows[content]?.height else {
             throw BenchFailure("the banner window has no content window")
         }
-        guard recorder.waitForRecord(timeout: 3, where: { $0.target == window && $0.configured(3) == height }) != nil else {
+        // Down when the banner's window reaches the monitor's top edge (y 0 here) at the full
+        // height: as a whole (a move, no size), or as a clip that has grown to it.
+        let down = { (record: Record) in
+            record.target == window && record.configured(1) == 0 && (record.configured(3) ?? height) == height
+        }
+        guard recorder.waitForRecord(timeout: 3, where: down) != nil else {
             throw BenchFailure("the banner did not finish sliding in within 3 s")
         }
     }
