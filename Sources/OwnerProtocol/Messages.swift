@@ -63,17 +63,26 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case quit
         /// The per-key counts (`window-banner stats`).
         case stats
+        /// `show` as typed: the owner parses the arguments itself (see ShowArgumentsRequest).
+        case showArguments = "show-arguments"
     }
 
     public var v: Int
     public var command: Command
     public var show: ShowRequest?
     public var dismiss: DismissRequest?
+    public var showArguments: ShowArgumentsRequest?
 
     public init(_ show: ShowRequest) {
         self.v = OwnerProtocol.version
         self.command = .show
         self.show = show
+    }
+
+    public init(_ showArguments: ShowArgumentsRequest) {
+        self.v = OwnerProtocol.version
+        self.command = .showArguments
+        self.showArguments = showArguments
     }
 
     public init(_ dismiss: DismissRequest) {
@@ -162,6 +171,27 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// `window-banner show ARGUMENTS…` as typed, for a running owner to parse: the client then
+/// needs no argument parser of its own, so a `show` costs little more than a process start. The
+/// owner parses exactly as the client would (the same ShowCommand), answers like a `show` — or
+/// with a `redirect` error when the client must handle the command itself (help, or arguments
+/// that name another display).
+public struct ShowArgumentsRequest: Codable, Sendable, Equatable {
+    /// Everything after `show`.
+    public var arguments: [String]
+    /// The client's environment: where its config file, icon themes and `DISPLAY` are, and
+    /// what the commands a click runs get.
+    public var environment: [String: String]
+    /// The client's working directory (commands a click runs, relative `--icon` paths).
+    public var directory: String?
+
+    public init(arguments: [String], environment: [String: String], directory: String?) {
+        self.arguments = arguments
+        self.environment = environment
+        self.directory = directory
+    }
+}
+
 /// `window-banner dismiss`.
 public struct DismissRequest: Codable, Sendable, Equatable {
     /// `--monitor`; `nil` means every monitor.
@@ -222,6 +252,9 @@ public struct OwnerError: Codable, Sendable, Equatable {
         case `protocol`
         /// Too many clients at once; try again: exit 75.
         case busy
+        /// A `show-arguments` request the client must carry out itself (`--help`, another
+        /// display): it parses the arguments and sends a `show`.
+        case redirect
     }
 
     public var kind: Kind
@@ -252,11 +285,14 @@ public struct ShownReply: Codable, Sendable, Equatable {
     public var position: Int?
     /// The monitors it is on, or queued for.
     public var monitors: [String]
+    /// True when the request asked to `--wait`: an `ended` frame follows (unless skipped).
+    public var wait: Bool?
 
-    public init(state: State, position: Int? = nil, monitors: [String]) {
+    public init(state: State, position: Int? = nil, monitors: [String], wait: Bool? = nil) {
         self.state = state
         self.position = position
         self.monitors = monitors
+        self.wait = wait
     }
 }
 

@@ -20,6 +20,12 @@ package struct OwnerClient {
         package var reader: FrameReader
         package let response: OwnerResponse
 
+        package init(fd: Int32, reader: FrameReader, response: OwnerResponse) {
+            self.fd = fd
+            self.reader = reader
+            self.response = response
+        }
+
         /// Waits for the next frame (`show --wait`); nil when the owner went away.
         package mutating func next() throws(CommandFailure) -> OwnerResponse? {
             switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: nil) {
@@ -82,7 +88,7 @@ package struct OwnerClient {
         let code: Int32 = switch error.kind {
         case .usage: ExitStatus.usage
         case .config: ExitStatus.config
-        case .version, .protocol: ExitStatus.protocolMismatch
+        case .version, .protocol, .redirect: ExitStatus.protocolMismatch
         case .busy: ExitStatus.unreachable
         }
         return CommandFailure(error.message, code: code)

@@ -94,42 +94,55 @@ package struct ShowCommand: ParsableCommand {
     }
 
     package func run() throws {
+        do {
+            let request = try request(environment: processEnvironment(), directory: currentDirectory())
+            guard var exchange = try connection.client().exchange(request, start: true, configPath: connection.configPath) else {
+                throw CommandFailure("cannot start the owner", code: ExitStatus.unreachable)
+            }
+            defer { exchange.close() }
+            let status = try Self.conclude(&exchange, wait: wait)
+            if status != 0 { throw ExitCode(status) }
+        } catch let failure as CommandFailure {
+            throw failure.exit
+        }
+    }
+
+    /// The `show` request these arguments make, for a client with `environment` in `directory`
+    /// (the owner builds the same one from a `show-arguments` request).
+    package func request(environment: [String: String], directory: String?) throws(CommandFailure) -> OwnerRequest {
         var duration: Double?
         do {
             try appearance.settings.validate()
             if let timeout { duration = try seconds(timeout) }
         } catch {
-            throw fail("\(error)", code: ExitStatus.usage)
+            throw CommandFailure("\(error)", code: ExitStatus.usage)
         }
-        let request = OwnerRequest(ShowRequest(
-            settings: appearance.settings, style: style, configPath: connection.configPath,
+        let configPath = connection.noConfig ? nil : BannerConfig.defaultPath(environment: environment)
+        return OwnerRequest(ShowRequest(
+            settings: appearance.settings, style: style, configPath: configPath,
             sticky: sticky, transient: transient, timeout: duration, monitor: monitor ?? "primary",
             id: id, enqueue: enqueue, wait: wait, onClick: onClick ? command : nil,
-            environment: runsCommands ? processEnvironment() : nil,
-            directory: runsCommands || appearance.icon != nil ? currentDirectory() : nil,
+            environment: runsCommands ? environment : nil,
+            directory: runsCommands || appearance.icon != nil ? directory : nil,
             strictContrast: appearance.strictContrast ? true : nil, once: once,
-            dataDirectories: XDGBaseDirectories.data(environment: processEnvironment())))
-        do {
-            guard var exchange = try connection.client().exchange(request, start: true, configPath: connection.configPath) else {
-                throw CommandFailure("cannot start the owner", code: ExitStatus.unreachable)
-            }
-            defer { exchange.close() }
-            if let error = exchange.response.error { throw OwnerClient.failure(error) }
-            for warning in exchange.response.warnings ?? [] { Terminal.warning(warning) }
-            if exchange.response.shown?.state == .skipped {
-                if wait { print("skipped") }
-                return
-            }
-            guard wait else { return }
-            guard let ended = try exchange.next()?.ended else {
-                throw CommandFailure("the owner went away before the banner ended", code: ExitStatus.unreachable)
-            }
-            print(ended.rawValue)
-            let status = ExitStatus.wait(ended)
-            if status != 0 { throw ExitCode(status) }
-        } catch let failure as CommandFailure {
-            throw failure.exit
+            dataDirectories: XDGBaseDirectories.data(environment: environment)))
+    }
+
+    /// Turns the owner's answer to a `show` into output and an exit status: its warnings, and
+    /// with `wait`, why the banner ended (waiting for it).
+    package static func conclude(_ exchange: inout OwnerClient.Exchange, wait: Bool) throws(CommandFailure) -> Int32 {
+        if let error = exchange.response.error { throw OwnerClient.failure(error) }
+        for warning in exchange.response.warnings ?? [] { Terminal.warning(warning) }
+        if exchange.response.shown?.state == .skipped {
+            if wait { print("skipped") }
+            return 0
         }
+        guard wait else { return 0 }
+        guard let ended = try exchange.next()?.ended else {
+            throw CommandFailure("the owner went away before the banner ended", code: ExitStatus.unreachable)
+        }
+        print(ended.rawValue)
+        return ExitStatus.wait(ended)
     }
 }
 

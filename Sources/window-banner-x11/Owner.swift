@@ -5,6 +5,7 @@
 // calls and schedule changes into presents, dismissals and replies.
 // Start reading at `handle(_:from:)`.
 
+import ArgumentParser
 import BannerConfig
 import BannerCore
 import BannerX11
@@ -165,6 +166,12 @@ final class Owner {
                 return
             }
             self.show(show, from: id)
+        case .showArguments:
+            guard let forwarded = request.showArguments else {
+                reply(id, OwnerResponse(error: OwnerError(.protocol, "bad request: show-arguments without its fields")), thenClose: true)
+                return
+            }
+            showArguments(forwarded, from: id)
         case .dismiss:
             reply(id, OwnerResponse(dismissed: dismiss(request.dismiss ?? DismissRequest())), thenClose: true)
         case .status:
@@ -178,10 +185,43 @@ final class Owner {
         updateIdle()
     }
 
+    /// `show` as the client typed it: parsed here exactly as the client would parse it (the
+    /// same ShowCommand, so the same errors, word for word), then shown. Help requests and
+    /// arguments naming another display go back to the client (`redirect`).
+    private func showArguments(_ forwarded: ShowArgumentsRequest, from id: Int) {
+        let redirect = OwnerResponse(error: OwnerError(.redirect, "parse these arguments yourself"))
+        let command: ShowCommand
+        do {
+            command = try ShowCommand.parse(forwarded.arguments)
+        } catch {
+            guard ShowCommand.exitCode(for: error) != .success else {
+                reply(id, redirect, thenClose: true)
+                return
+            }
+            let message = ShowCommand.message(for: error).split(separator: "\n").joined(separator: " ") + " (see --help)"
+            reply(id, OwnerResponse(error: OwnerError(.usage, message)), thenClose: true)
+            return
+        }
+        guard let display = command.connection.display ?? forwarded.environment["DISPLAY"],
+              OwnerPaths.normalise(display) == paths.display else {
+            reply(id, redirect, thenClose: true)
+            return
+        }
+        let request: OwnerRequest
+        do {
+            request = try command.request(environment: forwarded.environment, directory: forwarded.directory)
+        } catch {
+            reply(id, OwnerResponse(error: OwnerError(.usage, error.message)), thenClose: true)
+            return
+        }
+        guard let show = request.show else { return }
+        self.show(show, from: id)
+    }
+
     private func show(_ request: ShowRequest, from id: Int) {
         // Once per key, ever: shown before, or on its way (visible or queued) now.
         if let once = request.once, state.wasShown(once: once) || requests.values.contains(where: { $0.once == once }) {
-            reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [])), thenClose: true)
+            reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [], wait: request.wait ? true : nil)), thenClose: true)
             return
         }
         let banner: ScheduledBanner
@@ -250,12 +290,12 @@ final class Owner {
         let names = hosts.map(\.monitorName)
         let shown: ShownReply
         if placements.contains(.presented) {
-            shown = ShownReply(state: .presented, monitors: names)
+            shown = ShownReply(state: .presented, monitors: names, wait: request.wait ? true : nil)
         } else if placements.contains(.updated) {
-            shown = ShownReply(state: .updated, monitors: names)
+            shown = ShownReply(state: .updated, monitors: names, wait: request.wait ? true : nil)
         } else {
             let position = placements.compactMap { if case .queued(let position) = $0 { position } else { nil } }.max()
-            shown = ShownReply(state: .queued, position: position, monitors: names)
+            shown = ShownReply(state: .queued, position: position, monitors: names, wait: request.wait ? true : nil)
         }
         let response = OwnerResponse(shown: shown, warnings: warnings.isEmpty ? nil : warnings)
         if drawing.isEmpty {

@@ -1,13 +1,16 @@
 // `window-banner`: the command scripts call. show, dismiss, status and stats run here — a
-// small binary with no X11 and no Foundation, so a `show` to a running owner costs about
-// 2 ms of start-up instead of 5. Every other command (run, monitor, daemon, demo, help) is the
+// small binary with no X11 and no Foundation, and a `show` to a running owner does not even
+// parse its arguments: the owner does (ShowForwarding). Every other command (run, monitor, daemon, demo, help) is the
 // same command line handed to window-banner-x11 next to this binary by exec, so its
 // arguments, help and exit codes are exactly that binary's.
 
+import Glibc
 import WindowBannerClient
 
 let arguments = CommandLine.arguments
 if let command = arguments.dropFirst().first, ClientCommands.names.contains(command) {
+    // A `show` to a running owner goes as typed: it parses the arguments (ShowForwarding).
+    if command == "show", let status = ShowForwarding.attempt(Array(arguments.dropFirst(2))) { exit(status) }
     ClientCommands.main()
 } else {
     FullProgram.exec(arguments)

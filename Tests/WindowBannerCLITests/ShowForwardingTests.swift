@@ -1,0 +1,86 @@
+// `show` to a running owner travels as typed (`show-arguments`) and the owner parses it: the
+// owner's answers on the wire, and a client that gets the same outcome either way — the
+// owner's parse and the full binary's own parse agree word for word.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import X11TestSupport
+
+extension WindowBannerCLITests {
+    @Suite("show: arguments parsed by the owner")
+    struct ShowForwardingTests {
+        /// One `show-arguments` frame with `arguments` and `environment`; the reply's body.
+        static func forward(_ owner: OwnerFixture, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+            let request: [String: Any] = [
+                "v": 1, "command": "show-arguments",
+                "showArguments": [
+                    "arguments": arguments,
+                    "environment": environment ?? owner.fixture.environment(.desktop),
+                    "directory": "/",
+                ] as [String: Any],
+            ]
+            let socket = try RawSocket(owner.socketPath)
+            socket.write(frame(Array(try JSONSerialization.data(withJSONObject: request))))
+            return String(socket.readAll().dropFirst(4))
+        }
+
+        @Test func theOwnerParsesAndShowsWhatTheClientTyped() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Started", "--compact", "never"])
+            let reply = try Self.forward(owner, ["--title", "Raw", "--compact", "never", "--background", "systemBlue"])
+            #expect(reply.contains(#""state":"updated""#), "\(reply)")
+            #expect(try owner.status().title == "Raw")
+            #expect(owner.fixture.waitForBanner(height: 80))
+        }
+
+        @Test func helpAndAnotherDisplayGoBackToTheClient() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Kept", "--compact", "never"])
+            for arguments in [["--help"], ["--title", "x", "--display", ":999"], ["--title", "x", "--display=unix:999.0"]] {
+                let reply = try Self.forward(owner, arguments)
+                #expect(reply.contains(#""kind":"redirect""#), "\(arguments): \(reply)")
+            }
+            // The display named the other way round: `$DISPLAY` of another display, no option.
+            var elsewhere = owner.fixture.environment(.desktop)
+            elsewhere["DISPLAY"] = ":999"
+            #expect(try Self.forward(owner, ["--title", "x"], environment: elsewhere).contains(#""kind":"redirect""#))
+            #expect(try owner.status().title == "Kept")
+        }
+
+        /// The small client (owner running: parsed by the owner) and window-banner-x11 (which
+        /// always parses itself) print the same line and exit with the same code.
+        @Test func badArgumentsFailTheSameWhoeverParsesThem() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Kept", "--compact", "never"])
+            let cases: [[String]] = [
+                ["--title", "x", "--height", "-3"], ["--title", "x", "--background", "#zz"], ["--bogus"],
+                ["--title"], ["--sticky", "--timeout", "2"], ["--title", "x", "--timeout", "nan"],
+                ["--title", "x", "--on-click"], ["--title", "x", "--monitor", "nowhere"], ["--title", "x", "--style", "nosuch"],
+                ["--title", "x", "--font", "sans-serif:size=-1"], ["--title", "x", "--compact", "sideways"],
+            ]
+            for arguments in cases {
+                let forwarded = try owner.run(["show"] + arguments)
+                let local = try IconShapeCLITests.run(owner, ["show"] + arguments, executable: windowBannerExecutable("window-banner-x11"))
+                #expect(forwarded.status == local.status && forwarded.status != 0, "\(arguments): \(String(describing: forwarded.status)) vs \(String(describing: local.status))")
+                #expect(forwarded.error == local.error, "\(arguments)")
+                #expect(forwarded.error.filter { $0 == "\n" }.count == 1, "\(arguments): \(forwarded.error)")
+            }
+            #expect(try owner.status().title == "Kept")
+        }
+
+        @Test func waitWorksThroughTheOwnersParse() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "First", "--compact", "never"])
+            let waited = try owner.run(["show", "--title", "Brief", "--timeout", "0.3", "--wait"])
+            #expect(waited.status == 0)
+            #expect(waited.output == "timeout\n")
+            let once = try owner.run(["show", "--title", "Once", "--once", "k", "--wait", "--timeout", "0.2"])
+            #expect(once.output == "timeout\n")
+            let again = try owner.run(["show", "--title", "Once", "--once", "k", "--wait"])
+            #expect(again.status == 0)
+            #expect(again.output == "skipped\n")
+        }
+    }
+}
