@@ -201,6 +201,9 @@ public final class BannerHost {
     /// When this host wants its next frame; nil when nothing moves.
     var frameDeadline: MonotonicTime? { nextFrameDue }
 
+    /// True while anything on this monitor moves: a slide, a cross-fade, a progress bar.
+    public var isAnimating: Bool { nextFrameDue != nil }
+
     func requestFrame() {
         nextFrameDue = monotonicNow()
     }

@@ -53,6 +53,15 @@ public final class EventLoop {
         timers[token] = nil
     }
 
+    /// Runs `action` every time the loop is about to sleep, after the displays drew their due
+    /// frames and flushed them (so work done there never delays a frame).
+    public func beforeSleep(_ action: @escaping () -> Void) {
+        prepare.append {
+            action()
+            return nil
+        }
+    }
+
     /// Makes the innermost `run` return after the current iteration.
     public func stop() { stopped = true }
 

@@ -1,7 +1,9 @@
 // What the owner remembers across restarts, in `$XDG_STATE_HOME/window-banner/` (else
 // `~/.local/state/window-banner/`, 0700): the `--once` keys already shown and the per-key
-// stats. Every save writes a temporary file, syncs it and renames it over the old one, so a
-// crash leaves either the old file or the new one, never half of either.
+// stats. Changes are kept in memory at once and written by `saveChanges()`, which the owner
+// calls once nothing moves on screen: a file sync never delays a frame. Every save writes a
+// temporary file, syncs it and renames it over the old one, so a crash leaves either the old
+// file or the new one, never half of either.
 
 import BannerCore
 import Glibc
@@ -17,6 +19,11 @@ package struct OwnerState {
     private(set) var shownOnce: [String: Double] = [:]
     package private(set) var stats = BannerStats()
     package let directory: String?
+    /// Files whose contents changed since they were last written.
+    private var unsaved: Set<String> = []
+
+    /// Whether `saveChanges()` has anything to write.
+    package var hasUnsavedChanges: Bool { !unsaved.isEmpty }
 
     /// The state under `directory` (nil: keep nothing on disk), read now.
     package init(directory: String?) {
@@ -54,17 +61,24 @@ package struct OwnerState {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         shownOnce[key] = Double(now.tv_sec)
-        save(shownOnce, as: "once.json")
+        unsaved.insert("once.json")
     }
 
     package mutating func recordImpression(_ key: String) {
         stats.recordImpression(key)
-        save(stats, as: "stats.json")
+        unsaved.insert("stats.json")
     }
 
     package mutating func recordEnd(_ key: String, reason: BannerEndReason) {
         stats.recordEnd(key, reason: reason)
-        save(stats, as: "stats.json")
+        unsaved.insert("stats.json")
+    }
+
+    /// Writes every file that changed.
+    package mutating func saveChanges() {
+        if unsaved.contains("once.json") { save(shownOnce, as: "once.json") }
+        if unsaved.contains("stats.json") { save(stats, as: "stats.json") }
+        unsaved.removeAll()
     }
 
     /// The stats file of `directory` without an owner (for `stats` when none runs).

@@ -61,7 +61,9 @@ enum FramePacing {
             isFrame: { ($0.kind == .create && $0.target == run.window) || isMove($0) }, isBoundary: isMove)
     }
 
-    /// The cross-fade of an update run: every slot of the fade changes the pixels.
+    /// The cross-fade of an update run: every slot of the fade changes the pixels. The fade
+    /// starts one slot before its first frame (as BannerHost starts an update on a settled
+    /// banner), so its frames fill the `count` slots from that first frame on.
     static func crossFade(_ update: Update, recorder: Recorder) -> AnimationTrace? {
         guard let content = recorder.children(of: update.window).first else { return nil }
         let isCopy = { (record: Record) in
@@ -74,7 +76,7 @@ enum FramePacing {
         // smallest `time − i × slot`.
         let origin = copies.enumerated().map { Double($0.element.time) - Double($0.offset) * slot }.min() ?? 0
         let count = Int((BannerTiming.standard.crossFadeDuration * 1000 / slot).rounded(.up))
-        return trace(update.records, owner: owner, origin: origin, required: Array(0...count), isFrame: isCopy, isBoundary: isCopy)
+        return trace(update.records, owner: owner, origin: origin, required: Array(0..<count), isFrame: isCopy, isBoundary: isCopy)
     }
 
     /// Frames, their slots, misses and requests per frame. A frame belongs to the slot it

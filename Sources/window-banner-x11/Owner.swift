@@ -51,6 +51,11 @@ final class Owner {
         state = OwnerState(directory: OwnerState.defaultDirectory(environment: processEnvironment()))
         banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
         banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
+        // State files are written once nothing moves on screen: a file sync never delays a frame.
+        banners.loop.beforeSleep { [unowned self] in
+            guard state.hasUnsavedChanges, !banners.hosts.contains(where: \.isAnimating) else { return }
+            state.saveChanges()
+        }
         updateIdle()
     }
 
@@ -564,6 +569,7 @@ final class Owner {
         for name in Array(hiding.keys) { finishHiding(on: name) }
         for id in Array(clients.keys) { drop(id) }
         for host in banners.hosts where host.phase != .hidden { host.dismissTopBanner() }
+        state.saveChanges()
         banners.loop.stop()
     }
 
