@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "CSpawn",
+                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "CSpawn", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -87,6 +87,8 @@ let package = Package(
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.
         .target(name: "CSpawn"),
+        // malloc_trim(3): the idle owner gives its heap's free pages back.
+        .target(name: "CMalloc"),
         // rtnetlink's structs and constants, and its NLMSG_*/RTA_* macros as inline functions.
         .target(name: "CNetlink"),
         // Reachability over rtnetlink, the NWPathMonitor of this port: no X11, no banner.

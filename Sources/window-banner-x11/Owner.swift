@@ -9,6 +9,7 @@ import ArgumentParser
 import BannerConfig
 import BannerCore
 import BannerX11
+import CMalloc
 import Glibc
 import OwnerProtocol
 import WindowBannerClient
@@ -34,6 +35,8 @@ final class Owner {
     /// Per `show` token: monitors it is still on (visible or queued), and the clients waiting.
     private var requests: [Int: RequestState] = [:]
     private var pendingReplies: [PendingReply] = []
+    /// Set by every request: once nothing moves, save the state and trim the heap.
+    private var settleAfterWork = false
     /// `--once` keys shown and per-key stats, kept on disk across restarts.
     private var state: OwnerState
     /// Requests that ended on a monitor whose banner is still sliding away.
@@ -51,10 +54,14 @@ final class Owner {
         state = OwnerState(directory: OwnerState.defaultDirectory(environment: processEnvironment()))
         banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
         banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
-        // State files are written once nothing moves on screen: a file sync never delays a frame.
+        // Once nothing moves on screen after a request: the state files are written (a file
+        // sync never delays a frame) and the heap's free pages go back to the system, so an
+        // owner that sits idle holds only what it uses.
         banners.loop.beforeSleep { [unowned self] in
-            guard state.hasUnsavedChanges, !banners.hosts.contains(where: \.isAnimating) else { return }
+            guard settleAfterWork || state.hasUnsavedChanges, !banners.hosts.contains(where: \.isAnimating) else { return }
+            settleAfterWork = false
             state.saveChanges()
+            _ = malloc_trim(0)
         }
         updateIdle()
     }
@@ -147,6 +154,7 @@ final class Owner {
     // MARK: Requests
 
     private func handle(_ body: [UInt8], from id: Int) {
+        settleAfterWork = true
         guard let version = OwnerProtocol.version(of: body) else {
             reply(id, OwnerResponse(error: OwnerError(.protocol, "not a window-banner request")), thenClose: true)
             return
@@ -594,3 +602,4 @@ final class Owner {
 }
 
 extension OwnerError: Error {}
+

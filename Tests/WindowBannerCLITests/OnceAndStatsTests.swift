@@ -52,6 +52,28 @@ extension WindowBannerCLITests {
             #expect(info.st_mode & 0o077 == 0)
         }
 
+        /// The files are written once the banner has settled, not before its first frame: an
+        /// owner killed after that (no chance to save on the way out) has lost nothing.
+        @Test func aSettledBannerIsOnDiskEvenIfTheOwnerIsKilled() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Remembered", "--once", "remembered", "--id", "kept", "--compact", "never"])
+            #expect(owner.fixture.waitForBanner(height: 80))
+            let onceFile = owner.stateHome + "/window-banner/once.json"
+            let statsFile = owner.stateHome + "/window-banner/stats.json"
+            #expect(owner.observer.wait {
+                (try? String(contentsOfFile: onceFile, encoding: .utf8))?.contains("remembered") == true
+                    && (try? String(contentsOfFile: statsFile, encoding: .utf8))?.contains("kept") == true
+            })
+            let pids = owner.ownerProcesses()
+            #expect(!pids.isEmpty)
+            for pid in pids { kill(pid, SIGKILL) }
+            for pid in pids { #expect(owner.waitForExit(of: pid)) }
+            #expect(owner.fixture.waitForRestoredDesktop())
+            let again = try owner.run(["show", "--title", "Remembered", "--once", "remembered", "--wait"])
+            #expect(again.output == "skipped\n")
+            #expect(try stats(owner).keys["kept"]?.impressions == 1)
+        }
+
         @Test func statsCountShowsAndEndingsPerKeyAndSurviveTheOwner() throws {
             let owner = try OwnerFixture()
             let timedOut = try owner.run(["show", "--id", "sync", "--title", "Syncing", "--timeout", "0.3", "--wait", "--compact", "never"])
