@@ -4,8 +4,10 @@
 // the stack that has it (like dmenu's drw_text). Stacks are cached per pattern and destroyed
 // together when the display closes (see `closeAll` for why "destroyed").
 
-import CX11
 import BannerCore
+import CX11
+import Glibc
+import Synchronization
 
 /// An open Xft font: one face at one pixel size.
 final class LoadedFont {
@@ -165,6 +167,7 @@ final class FontLibrary {
     func font(_ font: BannerFont, scale: Double) throws(BannerValueError) -> FontStack {
         let pattern = font.fontconfigPattern(pixelsPerPoint: scale)
         if let cached = open[pattern] { return cached }
+        FontWarmup.finish()
         guard let request = FcNameParse(pattern) else {
             throw .font(font.description, reason: "fontconfig cannot parse it")
         }
@@ -214,6 +217,7 @@ final class FontLibrary {
     /// freed memory (hung replies, "extra reply data" aborts, nothing drawn). With the cache
     /// turned off, each font dies here, while Render's record of the display is still sound.
     func closeAll() {
+        FontWarmup.finish()
         if let noCache = FcPatternCreate() {
             FcPatternAddInteger(noCache, XFT_MAX_UNREF_FONTS, 0)
             // Xft owns the pattern from here on. It replaces the display's Xft defaults, which
@@ -222,5 +226,36 @@ final class FontLibrary {
         }
         for stack in open.values { stack.close() }
         open.removeAll()
+    }
+}
+
+/// fontconfig's start-up — reading every config file and font cache, several milliseconds —
+/// done on a thread of its own, so a process that knows it will draw (the owner) can have it
+/// happen while it connects to the X server and waits for its first request. Every font lookup
+/// waits for it first; without `start()`, the first lookup initialises fontconfig itself.
+public enum FontWarmup {
+    private static let thread = Mutex<pthread_t?>(nil)
+
+    /// Starts FcInit() on a new thread (once).
+    public static func start() {
+        thread.withLock { running in
+            guard running == nil else { return }
+            var created = pthread_t()
+            if pthread_create(&created, nil, { _ in
+                _ = FcInit()
+                return nil
+            }, nil) == 0 {
+                running = created
+            }
+        }
+    }
+
+    /// Waits until a started warm-up has finished.
+    static func finish() {
+        thread.withLock { running in
+            guard let started = running else { return }
+            pthread_join(started, nil)
+            running = nil
+        }
     }
 }

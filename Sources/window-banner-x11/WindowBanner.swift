@@ -4,6 +4,7 @@
 // exit code 64. Start reading at `ShowCommand.run()` (SocketCommands.swift), then `Owner`.
 
 import ArgumentParser
+import BannerX11
 import WindowBannerClient
 
 @main
@@ -28,5 +29,12 @@ struct WindowBanner: ParsableCommand {
         subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
     )
 
-    static func main() { CommandLineMain.run(self) }
+    static func main() {
+        // The commands that draw start fontconfig's few milliseconds of start-up on a thread
+        // now, so they overlap parsing the arguments and connecting to the X server.
+        if let command = CommandLine.arguments.dropFirst().first, ["daemon", "run", "demo"].contains(command) {
+            FontWarmup.start()
+        }
+        CommandLineMain.run(self)
+    }
 }
