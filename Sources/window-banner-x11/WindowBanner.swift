@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import BannerX11
+import CMalloc
 import WindowBannerClient
 
 @main
@@ -33,6 +34,9 @@ struct WindowBanner: ParsableCommand {
         // The commands that draw start fontconfig's few milliseconds of start-up on a thread
         // now, so they overlap parsing the arguments and connecting to the X server.
         if let command = CommandLine.arguments.dropFirst().first, ["daemon", "run", "demo"].contains(command) {
+            // One malloc arena: the warm-up thread's allocations (fontconfig's config, kept for
+            // good) share the main heap instead of holding a second one.
+            _ = mallopt(M_ARENA_MAX, 1)
             FontWarmup.start()
         }
         CommandLineMain.run(self)
