@@ -95,9 +95,10 @@ bench: deps
 # built-in styles' icons (found at ../share/window-banner/icons from the binaries' directory,
 # so keep DATADIR = PREFIX/share).
 # PREFIX defaults to ~/.local; DESTDIR is honoured.
-# (The manual plugin builds the package in release mode itself, so the static build comes after.)
+# (The manual plugin builds the package itself: in debug mode, as only the Makefile's RELEASE
+# flags can link the small client fully static.)
 install: deps
-	$(SWIFT) package plugin generate-manual
+	$(SWIFT) package plugin generate-manual --configuration debug
 	$(SWIFT) build $(RELEASE)
 	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --show-bin-path))
 	for program in $(PROGRAMS); do install -Dm755 -s "$(BIN)/$$program" "$(DESTDIR)$(BINDIR)/$$program" || exit 1; done
