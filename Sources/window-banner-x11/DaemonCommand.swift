@@ -50,7 +50,7 @@ struct DaemonCommand: ParsableCommand {
     }
 
     private func serve() throws(CommandFailure) {
-        let idleSeconds = try idleExitSeconds()
+        let (idleSeconds, startupConfig) = try idleExitSeconds()
         let paths = try OwnerPaths.forDisplay(display)
         try takeOwnerLock(paths)
         let banners: BannerDisplay
@@ -64,6 +64,7 @@ struct DaemonCommand: ParsableCommand {
         let listener = try UnixSocket.listen(at: paths.socket)
         DisplayLoss.removeOnExit(paths.socket)
         let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: Terminal.warning)
+        if let startupConfig { owner.remember(startupConfig) }
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {
             throw CommandFailure("cannot set up signal handling", code: ExitStatus.internalError)
         }
@@ -83,25 +84,35 @@ struct DaemonCommand: ParsableCommand {
         banners.close()
     }
 
-    private func idleExitSeconds() throws(CommandFailure) -> Double {
-        if let idleExit {
-            guard let value = Double(idleExit), value.isFinite, value >= 0 else {
-                throw CommandFailure("bad idle exit '\(idleExit.printable)' (seconds, 0 or more; 0 = never)", code: ExitStatus.usage)
-            }
-            return value
-        }
-        if let config, access(config, F_OK) != 0 {
+    /// The config file read at start-up, kept for the owner's first `show`.
+    struct StartupConfig {
+        var path: String
+        var stamp: FileStamp?
+        var config: BannerConfig
+    }
+
+    /// Seconds of idleness before exiting, and the config file read to learn them (if any).
+    private func idleExitSeconds() throws(CommandFailure) -> (seconds: Double, config: StartupConfig?) {
+        var startup: StartupConfig?
+        if idleExit == nil, let config, access(config, F_OK) != 0 {
             throw CommandFailure("no config file at \(config.printable)", code: ExitStatus.config)
         }
-        let path = noConfig ? nil : (config ?? BannerConfig.defaultPath(environment: processEnvironment()))
-        if let path {
+        if idleExit == nil, let path = noConfig ? nil : (config ?? BannerConfig.defaultPath(environment: processEnvironment())) {
+            // The stamp first: a file changed during the read is read again by the first show.
+            let stamp = FileStamp(path: path)
             do {
-                if let seconds = try BannerConfig.load(path: path).idleExit { return seconds }
+                startup = StartupConfig(path: path, stamp: stamp, config: try BannerConfig.load(path: path))
             } catch {
                 throw CommandFailure("\(error)", code: ExitStatus.config)
             }
         }
-        return readyFD == nil ? 0 : 60
+        if let idleExit {
+            guard let value = Double(idleExit), value.isFinite, value >= 0 else {
+                throw CommandFailure("bad idle exit '\(idleExit.printable)' (seconds, 0 or more; 0 = never)", code: ExitStatus.usage)
+            }
+            return (value, startup)
+        }
+        return (startup?.config.idleExit ?? (readyFD == nil ? 0 : 60), startup)
     }
 
     /// Holds the display's owner lock for the life of this process. A live owner that already

@@ -66,6 +66,11 @@ final class Owner {
         updateIdle()
     }
 
+    /// The config file the daemon read at start-up: the first `show` naming it needs no second read.
+    func remember(_ startup: DaemonCommand.StartupConfig) {
+        config.remember(startup.config, at: startup.path, stamp: startup.stamp)
+    }
+
     // MARK: Connections
 
     private final class Client {

@@ -21,6 +21,12 @@ struct ConfigCache {
         }
     }
 
+    /// Keeps `config`, read from `path` when it had `stamp` (taken before the read), as if this
+    /// cache had read it: the owner's start-up read serves its first `show` too.
+    mutating func remember(_ config: BannerConfig, at path: String, stamp: FileStamp?) {
+        loaded[path] = (stamp, config)
+    }
+
     private mutating func config(at path: String?) throws(OwnerError) -> BannerConfig {
         guard let path else { return .builtIn }
         // nil for a file that is not there (or not yet): creating it later counts as a change.
