@@ -15,14 +15,18 @@ import Foundation
 
 /// What `window-banner-config` answers: the config, or why the file cannot be used.
 public struct ConfigOutcome: Codable, Sendable, Equatable {
+    /// The file's settings merged over the built-in ones; nil when the file cannot be used.
     public var config: BannerConfig?
+    /// Why the file cannot be used (file, line, key, message); nil when it can.
     public var error: ConfigError?
 
+    /// A file that could be used.
     public init(config: BannerConfig) {
         self.config = config
         error = nil
     }
 
+    /// A file that could not.
     public init(error: ConfigError) {
         config = nil
         self.error = error

@@ -69,8 +69,11 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
 
     public var v: Int
     public var command: Command
+    /// The fields of a `show`.
     public var show: ShowRequest?
+    /// The fields of a `dismiss` (and of `quit`, which dismisses everything).
     public var dismiss: DismissRequest?
+    /// The fields of a `show-arguments`.
     public var showArguments: ShowArgumentsRequest?
 
     public init(_ show: ShowRequest) {
