@@ -20,9 +20,12 @@ build: deps
 # Release builds link the Swift runtime statically: the installed binaries need no Swift
 # toolchain at run time, and start in about half the time (no dynamic symbol lookup of the
 # Swift libraries). lld packs their relative relocations (DT_RELR): less to read and touch at
-# start-up, 0.7 MiB less resident in the owner; and with no $ORIGIN run path the loader looks
-# for the X libraries in the system directories only (see README "Performance").
-RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs --disable-local-rpath
+# start-up, 0.7 MiB less resident in the owner; it also folds identical functions, and the code
+# is optimised for size (-Osize: the same start-up, ~0.2 MiB less resident; nothing here is
+# CPU-bound); with no $ORIGIN run path the loader looks for the X libraries in the system
+# directories only (see README "Performance").
+RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xswiftc -use-ld=lld \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=all --disable-local-rpath
 # The three binaries: window-banner (what scripts call), window-banner-x11 (the owner and the
 # commands that draw), window-banner-config (reads config files for them).
 PROGRAMS = window-banner window-banner-x11 window-banner-config
