@@ -1,6 +1,8 @@
-// The two binaries and how one reaches the other. `window-banner` (small: no X11, no
+// The command-line binaries and how one reaches the other. `window-banner` (small: no X11, no
 // Foundation) runs the four commands that only talk to the owner; `window-banner-x11` next to
-// it runs every command, and is the owner. Both end every error the same way: one line.
+// it runs every command, and is the owner (it reads config files through
+// `window-banner-config`, see BannerConfig's ConfigLoader). Both end every error the same way:
+// one line.
 
 import ArgumentParser
 import BannerCore
