@@ -20,12 +20,6 @@ package struct OwnerClient {
         package var reader: FrameReader
         package let response: OwnerResponse
 
-        package init(fd: Int32, reader: FrameReader, response: OwnerResponse) {
-            self.fd = fd
-            self.reader = reader
-            self.response = response
-        }
-
         /// Waits for the next frame (`show --wait`); nil when the owner went away.
         package mutating func next() throws(CommandFailure) -> OwnerResponse? {
             switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: nil) {
@@ -160,15 +154,6 @@ package struct OwnerClient {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-}
-
-/// This program's own path; the owner is window-banner-x11 beside it, so it is the same
-/// version as the client that starts it.
-package func selfExecutable() -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return CommandLine.arguments[0] }
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Starts `arguments` in its own session with `readyFD` as descriptor 3, stdin/stdout on

@@ -1,7 +1,7 @@
 // The command-line binaries and how one reaches the other. `window-banner` (small: no X11, no
 // Foundation) runs the four commands that only talk to the owner; `window-banner-x11` next to
 // it runs every command, and is the owner (it reads config files through
-// `window-banner-config`, see BannerConfig's ConfigLoader). Both end every error the same way:
+// `window-banner-config`, see ConfigLoading.swift). Both end every error the same way:
 // one line.
 
 import ArgumentParser
@@ -47,11 +47,7 @@ package enum FullProgram {
     package static let name = "window-banner-x11"
 
     /// window-banner-x11 in this binary's directory (it is this binary, when run as that).
-    package static var path: String {
-        let own = selfExecutable()
-        guard !own.hasSuffix("/" + name) else { return own }
-        return directory(of: own) + "/" + name
-    }
+    package static var path: String { programBeside(named: name) }
 
     /// Replaces this process with window-banner-x11 running `arguments` (argv[0] included);
     /// returns only to exit 70 when it cannot be started.
@@ -62,9 +58,26 @@ package enum FullProgram {
         Terminal.error("cannot run \(program.printable): \(String(cString: strerror(errno))) (window-banner needs the window-banner-x11 installed beside it)")
         Glibc.exit(ExitStatus.internalError)
     }
+}
 
-    private static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+/// This program's own path (/proc/self/exe, symlinks resolved), or argv[0] when that cannot
+/// be read.
+package func selfExecutable() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return CommandLine.arguments[0] }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The program `name` in this program's directory: the binaries always travel together, so
+/// each runs the others of its own version.
+package func programBeside(named name: String) -> String {
+    let own = selfExecutable()
+    return own.hasSuffix("/" + name) ? own : directory(of: own) + "/" + name
+}
+
+/// The directory part of `path` ("/" for a file at the root, "." for a bare name).
+package func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
 }

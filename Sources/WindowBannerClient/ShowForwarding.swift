@@ -19,28 +19,17 @@ package enum ShowForwarding {
             return nil
         }
         // The display as the arguments name it; the owner checks its own reading of them
-        // against the display it serves and redirects on any difference.
-        guard let paths = try? OwnerPaths.forDisplay(displayArgument(arguments)),
-              case .success(let fd) = UnixSocket.connect(to: paths.socket) else { return nil }
+        // against the display it serves and redirects on any difference. No owner, a lost or
+        // unreadable answer: nothing was shown, and the ordinary path starts over.
         let request = OwnerRequest(ShowArgumentsRequest(
             arguments: arguments, environment: processEnvironment(), directory: currentDirectory()))
-        let body = OwnerProtocol.encode(request)
-        guard body.count <= Frame.maximumLength, UnixSocket.send(Frame.encode(body), to: fd) else {
-            close(fd)
-            return nil
-        }
-        var reader = FrameReader()
-        guard case .success(let reply) = UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: OwnerClient(paths: paths).replyTimeout),
-              let response = try? OwnerClient.decode(reply),
-              // `protocol`: an owner from before `show-arguments` did not understand it.
-              response.error?.kind != .redirect, response.error?.kind != .protocol else {
-            close(fd)
-            return nil
-        }
-        var exchange = OwnerClient.Exchange(fd: fd, reader: reader, response: response)
+        guard let paths = try? OwnerPaths.forDisplay(displayArgument(arguments)),
+              var exchange = try? OwnerClient(paths: paths).exchange(request, start: false, configPath: nil) else { return nil }
         defer { exchange.close() }
+        // `protocol`: an owner from before `show-arguments` did not understand it.
+        if let kind = exchange.response.error?.kind, kind == .redirect || kind == .protocol { return nil }
         do {
-            return try ShowCommand.conclude(&exchange, wait: response.shown?.wait == true)
+            return try ShowCommand.conclude(&exchange, wait: exchange.response.shown?.wait == true)
         } catch {
             Terminal.error(error.message)
             return error.code

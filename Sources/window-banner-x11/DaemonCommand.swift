@@ -93,26 +93,27 @@ struct DaemonCommand: ParsableCommand {
 
     /// Seconds of idleness before exiting, and the config file read to learn them (if any).
     private func idleExitSeconds() throws(CommandFailure) -> (seconds: Double, config: StartupConfig?) {
-        var startup: StartupConfig?
-        if idleExit == nil, let config, access(config, F_OK) != 0 {
-            throw CommandFailure("no config file at \(config.printable)", code: ExitStatus.config)
-        }
-        if idleExit == nil, let path = noConfig ? nil : (config ?? BannerConfig.defaultPath(environment: processEnvironment())) {
-            // The stamp first: a file changed during the read is read again by the first show.
-            let stamp = FileStamp(path: path)
-            do {
-                startup = StartupConfig(path: path, stamp: stamp, config: try BannerConfig.load(path: path))
-            } catch {
-                throw CommandFailure("\(error)", code: ExitStatus.config)
-            }
-        }
         if let idleExit {
             guard let value = Double(idleExit), value.isFinite, value >= 0 else {
                 throw CommandFailure("bad idle exit '\(idleExit.printable)' (seconds, 0 or more; 0 = never)", code: ExitStatus.usage)
             }
-            return (value, startup)
+            return (value, nil)
         }
-        return (startup?.config.idleExit ?? (readyFD == nil ? 0 : 60), startup)
+        if let config, access(config, F_OK) != 0 {
+            throw CommandFailure("no config file at \(config.printable)", code: ExitStatus.config)
+        }
+        let fallback: Double = readyFD == nil ? 0 : 60
+        guard let path = noConfig ? nil : (config ?? BannerConfig.defaultPath(environment: processEnvironment())) else {
+            return (fallback, nil)
+        }
+        // The stamp first: a file changed during the read is read again by the first show.
+        let stamp = FileStamp(path: path)
+        do {
+            let startup = StartupConfig(path: path, stamp: stamp, config: try BannerConfig.load(path: path))
+            return (startup.config.idleExit ?? fallback, startup)
+        } catch {
+            throw CommandFailure("\(error)", code: ExitStatus.config)
+        }
     }
 
     /// Holds the display's owner lock for the life of this process. A live owner that already

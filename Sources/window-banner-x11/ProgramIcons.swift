@@ -12,18 +12,18 @@ enum ProgramIcons {
     /// The icon directories that exist for this binary: the installed one, then the source
     /// tree's.
     static var directories: [String] {
-        let binDirectory = parent(of: selfExecutable())
+        let binDirectory = directory(of: selfExecutable())
         var found: [String] = []
-        let installed = parent(of: binDirectory) + "/share/window-banner/icons"
+        let installed = directory(of: binDirectory) + "/share/window-banner/icons"
         if isDirectory(installed) { found.append(installed) }
         // The nearest ancestor that is this package: a build directory sits a few levels down.
-        var directory = binDirectory
-        for _ in 0..<6 where directory != "/" {
-            if isDirectory(directory + "/Resources/icons"), access(directory + "/Package.swift", F_OK) == 0 {
-                found.append(directory + "/Resources/icons")
+        var ancestor = binDirectory
+        for _ in 0..<6 where ancestor != "/" {
+            if isDirectory(ancestor + "/Resources/icons"), access(ancestor + "/Package.swift", F_OK) == 0 {
+                found.append(ancestor + "/Resources/icons")
                 break
             }
-            directory = parent(of: directory)
+            ancestor = directory(of: ancestor)
         }
         return found
     }
@@ -36,11 +36,6 @@ enum ProgramIcons {
     /// ``searchPath(environment:)`` with the data directories a client sent.
     static func searchPath(dataDirectories: [String], home: String?) -> IconSearchPath {
         .standard(dataDirectories: dataDirectories, home: home, ownDirectories: directories)
-    }
-
-    private static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     private static func isDirectory(_ path: String) -> Bool {
