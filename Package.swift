@@ -17,11 +17,12 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Xlib, Xft (with fontconfig), XRender, Xrandr and Xext, bridged through shim.h.
+        // Xlib, Xft (with fontconfig), XRender, Xrandr and Xext, bridged through shim.h; XCB on Xlib's
+        // connection for the batched reads of other clients' struts (PanelWatch).
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 xft xrender xrandr xext",
-            providers: [.apt(["libx11-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev"])]
+            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext",
+            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev"])]
         ),
         // libpng's simplified API, for icons: PNG files read into RGBA pixels.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),

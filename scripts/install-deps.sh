@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # build: Xlib, Xft (+ fontconfig), XRender, XRandR, XShape headers and pkg-config files
-  pkg-config libx11-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
+  pkg-config libx11-dev libx11-xcb-dev libxcb1-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
   # build: libpng, to read --icon PNG files
   libpng-dev
   # tests: a private X server and real window managers; network namespaces for rtnetlink

@@ -18,6 +18,8 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var font: String?
     /// `auto`, `always` or `never`.
     public var compact: String?
+    /// `below-panels` or `screen-edge` (see ``EdgePlacement``).
+    public var placement: String?
     public var subtitle: String?
     /// A fontconfig pattern; unset: the title's family, regular, 13/17 of its size.
     public var subtitleFont: String?
@@ -39,7 +41,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil,
         subtitle: String? = nil, subtitleFont: String? = nil,
         closeButton: String? = nil, action: String? = nil, progress: String? = nil, reduceMotion: String? = nil,
-        icon: String? = nil, cornerRadius: String? = nil
+        icon: String? = nil, cornerRadius: String? = nil, placement: String? = nil
     ) {
         self.title = title
         self.background = background
@@ -56,6 +58,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.reduceMotion = reduceMotion
         self.icon = icon
         self.cornerRadius = cornerRadius
+        self.placement = placement
     }
 
     /// The settings' fields by the name a user writes them with (flag without `--`, config key).
@@ -64,7 +67,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         ("height", \.height), ("title-top-inset", \.titleTopInset), ("font", \.font), ("compact", \.compact),
         ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont), ("close-button", \.closeButton),
         ("action", \.action), ("progress", \.progress), ("reduce-motion", \.reduceMotion),
-        ("icon", \.icon), ("corner-radius", \.cornerRadius),
+        ("icon", \.icon), ("corner-radius", \.cornerRadius), ("placement", \.placement),
     ] }
 
     /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but `action` and
@@ -127,10 +130,16 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         try compact.map { text throws(BannerValueError) in try CompactPolicy(parsing: text) } ?? .auto
     }
 
+    /// Where the banner goes at the top of its monitor, `below-panels` when unset.
+    public func edgePlacement() throws(BannerValueError) -> EdgePlacement {
+        try placement.map { text throws(BannerValueError) in try EdgePlacement(parsing: text) } ?? .belowPanels
+    }
+
     /// Checks every field without building anything; throws the first bad value.
     public func validate() throws(BannerValueError) {
         _ = try appearance()
         _ = try compactPolicy()
+        _ = try edgePlacement()
     }
 }
 

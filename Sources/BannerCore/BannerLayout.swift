@@ -1,8 +1,8 @@
-// Where things go, in pixels: point → pixel scaling, the banner's height (grown to fit its
-// font), the title's baseline, the icon beside the text, ellipsizing, the buttons at the right
-// edge and the progress bar, the rounded bottom corners, how much of the banner shows at a
-// given reveal, and the strut that reserves it. The X layer measures text and asks; these
-// functions decide.
+// Where things go, in pixels: point → pixel scaling, the banner's height (exactly as configured),
+// the title's baseline, the icon beside the text, ellipsizing, the buttons at the right edge and
+// the progress bar, the rounded bottom corners, how much of the banner shows at a given reveal,
+// where it sits under the panels other clients reserve, and the strut that reserves it. The X
+// layer measures text and reads other clients' struts, and asks; these functions decide.
 
 /// Pixel layout rules for one banner on one monitor.
 public enum BannerLayout {
@@ -25,13 +25,11 @@ public enum BannerLayout {
     /// Space between the title's line and the subtitle's, in points.
     public static let subtitleGap: Double = 2
 
-    /// The banner's height in pixels: the configured height, grown when the text — the title's
-    /// line (`lineHeight` px, ascent + descent) and the subtitle's, if any — does not fit below
-    /// the inset, so glyphs are never cut.
-    public static func bannerHeight(_ appearance: TopBannerAppearance, scale: Double, lineHeight: Int, subtitleLineHeight: Int = 0) -> Int {
-        let configured = pixels(appearance.height, scale: scale)
-        let needed = pixels(appearance.titleTopInset, scale: scale) + textBlockHeight(lineHeight, subtitleLineHeight, scale: scale)
-        return max(configured, needed, 1)
+    /// The banner's height in pixels: exactly the configured height scaled (at least 1 px),
+    /// whatever the text. Text that does not fit is moved up and clipped by ``baselines(_:scale:bannerHeight:title:subtitle:)``,
+    /// so what other windows make room for never depends on the title's glyphs.
+    public static func bannerHeight(_ appearance: TopBannerAppearance, scale: Double) -> Int {
+        max(pixels(appearance.height, scale: scale), 1)
     }
 
     /// The title's baseline, from the banner's top: its line is centred in the area below the inset.
@@ -54,13 +52,22 @@ public enum BannerLayout {
 
     /// Baselines of the title and the subtitle (nil without one), from the banner's top: the
     /// two lines, with ``subtitleGap`` between them, are centred as one block below the inset.
+    /// A block taller than that area moves up into the inset, its bottom on the banner's bottom
+    /// edge; one taller than the whole banner is centred on it, and the banner's edges clip it.
     public static func baselines(
         _ appearance: TopBannerAppearance, scale: Double, bannerHeight: Int, title: LineMetrics, subtitle: LineMetrics?
     ) -> (title: Int, subtitle: Int?) {
-        let top = pixels(appearance.titleTopInset, scale: scale)
+        let inset = pixels(appearance.titleTopInset, scale: scale)
         let block = textBlockHeight(title.height, subtitle?.height ?? 0, scale: scale)
-        let area = max(bannerHeight - top, block)
-        let titleBaseline = top + (area - block) / 2 + title.ascent
+        let blockTop: Int
+        if block <= bannerHeight - inset {
+            blockTop = inset + (bannerHeight - inset - block) / 2
+        } else if block <= bannerHeight {
+            blockTop = bannerHeight - block
+        } else {
+            blockTop = (bannerHeight - block) / 2
+        }
+        let titleBaseline = blockTop + title.ascent
         guard let subtitle else { return (titleBaseline, nil) }
         return (titleBaseline, titleBaseline + title.descent + pixels(subtitleGap, scale: scale) + subtitle.ascent)
     }
@@ -259,24 +266,38 @@ public enum BannerLayout {
     }
 
     /// How much of a banner `bannerHeight` px tall shows when it is `reveal` (0...1) of the way
-    /// down, where its content sits, and how much space it reserves — all relative to its
-    /// monitor's top edge.
+    /// down, and where its content sits, relative to the top edge of the area it slides into
+    /// (the monitor's top edge, or the bottom of the panels there); `reservedHeight` is the space
+    /// kept for it below that edge (see ``reservedHeight(settled:fadingFrom:)``).
     ///
-    /// The banner never leaves its monitor: what shows is a strip along the monitor's top edge,
-    /// `visibleHeight` rows tall, and the rows still "above" the edge are cut off, not drawn on
-    /// whatever monitor lies above.
-    public static func placement(bannerHeight: Int, reveal: Double) -> BannerPlacement {
+    /// The banner never leaves its area: what shows is a strip along the area's top edge,
+    /// `visibleHeight` rows tall, and the rows still "above" the edge are cut off, not drawn over
+    /// a panel or on whatever monitor lies above.
+    public static func placement(bannerHeight: Int, reveal: Double, reservedHeight: Int) -> BannerPlacement {
         let shown = Int((Double(bannerHeight) * min(max(reveal, 0), 1)).rounded())
-        return BannerPlacement(visibleHeight: shown, contentOffset: shown - bannerHeight)
+        return BannerPlacement(visibleHeight: shown, contentOffset: shown - bannerHeight, reservedHeight: reservedHeight)
     }
 
-    /// Whether a banner `bannerHeight` px tall sliding into `monitor` must be clipped at the
-    /// monitor's top edge: true when another of `monitors` overlaps the strip just above it,
-    /// where the rows not yet shown would otherwise appear. Without one (a monitor at the top
-    /// of the layout, the usual case), those rows are simply off every screen and the whole
-    /// banner can move as one window: one request per slide frame instead of two.
-    public static func clipsAtTopEdge(of monitor: MonitorGeometry, bannerHeight: Int, among monitors: [MonitorGeometry]) -> Bool {
+    /// The space kept below the area's top edge while a banner is on screen, sliding or not:
+    /// the height it settles at (`settled` px), or during a cross-fade from a banner `fadingFrom`
+    /// px tall the larger of the two. The reservation is made once before the banner slides in
+    /// and given back once after it has slid out, and a height change moves it once — growing
+    /// when the fade starts, shrinking when it ends — so the window manager re-lays maximized
+    /// windows out once per change instead of on every frame.
+    public static func reservedHeight(settled: Int, fadingFrom: Int?) -> Int {
+        max(settled, fadingFrom ?? 0)
+    }
+
+    /// Whether a banner `bannerHeight` px tall sliding into `area` (its monitor, or the part of
+    /// it below the panels: see ``bannerArea(on:panelInset:)``) must be clipped at the area's
+    /// top edge: true when the area starts below the monitor's top (the rows not yet shown would
+    /// cover the panels), or when another of `monitors` overlaps the strip just above it, where
+    /// they would otherwise appear. Without either (a monitor at the top of the layout without
+    /// panels, the usual case), those rows are simply off every screen and the whole banner can
+    /// move as one window: one request per slide frame instead of two.
+    public static func clipsAtTopEdge(of area: MonitorGeometry, on monitor: MonitorGeometry, bannerHeight: Int, among monitors: [MonitorGeometry]) -> Bool {
         guard bannerHeight > 0 else { return false }
+        if area.y > monitor.y { return true }
         let above = MonitorGeometry(x: monitor.x, y: monitor.y - bannerHeight, width: monitor.width, height: bannerHeight)
         return monitors.contains { other in
             other != monitor
@@ -285,10 +306,34 @@ public enum BannerLayout {
         }
     }
 
+    // MARK: Panels
+
+    /// How far below `monitor`'s top edge the banner goes: the deepest of the other clients' top
+    /// struts (`panels`, in root coordinates: see ``TopStrut/init(partial:legacy:screenWidth:)``)
+    /// that reach into the monitor's columns, so the banner sits directly under a status bar
+    /// instead of covering it. 0 with `.screenEdge`, and without panels. At most the monitor's
+    /// height less the banner's, so a panel that reserves nearly all of it still leaves the
+    /// banner on its monitor.
+    public static func panelInset(of monitor: MonitorGeometry, panels: [TopStrut], placement: EdgePlacement, bannerHeight: Int) -> Int {
+        guard placement == .belowPanels else { return 0 }
+        let deepest = panels
+            .filter { $0.top > monitor.y && $0.startX <= monitor.x + monitor.width - 1 && $0.endX >= monitor.x }
+            .map { $0.top - monitor.y }
+            .max() ?? 0
+        return max(0, min(deepest, monitor.height - bannerHeight))
+    }
+
+    /// The part of `monitor` the banner slides into: below the first `panelInset` rows.
+    public static func bannerArea(on monitor: MonitorGeometry, panelInset: Int) -> MonitorGeometry {
+        MonitorGeometry(x: monitor.x, y: monitor.y + panelInset, width: monitor.width, height: monitor.height - panelInset)
+    }
+
     /// The struts that reserve `reservedHeight` px at the top of `monitor`, in root coordinates
     /// as EWMH wants them: the top edge of a monitor below another is `monitor.y + height`, and
-    /// `top_start_x … top_end_x` keep the reservation to the monitor's own columns. All zero
-    /// when nothing is reserved.
+    /// `top_start_x … top_end_x` keep the reservation to the monitor's own columns. Struts
+    /// count from the screen's edge, so a banner under panels reserves the panels' rows too
+    /// (`reservedHeight` includes them): the work area is the union of every dock's strut. All
+    /// zero when nothing is reserved.
     public static func topStrut(monitor: MonitorGeometry, reservedHeight: Int) -> TopStrut {
         guard reservedHeight > 0 else { return TopStrut(top: 0, startX: 0, endX: 0) }
         return TopStrut(top: monitor.y + reservedHeight, startX: monitor.x, endX: monitor.x + monitor.width - 1)
@@ -345,21 +390,22 @@ public struct TrailingButtons: Sendable, Hashable {
     public init() {}
 }
 
-/// What shows of the banner on its monitor, and the space reserved for it.
+/// What shows of the banner in its area, and the space reserved for it.
 public struct BannerPlacement: Sendable, Hashable {
-    /// Rows of the banner on screen, counted down from the monitor's top edge; 0 when hidden.
+    /// Rows of the banner on screen, counted down from the area's top edge; 0 when hidden.
     public var visibleHeight: Int
-    /// The banner's top edge relative to the monitor's top edge: `visibleHeight − bannerHeight`,
+    /// The banner's top edge relative to the area's top edge: `visibleHeight − bannerHeight`,
     /// 0 or less — the rows above the edge are the ones cut off.
     public var contentOffset: Int
-    /// Pixels reserved below the monitor's top edge: exactly the visible part, so the banner
-    /// covers no window and leaves no gap.
-    public var reservedHeight: Int { visibleHeight }
+    /// Pixels reserved below the area's top edge: the whole banner from before its first frame
+    /// to after its last (see ``BannerLayout/reservedHeight(settled:fadingFrom:)``).
+    public var reservedHeight: Int
 
-    /// A placement as ``BannerLayout/placement(bannerHeight:reveal:)`` computes it.
-    public init(visibleHeight: Int, contentOffset: Int) {
+    /// A placement as ``BannerLayout/placement(bannerHeight:reveal:reservedHeight:)`` computes it.
+    public init(visibleHeight: Int, contentOffset: Int, reservedHeight: Int) {
         self.visibleHeight = visibleHeight
         self.contentOffset = contentOffset
+        self.reservedHeight = reservedHeight
     }
 }
 
@@ -384,4 +430,20 @@ public struct TopStrut: Sendable, Hashable {
     public var partial: [Int] { [0, 0, top, 0, 0, 0, 0, 0, startX, endX, 0, 0] }
     /// `_NET_WM_STRUT`, for window managers that predate the partial form: left, right, top, bottom.
     public var legacy: [Int] { [0, 0, top, 0] }
+
+    /// Another client's top strut, from its `_NET_WM_STRUT_PARTIAL` (`partial`) and
+    /// `_NET_WM_STRUT` (`legacy`) as read, nil when absent: the partial form wins, as EWMH says;
+    /// the legacy one spans the whole screen (`screenWidth` px). Nil when neither reserves
+    /// anything at the top, or the values are malformed.
+    public init?(partial: [Int]?, legacy: [Int]?, screenWidth: Int) {
+        if let partial, partial.count >= 12 {
+            guard partial[2] > 0, partial[9] >= partial[8] else { return nil }
+            self.init(top: partial[2], startX: partial[8], endX: partial[9])
+        } else if let legacy, legacy.count >= 4 {
+            guard legacy[2] > 0 else { return nil }
+            self.init(top: legacy[2], startX: 0, endX: max(screenWidth - 1, 0))
+        } else {
+            return nil
+        }
+    }
 }

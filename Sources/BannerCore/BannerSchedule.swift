@@ -59,13 +59,19 @@ public struct ScheduledBanner: Sendable, Hashable {
     public var id: String?
     public var appearance: TopBannerAppearance
     public var compactPolicy: CompactPolicy
+    /// Under the panels at the monitor's top edge, or over them.
+    public var placement: EdgePlacement
     public var mode: BannerMode
 
-    public init(token: Int, id: String? = nil, appearance: TopBannerAppearance, compactPolicy: CompactPolicy = .auto, mode: BannerMode = .sticky) {
+    public init(
+        token: Int, id: String? = nil, appearance: TopBannerAppearance, compactPolicy: CompactPolicy = .auto,
+        placement: EdgePlacement = .belowPanels, mode: BannerMode = .sticky
+    ) {
         self.token = token
         self.id = id
         self.appearance = appearance
         self.compactPolicy = compactPolicy
+        self.placement = placement
         self.mode = mode
     }
 }

@@ -9,6 +9,7 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case inset(String)
     case duration(String)
     case compactPolicy(String)
+    case placement(String)
     case progress(String)
     case action(String)
     case icon(String)
@@ -33,6 +34,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad duration '\(text.printable)' (seconds, greater than 0)"
         case .compactPolicy(let text):
             "bad compact policy '\(text.printable)' (auto, always or never)"
+        case .placement(let text):
+            "bad placement '\(text.printable)' (below-panels or screen-edge)"
         case .progress(let text):
             "bad progress '\(text.printable)' (a number from 0 to 1)"
         case .action(let text):

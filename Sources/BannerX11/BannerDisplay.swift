@@ -37,9 +37,12 @@ public final class BannerDisplay {
     let fonts: FontLibrary
     let icons = IconLibrary(searchPath: .processDefault)
     let pacer = FramePacer(rate: 60)
+    /// Other clients' top struts (status bars, panels), which the banners sit under.
+    let panels: PanelWatch
     private let timing: BannerTiming
     private var monitorsChanged = false
     private var needsRaise = false
+    private var panelsChanged = false
     private var closed = false
     private var colours: [String: RGBA] = [:]
 
@@ -54,6 +57,8 @@ public final class BannerDisplay {
         if connection.randrEventBase >= 0 {
             XRRSelectInput(connection.display, connection.root, Int32(RRScreenChangeNotifyMask))
         }
+        panels = PanelWatch(connection: connection)
+        panels.start()
         hosts = connection.monitors().map { BannerHost(monitor: $0, context: self, timing: timing) }
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
         loop.prepare.append { [unowned self] in prepareForSleep() }
@@ -163,6 +168,7 @@ public final class BannerDisplay {
 
     private func handle(_ event: inout XEvent) {
         let type = event.type
+        if panels.handle(&event) { panelsChanged = true }
         if connection.randrEventBase >= 0, type == connection.randrEventBase + RRScreenChangeNotify {
             XRRUpdateConfiguration(&event)
             monitorsChanged = true
@@ -178,20 +184,22 @@ public final class BannerDisplay {
                 XRRUpdateConfiguration(&event)
                 monitorsChanged = true
             } else if let host = hosts.first(where: { $0.owns(window) }) {
-                host.reservationMoved(window)
+                // The WM moved or restacked our dock: it may now be over the banner.
+                if host.reservationMoved(window) { needsRaise = true }
             } else {
                 needsRaise = true
             }
         case MapNotify:
             let window = event.xmap.window
             if let host = hosts.first(where: { $0.owns(window) }) {
-                host.reservationMoved(window)
+                // The WM mapped our dock, perhaps over the banner.
+                if host.reservationMoved(window) { needsRaise = true }
             } else {
                 needsRaise = true
             }
         case ReparentNotify:
             if let host = hosts.first(where: { $0.owns(event.xreparent.window) }) {
-                host.reservationMoved(event.xreparent.window)
+                if host.reservationMoved(event.xreparent.window) { needsRaise = true }
             }
         case ButtonPress, ButtonRelease:
             let button = event.xbutton
@@ -224,6 +232,11 @@ public final class BannerDisplay {
             monitorsChanged = false
             refreshMonitors()
             onMonitorsChanged?()
+        }
+        if panels.needsRefresh, panels.refresh() { panelsChanged = true }
+        if panelsChanged {
+            panelsChanged = false
+            for host in hosts { host.panelsChanged() }
         }
         let now = monotonicNow()
         for host in hosts { host.renderIfDue(at: now) }

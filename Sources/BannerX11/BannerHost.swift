@@ -1,6 +1,8 @@
 // One banner on one monitor: the "UIWindow" of this port. It owns the presentation state
 // machine, the two windows (visible banner + reservation dock) and the back buffer, creates
-// them when a presentation starts and releases them, in `tearDown`, when it ends. It also hears
+// them when a presentation starts and releases them, in `tearDown`, when it ends. The banner
+// sits under the panels other clients reserve at the monitor's top (BannerDisplay.panels), and
+// its dock reserves the whole banner before the first frame and until after the last. It also hears
 // the pointer on its banner and, when BannerGesture calls that a dismissal, slides the banner
 // out and says why (`onDismiss`).
 // Start reading at `presentTopBanner`; `renderFrame` turns the core's frame into X requests.
@@ -11,15 +13,19 @@ import BannerCore
 /// What the X server was asked to show at one frame (for tests, benchmarks and curious users).
 public struct RenderedFrame: Sendable, Hashable {
     public var time: MonotonicTime
-    /// Rows of the banner showing below the monitor's top edge.
+    /// Rows of the banner showing below the top edge of its area (the monitor's top edge, or
+    /// the bottom of the panels there: `panelInset`).
     public var visibleHeight: Int
-    /// The banner's top edge relative to the monitor's top edge:
+    /// The banner's top edge relative to its area's top edge:
     /// `visibleHeight − bannerHeight`, so 0 once fully shown.
     public var contentOffset: Int
     /// The banner's full height in pixels (between two heights during a cross-fade).
     public var bannerHeight: Int
-    /// Pixels reserved at the top of the monitor: always `visibleHeight`.
+    /// Pixels reserved for the banner below its area's top edge: its whole height from the
+    /// first frame to the last, the larger of two heights during a cross-fade.
     public var reservedHeight: Int
+    /// Rows of other clients' panels between the monitor's top edge and the banner's area.
+    public var panelInset: Int
     /// How far down the banner is, 0...1.
     public var reveal: Double
     /// Cross-fade progress, 0...1; 1 when not fading.
@@ -49,6 +55,11 @@ public final class BannerHost {
     /// Regular or compact: re-evaluated for every frame, so changing it re-lays out a visible banner.
     public var compactPolicy: CompactPolicy = .auto {
         didSet { requestFrame() }
+    }
+    /// Under the panels at the monitor's top edge (the default) or over them; followed by a
+    /// visible banner at its next frame.
+    public var placement: EdgePlacement = .belowPanels {
+        didSet { if placement != oldValue { requestFrame() } }
     }
     /// Called after every frame, once the X server has carried it out (a round trip), so what
     /// another client sees on screen at that moment is this frame.
@@ -89,8 +100,13 @@ public final class BannerHost {
     /// Where the presentation stands.
     public var phase: BannerPresentation.Phase { presentation.phase }
 
-    /// Pixels reserved at the top of this monitor right now.
+    /// Pixels reserved for the banner at the top of this monitor right now (under the panels'
+    /// rows, which it reserves again: see ``panelInset``); 0 when none is shown.
     public var reservedHeight: Int { reservation?.reservedHeight ?? 0 }
+
+    /// Rows of other clients' panels above the banner shown now; 0 when none is shown, or it
+    /// covers them (`screenEdge`).
+    public var panelInset: Int { reservation?.geometry.panelInset ?? 0 }
 
     /// The height in pixels of the banner presented on this monitor once it has settled (what
     /// it slides to, or cross-fades to); nil when none is presented.
@@ -229,10 +245,22 @@ public final class BannerHost {
         guard let new = try? look(for: effective(frame.appearance)) else { return }
         let old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
         let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
-        let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal)
+        let reserved = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
+        let inset = BannerLayout.panelInset(of: monitor, panels: context.panels.panels, placement: placement, bannerHeight: reserved)
+        let area = BannerLayout.bannerArea(on: monitor, panelInset: inset)
+        let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: reserved)
+        let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: area, on: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
+        let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
+            ?? new.cornerRadius
 
-        let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
-        let banner = ensureWindows(height: height, placement: placement, clipsAtEdge: clipsAtEdge)
+        // The space first, whole: the dock is mapped (or replaced) before the banner moves.
+        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: inset, height: reserved)
+        let dockOutline = new.cornerRadius > 0
+            ? BannerLayout.roundedBottomShape(width: monitor.width, bannerHeight: reserved, visibleHeight: reserved, radius: new.cornerRadius)
+            : nil
+        reserve(dock, background: new.background, outline: dockOutline)
+
+        let banner = ensureBannerWindow(area: area, height: height, placement: placement, clipsAtEdge: clipsAtEdge)
         let content = DrawnContent(
             new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height,
             newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
@@ -243,8 +271,6 @@ public final class BannerHost {
             canvas.present(to: banner.content)
             drawnContent = content
         }
-        let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
-            ?? new.cornerRadius
         // The corners of what the top-level window shows: the visible rows of a clip, else the
         // whole banner (the same shape all through a slide).
         let outline = radius > 0
@@ -252,13 +278,12 @@ public final class BannerHost {
                 width: monitor.width, bannerHeight: height,
                 visibleHeight: clipsAtEdge ? placement.visibleHeight : height, radius: radius)
             : nil
-        banner.place(on: monitor, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge, outline: outline)
-        reservation?.reserve(placement.reservedHeight, bannerHeight: height, on: monitor)
+        banner.place(on: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge, outline: outline)
         guard let onFrame else { return }
         context.connection.sync()
         onFrame(RenderedFrame(
             time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset,
-            bannerHeight: height, reservedHeight: placement.reservedHeight,
+            bannerHeight: height, reservedHeight: placement.reservedHeight, panelInset: inset,
             reveal: frame.reveal, fadeProgress: frame.fadeProgress, progress: frame.progress
         ))
     }
@@ -298,16 +323,27 @@ public final class BannerHost {
         canvas.text(placed.text, font: placed.font, colour: colour, x: placed.x, baseline: placed.baseline)
     }
 
-    /// Creates the two windows and the back buffer on the first frame of a presentation.
-    private func ensureWindows(height: Int, placement: BannerPlacement, clipsAtEdge: Bool) -> BannerWindow {
+    /// Makes the dock reserve `geometry`: the first one of a presentation, mapped with its
+    /// whole strut; when the reservation changes, a new dock mapped before the old one goes
+    /// (WMs that read a strut only when they manage a dock see the new one too).
+    private func reserve(_ geometry: ReservationWindow.Geometry, background: RGBA, outline: [PixelRect]?) {
+        if let reservation, reservation.geometry == geometry {
+            reservation.paint(background: background, outline: outline)
+            return
+        }
+        let next = ReservationWindow(connection: context.connection, geometry: geometry, background: background, outline: outline)
+        next.map()
+        reservation?.destroy()
+        reservation = next
+    }
+
+    /// Creates the banner's window and the back buffer on the first frame of a presentation.
+    private func ensureBannerWindow(area: MonitorGeometry, height: Int, placement: BannerPlacement, clipsAtEdge: Bool) -> BannerWindow {
         if let bannerWindow { return bannerWindow }
         let connection = context.connection
-        let reservation = ReservationWindow(connection: connection, monitor: monitor, bannerHeight: height)
-        reservation.map()
-        let banner = BannerWindow(connection: connection, monitor: monitor, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
+        let banner = BannerWindow(connection: connection, monitor: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
         canvas = Canvas(connection: connection, width: monitor.width, height: height)
         drawnContent = nil
-        self.reservation = reservation
         bannerWindow = banner
         return banner
     }
@@ -351,10 +387,17 @@ public final class BannerHost {
     /// A window was mapped or restacked above ours: put the banner back on top.
     func raiseAboveOthers() { bannerWindow?.raise() }
 
-    /// The WM moved or reparented the dock.
-    func reservationMoved(_ window: Window) {
-        guard let reservation, reservation.window == window else { return }
+    /// The WM mapped, moved or reparented `window`: if it is the dock, put it back where it
+    /// belongs and return true (the banner may need raising over it).
+    func reservationMoved(_ window: Window) -> Bool {
+        guard let reservation, reservation.window == window else { return false }
         reservation.confirmPosition()
+        return true
+    }
+
+    /// The panels at the monitor's top edge changed: a shown banner moves under them.
+    func panelsChanged() {
+        if bannerWindow != nil { requestFrame() }
     }
 
     func owns(_ window: Window) -> Bool {
@@ -409,7 +452,7 @@ public final class BannerHost {
                 text: text, font: subtitleFont, baseline: 0,
                 x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: subtitleWidth))
         }
-        let height = BannerLayout.bannerHeight(appearance, scale: scale, lineHeight: titleMetrics.height, subtitleLineHeight: subtitleMetrics?.height ?? 0)
+        let height = BannerLayout.bannerHeight(appearance, scale: scale)
         let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
         if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
         let titleWidth = font.width(of: title)

@@ -1,40 +1,58 @@
-// The space keeper: a managed `_NET_WM_WINDOW_TYPE_DOCK` window under the banner whose
-// `_NET_WM_STRUT_PARTIAL` makes the window manager shrink `_NET_WORKAREA` and move maximized
-// windows down. Window managers ignore struts on override-redirect windows, hence this second
-// window. It takes no input, shows nothing (its bounding shape is empty: the banner above is
-// what the user sees, and the desktop shows through the banner's rounded corners) and sits on
-// every desktop; when the process dies the X server destroys it and the reservation goes with
-// it. It is as tall as the banner: while the banner slides only the strut follows it, one
-// request per frame.
+// The space keeper: a managed `_NET_WM_WINDOW_TYPE_DOCK` window under the banner whose struts
+// make the window manager shrink `_NET_WORKAREA` and move maximized windows down. Window
+// managers ignore struts on override-redirect windows, hence this second window.
+// Its strut is whole before it is mapped and never changes while it lives: some WMs (awesome,
+// bspwm) read a dock's strut only when they manage it, and every change re-lays maximized
+// windows out. So one dock serves one reservation — mapped before the banner slides in, struts
+// zeroed and destroyed after it has slid out — and a reservation that must change (a height
+// change, a panel above it moving) gets a new dock, mapped before the old one goes.
+// The dock shows the banner's background (and its rounded corners): it is what the strip the WM
+// has just emptied shows until the sliding banner covers it, and what stays once the banner has
+// slid out above it, instead of the wallpaper flashing there. It takes no input and sits on
+// every desktop; when the process dies the X server destroys it and the reservation goes with it.
+
 import CX11
 import Glibc
 import BannerCore
 
 final class ReservationWindow {
+    /// Where a dock goes and what its strut reserves.
+    struct Geometry: Equatable {
+        /// The monitor whose top edge is reserved.
+        var monitor: MonitorGeometry
+        /// Rows of other clients' panels above the banner, reserved again by our strut (struts
+        /// count from the screen's edge).
+        var panelInset: Int
+        /// The banner's own rows: the dock's height.
+        var height: Int
+    }
+
     private unowned let connection: XConnection
     let window: Window
-    private var monitor: MonitorGeometry
-    /// The reserved height now in effect, in pixels below the monitor's top edge.
-    private(set) var reservedHeight: Int
+    let geometry: Geometry
     private(set) var isMapped = false
-    /// The dock's height: the banner's.
-    private var height: Int
+    private var background: RGBA
+    private var outline: [PixelRect]?
 
-    init(connection: XConnection, monitor: MonitorGeometry, bannerHeight: Int) {
+    /// Creates the dock with its whole strut; `background` and `outline` (the bottom corners'
+    /// shape, nil for square ones) as the banner's.
+    init(connection: XConnection, geometry: Geometry, background: RGBA, outline: [PixelRect]?) {
         self.connection = connection
-        self.monitor = monitor
-        reservedHeight = 0
-        height = max(bannerHeight, 1)
+        self.geometry = geometry
+        self.background = background
+        self.outline = outline
+        let monitor = geometry.monitor
+        let height = max(geometry.height, 1)
         var attributes = XSetWindowAttributes()
-        attributes.background_pixmap = Pixmap(None)
+        attributes.background_pixel = connection.pixel(of: background)
         attributes.event_mask = StructureNotifyMask
         window = XCreateWindow(
-            connection.display, connection.root, Int32(monitor.x), Int32(monitor.y),
+            connection.display, connection.root, Int32(monitor.x), Int32(monitor.y + geometry.panelInset),
             UInt32(monitor.width), UInt32(height), 0,
             connection.depth, UInt32(InputOutput), connection.visual,
-            UInt(CWBackPixmap | CWEventMask), &attributes
+            UInt(CWBackPixel | CWEventMask), &attributes
         )
-        connection.setClass(window, name: "window-banner-reservation", className: "WindowBanner")
+        connection.setClass(window, name: "window-banner-reservation", className: PanelWatch.ownClass)
         connection.setUTF8(window, "_NET_WM_NAME", "window-banner reservation")
         connection.setAtoms(window, "_NET_WM_WINDOW_TYPE", ["_NET_WM_WINDOW_TYPE_DOCK"])
         connection.setAtoms(window, "_NET_WM_STATE", ["_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER"])
@@ -46,13 +64,15 @@ final class ReservationWindow {
             XSetWMHints(connection.display, window, hints)
             XFree(hints)
         }
-        // Nothing to see and nothing to click: empty bounding and input shapes. Clicks on the
-        // reserved strip must not reach (or focus) the dock.
-        XShapeCombineRectangles(connection.display, window, ShapeBounding, 0, 0, nil, 0, ShapeSet, Unsorted)
+        // Nothing to click: clicks on the reserved strip must not reach (or focus) the dock.
         XShapeCombineRectangles(connection.display, window, ShapeInput, 0, 0, nil, 0, ShapeSet, Unsorted)
+        if let outline { connection.setShape(window, outline, kinds: [ShapeBounding]) }
         applyGeometryHints()
-        applyStrut()
+        applyStrut(reserving: true)
     }
+
+    /// The rows this dock reserves below the monitor's top edge for the banner (panels excluded).
+    var reservedHeight: Int { geometry.height }
 
     /// Maps the window; the WM places it, and `confirmPosition` puts it back if it strays.
     func map() {
@@ -60,64 +80,57 @@ final class ReservationWindow {
         isMapped = true
     }
 
-    /// Reserves `reserved` pixels at the top of the monitor under a banner `bannerHeight` px
-    /// tall. While only the reservation changes (a slide) that is one request: the partial
-    /// strut, which EWMH window managers use instead of the legacy one; the legacy strut
-    /// follows when the slide ends (all or nothing reserved) and with every geometry change.
-    func reserve(_ reserved: Int, bannerHeight: Int, on newMonitor: MonitorGeometry) {
-        let newHeight = max(bannerHeight, 1)
-        if newHeight != height || newMonitor != monitor {
-            height = newHeight
-            monitor = newMonitor
-            reservedHeight = reserved
-            applyGeometryHints()
-            XMoveResizeWindow(
-                connection.display, window, Int32(monitor.x), Int32(monitor.y),
-                UInt32(monitor.width), UInt32(height)
-            )
-            applyStrut()
-        } else if reserved != reservedHeight {
-            reservedHeight = reserved
-            applyStrut(legacy: reserved == 0 || reserved >= bannerHeight)
+    /// Shows `newBackground` cut to `newOutline` from now on; nothing is sent when neither changed.
+    func paint(background newBackground: RGBA, outline newOutline: [PixelRect]?) {
+        if newBackground != background {
+            background = newBackground
+            XSetWindowBackground(connection.display, window, connection.pixel(of: newBackground))
+            XClearWindow(connection.display, window)
+        }
+        if newOutline != outline {
+            outline = newOutline
+            connection.setShape(window, newOutline, kinds: [ShapeBounding])
         }
     }
 
-    /// Some WMs place docks by their own rules: if it is not at the monitor's top-left, move it back.
+    /// Some WMs place docks by their own rules: if it is not where it belongs, move it back.
     func confirmPosition() {
         var rootX: Int32 = 0
         var rootY: Int32 = 0
         var child: Window = 0
         XTranslateCoordinates(connection.display, window, connection.root, 0, 0, &rootX, &rootY, &child)
-        if Int(rootX) != monitor.x || Int(rootY) != monitor.y {
-            XMoveWindow(connection.display, window, Int32(monitor.x), Int32(monitor.y))
+        let x = geometry.monitor.x
+        let y = geometry.monitor.y + geometry.panelInset
+        if Int(rootX) != x || Int(rootY) != y {
+            XMoveWindow(connection.display, window, Int32(x), Int32(y))
         }
     }
 
     /// Zeroes the strut first (some WMs never shrink their padding when a strut vanishes with
     /// its window), then destroys the window.
     func destroy() {
-        reservedHeight = 0
-        applyStrut()
+        applyStrut(reserving: false)
         connection.sync()
         if isMapped { XUnmapWindow(connection.display, window) }
         XDestroyWindow(connection.display, window)
     }
 
-    private func applyStrut(legacy: Bool = true) {
-        let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: reservedHeight)
+    private func applyStrut(reserving: Bool) {
+        let reserved = reserving ? geometry.panelInset + geometry.height : 0
+        let strut = BannerLayout.topStrut(monitor: geometry.monitor, reservedHeight: reserved)
         connection.setCardinals(window, "_NET_WM_STRUT_PARTIAL", strut.partial)
-        if legacy { connection.setCardinals(window, "_NET_WM_STRUT", strut.legacy) }
+        connection.setCardinals(window, "_NET_WM_STRUT", strut.legacy)
     }
 
-    /// Position hints at the monitor's top-left with the real size: without them openbox and
+    /// Position hints where the dock belongs, with the real size: without them openbox and
     /// fluxbox put a dock wherever they like, and a 0×0 size gives a 1 px dock on tiling WMs.
     private func applyGeometryHints() {
         guard let hints = XAllocSizeHints() else { return }
         hints.pointee.flags = USPosition | PPosition | USSize | PSize
-        hints.pointee.x = Int32(monitor.x)
-        hints.pointee.y = Int32(monitor.y)
-        hints.pointee.width = Int32(monitor.width)
-        hints.pointee.height = Int32(height)
+        hints.pointee.x = Int32(geometry.monitor.x)
+        hints.pointee.y = Int32(geometry.monitor.y + geometry.panelInset)
+        hints.pointee.width = Int32(geometry.monitor.width)
+        hints.pointee.height = Int32(max(geometry.height, 1))
         XSetWMNormalHints(connection.display, window, hints)
         XFree(hints)
     }

@@ -183,6 +183,16 @@ final class XConnection {
         XftColorFree(display, visual, colormap, &xft)
     }
 
+    /// The screen's pixel value for `colour`, opaque (a window's background has no alpha
+    /// without a compositor).
+    func pixel(of colour: RGBA) -> UInt {
+        var opaque = colour
+        opaque.alpha = 1
+        var pixel: UInt = 0
+        withXftColour(opaque) { pixel = $0.pointee.pixel }
+        return pixel
+    }
+
     /// Resolves an X11 colour name through the server's colour database.
     func lookupColour(_ name: String) -> RGBA? {
         var exact = XColor()

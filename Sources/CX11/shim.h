@@ -8,6 +8,8 @@
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
 #include <X11/Xresource.h>
+#include <X11/Xlib-xcb.h>
+#include <xcb/xcb.h>
 #include <X11/Xft/Xft.h>
 #include <X11/extensions/Xrender.h>
 #include <X11/extensions/Xrandr.h>

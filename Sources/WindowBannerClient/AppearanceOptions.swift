@@ -18,7 +18,7 @@ package struct AppearanceOptions: ParsableArguments {
     @Option(name: .customLong("text-color"), parsing: .unconditional, help: ArgumentHelp("Title colour, same forms as --background. Default: white.", valueName: "colour"))
     package var textColor: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Height in points (1 pt = 1 px at 96 DPI; grows if the font needs it). Default: 80, compact 18.", valueName: "pt"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height in points (1 pt = 1 px at 96 DPI), exactly: the banner and the space it reserves, whatever the title; text that does not fit moves up into the inset, then is clipped. Default: 80, compact 18.", valueName: "pt"))
     package var height: String?
 
     @Option(name: .customLong("title-top-inset"), parsing: .unconditional, help: ArgumentHelp("Space above the title's line, in points. Default: 20, compact 0.", valueName: "pt"))
@@ -35,6 +35,9 @@ package struct AppearanceOptions: ParsableArguments {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Compact style (height 18, inset 0, 14 pt): auto = on landscape monitors, always, never. Default: auto.", valueName: "auto|always|never"))
     package var compact: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("below-panels: directly under the status bars and other docks that reserve the monitor's top edge, reserving their rows and the banner's; screen-edge: at the top edge, over them. Default: below-panels.", valueName: "below-panels|screen-edge"))
+    package var placement: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("An icon left of the text, as tall as it: a PNG file (a value with a / or ending in .png), a name in the icon theme (hicolor, Adwaita; PNG only), or none. Missing or unreadable: a warning, and no icon. Default: the style's, else none.", valueName: "path|name|none"))
     package var icon: String?
@@ -63,7 +66,7 @@ package struct AppearanceOptions: ParsableArguments {
             title: title, background: background, textColor: textColor, height: height,
             titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont,
             closeButton: closeButton.map { String($0) }, action: action, progress: progress,
-            reduceMotion: reduceMotion.map { String($0) }, icon: icon, cornerRadius: cornerRadius)
+            reduceMotion: reduceMotion.map { String($0) }, icon: icon, cornerRadius: cornerRadius, placement: placement)
     }
 
     /// The appearance these flags describe, defaults filled in.

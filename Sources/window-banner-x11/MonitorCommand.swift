@@ -54,6 +54,9 @@ struct MonitorCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name, 'primary' or 'all'. Default: all.", valueName: "name"))
     var monitor: String?
 
+    @Option(help: ArgumentHelp("Where both banners go: below-panels (under the status bars at the monitor's top edge) or screen-edge (over them); --offline-placement and --restored-placement win. Default: the style's, else below-panels.", valueName: "below-panels|screen-edge"))
+    var placement: String?
+
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
@@ -92,9 +95,12 @@ struct MonitorCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)", code: error.isUnknownStyle ? ExitStatus.usage : ExitStatus.config)
         }
+        let shared = AppearanceSettings(placement: placement)
+        let offlineSettings = shared.overlaid(by: offline.settings)
+        let restoredSettings = shared.overlaid(by: restored.settings)
         do throws(BannerValueError) {
-            try offline.settings.validate()
-            try restored.settings.validate()
+            try offlineSettings.validate()
+            try restoredSettings.validate()
         } catch {
             throw CommandFailure("\(error)", code: ExitStatus.usage)
         }
@@ -107,8 +113,8 @@ struct MonitorCommand: ParsableCommand {
                 monitor: monitor ?? "all", id: NetworkBannerMonitor.bannerID, wait: true)
         }
         return [
-            .offline: request(offline.settings, style: offline.styleName),
-            .restored: request(restored.settings, style: restored.styleName),
+            .offline: request(offlineSettings, style: offline.styleName),
+            .restored: request(restoredSettings, style: restored.styleName),
         ]
     }
 }
@@ -165,6 +171,9 @@ struct MonitorBannerOptions<Role: MonitorBannerRole>: ParsableArguments {
     @Option(name: .customLong("\(Role.name)-compact"), help: ArgumentHelp("Compact style of the \(Role.name) banner: auto (landscape monitors), always, never. Default: the style's, else auto.", valueName: "auto|always|never"))
     var compact: String?
 
+    @Option(name: .customLong("\(Role.name)-placement"), help: ArgumentHelp("Where the \(Role.name) banner goes: below-panels or screen-edge. Default: --placement, else the style's, else below-panels.", valueName: "below-panels|screen-edge"))
+    var placement: String?
+
     /// `--NAME-style`, or the role's default style.
     var styleName: String { style ?? Role.defaultStyle }
 
@@ -172,7 +181,8 @@ struct MonitorBannerOptions<Role: MonitorBannerRole>: ParsableArguments {
     var settings: AppearanceSettings {
         AppearanceSettings(
             title: title, background: background, textColor: textColor, height: height,
-            titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont)
+            titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont,
+            placement: placement)
     }
 }
 

@@ -253,9 +253,11 @@ final class Owner {
             }
             var appearance: TopBannerAppearance
             let policy: CompactPolicy
+            let placement: EdgePlacement
             do {
                 appearance = try settings.appearance()
                 policy = try settings.compactPolicy()
+                placement = try settings.edgePlacement()
                 try banners.check(appearance)
             } catch {
                 throw OwnerError(.usage, "\(error)")
@@ -281,7 +283,7 @@ final class Owner {
                 throw OwnerError(.usage, "\(error)")
             }
             nextToken += 1
-            banner = ScheduledBanner(token: nextToken, id: request.id, appearance: appearance, compactPolicy: policy, mode: mode)
+            banner = ScheduledBanner(token: nextToken, id: request.id, appearance: appearance, compactPolicy: policy, placement: placement, mode: mode)
         } catch let error as OwnerError {
             reply(id, OwnerResponse(error: error), thenClose: true)
             return
@@ -405,6 +407,7 @@ final class Owner {
                 if let once = request.once { state.markShown(once: once) }
             }
             host.compactPolicy = banner.compactPolicy
+            host.placement = banner.placement
             host.onMilestone = { [unowned self] milestone in
                 if milestone == .dismissalFinished { finishHiding(on: host.monitorName) }
                 updateIdle()

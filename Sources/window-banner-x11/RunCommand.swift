@@ -38,6 +38,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let look: TopBannerAppearance
         let policy: CompactPolicy
+        let placement: EdgePlacement
         var duration: Double?
         do {
             var settings = appearance.settings
@@ -46,6 +47,7 @@ struct RunCommand: ParsableCommand {
             }
             look = try settings.appearance()
             policy = try appearance.compactPolicy()
+            placement = try appearance.settings.edgePlacement()
             if let timeout { duration = try seconds(timeout) }
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
@@ -63,6 +65,7 @@ struct RunCommand: ParsableCommand {
             }
             for host in hosts {
                 host.compactPolicy = policy
+                host.placement = placement
                 try host.presentTopBanner(look)
             }
         } catch {

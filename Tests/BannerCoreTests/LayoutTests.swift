@@ -32,17 +32,33 @@ struct LayoutTests {
         #expect(BannerLayout.pixels(17, scale: 1.5) == 26)
     }
 
-    @Test func bannerHeightIsConfiguredHeightWhenTheLineFits() {
-        #expect(BannerLayout.bannerHeight(.default, scale: 1, lineHeight: 22) == 80)
-        #expect(BannerLayout.bannerHeight(.default, scale: 2, lineHeight: 44) == 160)
-    }
-
-    @Test func bannerHeightGrowsWhenTheLineDoesNotFit() {
-        #expect(BannerLayout.bannerHeight(TopBannerAppearance.default.compact, scale: 1, lineHeight: 20) == 20)
+    @Test func bannerHeightIsExactlyTheConfiguredHeightScaled() {
+        #expect(BannerLayout.bannerHeight(.default, scale: 1) == 80)
+        #expect(BannerLayout.bannerHeight(.default, scale: 2) == 160)
+        #expect(BannerLayout.bannerHeight(TopBannerAppearance.default.compact, scale: 1) == 18)
         var look = TopBannerAppearance.default
         look.height = 30
-        #expect(BannerLayout.bannerHeight(look, scale: 1, lineHeight: 22) == 42)
-        #expect(BannerLayout.bannerHeight(look, scale: 2, lineHeight: 44) == 84)
+        #expect(BannerLayout.bannerHeight(look, scale: 1) == 30)
+        #expect(BannerLayout.bannerHeight(look, scale: 1.5) == 45)
+        look.height = 0.2
+        #expect(BannerLayout.bannerHeight(look, scale: 1) == 1)
+    }
+
+    @Test func textTallerThanTheAreaBelowTheInsetMovesUpIntoIt() {
+        // 40 px banner, 20 px inset: a 22 px line (17 + 5) does not fit in the 20 px below, so
+        // its bottom sits on the banner's bottom edge.
+        var look = TopBannerAppearance.default
+        look.height = 40
+        #expect(BannerLayout.baseline(look, scale: 1, bannerHeight: 40, ascent: 17, descent: 5) == 40 - 5)
+        // Exactly filling the area below the inset: the same place either way.
+        #expect(BannerLayout.baseline(look, scale: 1, bannerHeight: 40, ascent: 16, descent: 4) == 36)
+    }
+
+    @Test func textTallerThanTheBannerIsCentredAndClippedAtBothEdges() {
+        var look = TopBannerAppearance.default.compact
+        look.height = 18
+        // A 26 px line (20 + 6) in an 18 px strip: 4 px cut above, 4 below.
+        #expect(BannerLayout.baseline(look, scale: 1, bannerHeight: 18, ascent: 20, descent: 6) == -4 + 20)
     }
 
     @Test func baselineCentresTheLineBelowTheInset() {
@@ -73,16 +89,24 @@ struct LayoutTests {
         (0.0, 0, -80), (0.5, 40, -40), (1.0, 80, 0), (-0.5, 0, -80), (1.5, 80, 0), (0.004, 0, -80), (0.996, 80, 0),
     ])
     func placementShowsTheRevealedRowsBelowTheMonitorsTopEdge(reveal: Double, visible: Int, offset: Int) {
-        let placement = BannerLayout.placement(bannerHeight: 80, reveal: reveal)
+        let placement = BannerLayout.placement(bannerHeight: 80, reveal: reveal, reservedHeight: 80)
         #expect(placement.visibleHeight == visible)
         #expect(placement.contentOffset == offset)
-        // The reservation is exactly the visible part: nothing covered, no gap.
-        #expect(placement.reservedHeight == visible)
+        // The reservation is the whole banner all through the slide: one change in, one out.
+        #expect(placement.reservedHeight == 80)
+    }
+
+    @Test func aCrossFadeReservesTheLargerHeightUntilItEnds() {
+        #expect(BannerLayout.reservedHeight(settled: 80, fadingFrom: nil) == 80)
+        // Growing: the new height from the fade's first frame.
+        #expect(BannerLayout.reservedHeight(settled: 120, fadingFrom: 80) == 120)
+        // Shrinking: the old height until the fade is over.
+        #expect(BannerLayout.reservedHeight(settled: 80, fadingFrom: 120) == 120)
     }
 
     @Test func placementNeverReachesAboveTheMonitor() {
         for step in 0...100 {
-            let placement = BannerLayout.placement(bannerHeight: 80, reveal: Double(step) / 100)
+            let placement = BannerLayout.placement(bannerHeight: 80, reveal: Double(step) / 100, reservedHeight: 80)
             #expect((0...80).contains(placement.visibleHeight))
             // The banner's bottom edge is the bottom of what shows; the rest is cut off above.
             #expect(placement.contentOffset + 80 == placement.visibleHeight)
@@ -97,16 +121,58 @@ struct LayoutTests {
         let farAbove = MonitorGeometry(x: 0, y: 0, width: 1280, height: 700)
         let overlapsOneColumn = MonitorGeometry(x: 1279, y: 0, width: 100, height: 800)
         let top = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
-        #expect(BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 80, among: [above, bottom]))
-        #expect(BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 80, among: [overlapsOneColumn, bottom]))
-        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 80, among: [aside, bottom]))
+        #expect(BannerLayout.clipsAtTopEdge(of: bottom, on: bottom, bannerHeight: 80, among: [above, bottom]))
+        #expect(BannerLayout.clipsAtTopEdge(of: bottom, on: bottom, bannerHeight: 80, among: [overlapsOneColumn, bottom]))
+        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, on: bottom, bannerHeight: 80, among: [aside, bottom]))
         // 100 px between the monitors: an 80 px banner's hidden rows fall in the gap, a 120 px one's do not.
-        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 80, among: [farAbove, bottom]))
-        #expect(BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 120, among: [farAbove, bottom]))
+        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, on: bottom, bannerHeight: 80, among: [farAbove, bottom]))
+        #expect(BannerLayout.clipsAtTopEdge(of: bottom, on: bottom, bannerHeight: 120, among: [farAbove, bottom]))
         // The top of the layout, alone or beside others, and a mirror of itself.
-        #expect(!BannerLayout.clipsAtTopEdge(of: top, bannerHeight: 80, among: [top, aside, bottom]))
-        #expect(!BannerLayout.clipsAtTopEdge(of: top, bannerHeight: 80, among: [top, top]))
-        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, bannerHeight: 0, among: [above, bottom]))
+        #expect(!BannerLayout.clipsAtTopEdge(of: top, on: top, bannerHeight: 80, among: [top, aside, bottom]))
+        #expect(!BannerLayout.clipsAtTopEdge(of: top, on: top, bannerHeight: 80, among: [top, top]))
+        #expect(!BannerLayout.clipsAtTopEdge(of: bottom, on: bottom, bannerHeight: 0, among: [above, bottom]))
+    }
+
+    @Test func aBannerUnderPanelsAlwaysClipsAtTheirBottomEdge() {
+        let top = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+        let underPanel = BannerLayout.bannerArea(on: top, panelInset: 30)
+        #expect(underPanel == MonitorGeometry(x: 0, y: 30, width: 1280, height: 770))
+        #expect(BannerLayout.clipsAtTopEdge(of: underPanel, on: top, bannerHeight: 80, among: [top]))
+    }
+
+    @Test func theBannerSitsUnderTheDeepestPanelReachingIntoItsMonitor() {
+        let left = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+        let right = MonitorGeometry(x: 1280, y: 0, width: 1280, height: 800)
+        let lower = MonitorGeometry(x: 0, y: 800, width: 1280, height: 800)
+        let bar = TopStrut(top: 30, startX: 0, endX: 1279)
+        let tallBarOnTheRight = TopStrut(top: 44, startX: 1280, endX: 2559)
+        let acrossBoth = TopStrut(top: 20, startX: 0, endX: 2559)
+        func inset(_ monitor: MonitorGeometry, _ panels: [TopStrut], _ placement: EdgePlacement = .belowPanels) -> Int {
+            BannerLayout.panelInset(of: monitor, panels: panels, placement: placement, bannerHeight: 80)
+        }
+        #expect(inset(left, []) == 0)
+        #expect(inset(left, [bar, tallBarOnTheRight]) == 30)
+        #expect(inset(right, [bar, tallBarOnTheRight]) == 44)
+        #expect(inset(right, [bar, acrossBoth]) == 20)
+        // Struts count from the screen's edge: a bar on the monitor above reaches no lower one,
+        // and a bar on the lower monitor is as deep as it reaches below that monitor's top.
+        #expect(inset(lower, [bar]) == 0)
+        #expect(inset(lower, [TopStrut(top: 830, startX: 0, endX: 1279)]) == 30)
+        // Over the panels when asked, and never pushed off the monitor.
+        #expect(inset(left, [bar], .screenEdge) == 0)
+        #expect(inset(left, [TopStrut(top: 790, startX: 0, endX: 1279)]) == 720)
+    }
+
+    @Test func otherClientsStrutsAreReadAsEWMHSays() {
+        // The partial form wins and keeps to its columns; the legacy one spans the screen.
+        #expect(TopStrut(partial: [0, 0, 30, 0, 0, 0, 0, 0, 100, 899, 0, 0], legacy: [0, 0, 50, 0], screenWidth: 1280)
+            == TopStrut(top: 30, startX: 100, endX: 899))
+        #expect(TopStrut(partial: nil, legacy: [0, 0, 24, 0], screenWidth: 1280) == TopStrut(top: 24, startX: 0, endX: 1279))
+        // Nothing at the top (a left or bottom panel), nothing at all, malformed values: no panel.
+        #expect(TopStrut(partial: [40, 0, 0, 0, 0, 799, 0, 0, 0, 0, 0, 0], legacy: nil, screenWidth: 1280) == nil)
+        #expect(TopStrut(partial: nil, legacy: nil, screenWidth: 1280) == nil)
+        #expect(TopStrut(partial: [0, 0, 30], legacy: [0, 0], screenWidth: 1280) == nil)
+        #expect(TopStrut(partial: [0, 0, 30, 0, 0, 0, 0, 0, 900, 100, 0, 0], legacy: nil, screenWidth: 1280) == nil)
     }
 
     @Test func strutOfMonitorAtTheTopSpansItsColumns() {

@@ -47,18 +47,23 @@ struct SubtitleTests {
         #expect(baselines.subtitle == nil)
     }
 
-    @Test func bannerGrowsWhenBothLinesDoNotFit() {
+    @Test func twoLinesThatDoNotFitBelowTheInsetMoveUpIntoItAndTheBannerKeepsItsHeight() {
         var appearance = TopBannerAppearance.default
         appearance.height = 40
-        // inset 20 + title 20 + gap 2 + subtitle 15 = 57.
-        #expect(BannerLayout.bannerHeight(appearance, scale: 1, lineHeight: 20, subtitleLineHeight: 15) == 57)
-        #expect(BannerLayout.bannerHeight(appearance, scale: 1, lineHeight: 20) == 40)
+        // title 20 + gap 2 + subtitle 15 = a 37 px block in a 40 px banner: 3 px of inset left above.
+        let title = BannerLayout.LineMetrics(ascent: 16, descent: 4)
+        let subtitle = BannerLayout.LineMetrics(ascent: 12, descent: 3)
+        #expect(BannerLayout.bannerHeight(appearance, scale: 1) == 40)
+        let baselines = BannerLayout.baselines(appearance, scale: 1, bannerHeight: 40, title: title, subtitle: subtitle)
+        #expect(baselines.title == 3 + 16)
+        #expect(baselines.subtitle == 3 + 20 + 2 + 12)
     }
 
-    @Test func gapScalesWithTheDisplay() {
-        var appearance = TopBannerAppearance.default
-        appearance.height = 1
-        #expect(BannerLayout.bannerHeight(appearance, scale: 2, lineHeight: 40, subtitleLineHeight: 30) == 40 + 40 + 4 + 30)
+    @Test func gapScalesWithTheDisplay() throws {
+        let title = BannerLayout.LineMetrics(ascent: 32, descent: 8)
+        let subtitle = BannerLayout.LineMetrics(ascent: 24, descent: 6)
+        let baselines = BannerLayout.baselines(.default, scale: 2, bannerHeight: 160, title: title, subtitle: subtitle)
+        #expect(try #require(baselines.subtitle) - baselines.title == 8 + 4 + 24)
     }
 
     @Test func compactStripJoinsSubtitleToTheTitle() {

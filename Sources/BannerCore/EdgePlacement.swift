@@ -1,0 +1,17 @@
+// Where the banner goes at the top of its monitor: under the status bars and other panels that
+// already reserve space there (the desktop's "safe area"), or at the screen's edge over them.
+
+/// The user's choice (`--placement`, config key `placement`).
+public enum EdgePlacement: String, Sendable, CaseIterable, Codable {
+    /// Directly under what other clients reserve at the monitor's top edge (their struts); the
+    /// banner reserves the panels' rows and its own, so the panels stay visible and clickable.
+    case belowPanels = "below-panels"
+    /// At the monitor's top edge, covering any panel there.
+    case screenEdge = "screen-edge"
+
+    /// `below-panels` or `screen-edge`, in any case.
+    public init(parsing text: String) throws(BannerValueError) {
+        guard let placement = EdgePlacement(rawValue: text.lowercased()) else { throw .placement(text) }
+        self = placement
+    }
+}
