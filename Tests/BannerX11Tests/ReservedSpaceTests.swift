@@ -83,14 +83,44 @@ extension BannerX11Tests {
             #expect(observer.geometry(of: dock) == Rect(x: 0, y: 0, width: 1280, height: 80))
         }
 
-        @Test func fontTallerThanTheBannerGrowsTheBannerAndItsReservation() throws {
-            let fixture = try Fixture()
+        /// Titles in the scripts people write them in: Latin, CJK, emoji and Arabic glyphs come
+        /// from different fonts with different line heights, and none may change the height.
+        static let titles = ["Plain", "接続がありません 日本語", "Online 😀🎉", "لا يوجد اتصال بالإنترنت"]
+
+        @Test(arguments: [96, 192])
+        func heightsAreExactWhateverTheTitlesScriptAtEveryScaleAndStyle(dpi: Int) throws {
+            let fixture = try Fixture(before: { if dpi != 96 { $0.setXftDPI(dpi) } })
+            let scale = dpi / 96
             let before = fixture.observer.workAreas()
+            for (policy, points) in [(CompactPolicy.never, 80), (.always, 18), (.never, 30), (.never, 40)] {
+                fixture.host.compactPolicy = policy
+                for title in Self.titles {
+                    try fixture.host.presentTopBanner { config in
+                        config.title(title)
+                        if points == 30 || points == 40 { config.height(Double(points)) }
+                    }
+                    let expected = points * scale
+                    let settled = fixture.run {
+                        !fixture.host.isAnimating && fixture.bannerGeometry?.height == expected
+                            && fixture.observer.workAreas() == Fixture.shrunk(before, by: expected)
+                    }
+                    #expect(settled, "\(title) at \(dpi) DPI, \(policy), \(points) pt: banner \(String(describing: fixture.bannerGeometry)), work area \(fixture.observer.workAreas())")
+                    #expect(fixture.host.reservedHeight == expected)
+                }
+            }
+        }
+
+        @Test func textThatDoesNotFitBelowTheInsetMovesUpAndTheRestIsClipped() throws {
+            let fixture = try Fixture()
             fixture.host.compactPolicy = .never
-            try fixture.host.presentTopBanner { $0.title("Tall").height(20).titleTopInset(0).font(.system(size: 48, weight: .bold)) }
-            #expect(fixture.run { fixture.host.phase == .presented && (fixture.bannerGeometry?.height ?? 0) > 40 })
-            let height = try #require(fixture.bannerGeometry?.height)
-            #expect(fixture.run { fixture.observer.workAreas() == Fixture.shrunk(before, by: height) })
+            // A 48 pt line in a 20 pt banner: centred on it and cut at both edges.
+            #expect(try fixture.presentAndSettle(height: 20) { $0.title("Tall").height(20).font(.system(size: 48, weight: .bold)).backgroundColor(.black) })
+            #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 20))
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 24)))
+            let white = Pixel(hex: 0xFFFFFF)
+            let inked = (0..<24).filter { row in (0..<1280).contains { shot.pixel(x: $0, y: row).distance(to: white) <= 60 } }
+            // Glyphs reach both edges of the banner, and nothing below it.
+            #expect(inked.first == 0 && inked.last == 19, "rows \(inked)")
         }
 
         @Test func xftDPIScalesPointsToPixels() throws {

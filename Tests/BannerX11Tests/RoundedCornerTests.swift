@@ -1,7 +1,7 @@
 // Rounded bottom corners as the user sees them: cut from the banner with XShape, so the
-// desktop shows in the corners (the dock under the banner shows nothing) while the middle of the
-// bottom edge is the banner's colour; the cut follows the bottom edge as the banner slides and
-// as its height changes; clicks in a cut corner go past the banner.
+// desktop shows in the corners (the dock under the banner is cut the same way) while the middle
+// of the bottom edge is the banner's colour; the cut follows the bottom edge as the banner slides
+// and as its height changes; clicks in a cut corner go past the banner.
 
 import BannerCore
 @testable import BannerX11
@@ -56,14 +56,14 @@ extension BannerX11Tests {
             for (x, y) in [(640, 79), (12, 79), (1267, 79), (0, 0), (1279, 0), (0, 63), (1279, 63)] {
                 #expect(shot.pixel(x: x, y: y) == Self.red, "(\(x), \(y)) is \(shot.pixel(x: x, y: y))")
             }
-            // The banner's bounding and input shapes are the outline; the dock shows nothing
-            // (the desktop shows through the corners) and takes no input.
+            // The banner's bounding and input shapes are the outline; the dock under it is cut
+            // the same way (the desktop shows through the corners) and takes no input.
             let expected = Self.coverage(Self.outline(height: 80, visible: 80, radius: 16), height: 80)
             let banner = Window(fixture.host.bannerWindowID)
             #expect(Self.coverage(observer.boundingShape(of: banner), height: 80) == expected)
             #expect(Self.coverage(observer.inputShape(of: banner), height: 80) == expected)
             let dock = try #require(observer.windows(named: "window-banner-reservation").first)
-            #expect(observer.boundingShape(of: dock).isEmpty)
+            #expect(Self.coverage(observer.boundingShape(of: dock), height: 80) == expected)
             #expect(observer.inputShape(of: dock).isEmpty)
             #expect(fixture.display.protocolErrorCount == 0)
         }
@@ -80,17 +80,25 @@ extension BannerX11Tests {
             let fixture = try Self.fixture(timing: BannerTiming(slideDuration: 0.8, crossFadeDuration: 0.5))
             var checked: [Int] = []
             var wrong: [String] = []
+            // Every frame: the banner's window carries the outline of its current height, its
+            // bottom edge where the frame puts it (under it lies the dock, in the banner's colour).
             fixture.host.onFrame = { [unowned fixture] frame in
-                let bottom = frame.visibleHeight - 1
-                guard frame.visibleHeight >= 2, let row = fixture.observer.screenshot(Rect(x: 0, y: bottom, width: 1280, height: 1)) else { return }
-                let (corner, middle) = (row.pixel(x: 0, y: bottom), row.pixel(x: 640, y: bottom))
-                if corner != Self.desktop || middle != Self.red { wrong.append("\(frame.visibleHeight) px: corner \(corner), middle \(middle)") }
+                let observer = fixture.observer
+                guard frame.visibleHeight >= 2, case let banner = Window(fixture.host.bannerWindowID),
+                      let rect = observer.geometry(of: banner) else { return }
+                let expected = Self.coverage(Self.outline(height: frame.bannerHeight, visible: frame.bannerHeight, radius: 16), height: frame.bannerHeight)
+                if Self.coverage(observer.boundingShape(of: banner), height: frame.bannerHeight) != expected || rect.y + rect.height != frame.visibleHeight {
+                    wrong.append("\(frame.visibleHeight) px: window \(rect)")
+                }
                 checked.append(frame.visibleHeight)
             }
             try fixture.host.presentTopBanner { $0.title("Sliding").backgroundColor(.systemRed).cornerRadius(16) }
             #expect(fixture.run { fixture.host.phase == .presented })
             #expect(Set(checked).count >= 10, "frames checked at \(checked)")
             #expect(wrong.isEmpty, "\(wrong)")
+            let settled = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
+            #expect(settled.pixel(x: 0, y: 79) == Self.desktop)
+            #expect(settled.pixel(x: 640, y: 79) == Self.red)
 
             // Taller: the cut moves down with the bottom edge, frame by frame.
             checked.removeAll()
