@@ -47,14 +47,14 @@ extension BannerX11Tests {
         @Test func clickDismissesAndReportsClickedThenTheEndOfTheSlide() throws {
             let fixture = try Fixture()
             let before = fixture.observer.workAreas()
-            let focus = fixture.observer.inputFocus
             let reports = try Self.present(on: fixture)
             #expect(reports.events == ["presentationFinished"])
             let ours = try #require(fixture.observer.clientBase(of: Window(fixture.host.bannerWindowID)))
 
             try Self.xdotool(fixture, "mousemove", "640", "40", "click", "1")
-            // An override-redirect banner takes the click, never the focus.
-            #expect(fixture.observer.inputFocus == focus)
+            // An override-redirect banner takes the click, never the focus (the window manager
+            // may move the focus on a click, in its own time: what matters is never to ours).
+            #expect(fixture.observer.clientBase(of: fixture.observer.inputFocus) != ours)
             #expect(Self.waitUntilGone(fixture, restoring: before))
             #expect(reports.events == ["presentationFinished", "dismiss clicked", "dismissalFinished"])
             #expect(!fixture.host.isBannerPresented)

@@ -41,6 +41,8 @@ struct BadInput: Sendable, CustomTestStringConvertible {
         BadInput(arguments: ["--font", "DejaVu Sans:size=abc"], status: 64, value: "DejaVu Sans:size=abc"),
         BadInput(arguments: ["--font", "Sans:weight=wobbly"], status: 64, value: "wobbly"),
         BadInput(arguments: ["--compact", "sideways"], status: 64, value: "sideways"),
+        BadInput(arguments: ["--placement", "middle"], status: 64, value: "middle",
+                 message: "window-banner: bad placement 'middle' (below-panels or screen-edge)"),
         BadInput(arguments: ["--timeout", "-1"], status: 64, value: "-1"),
         BadInput(arguments: ["--timeout", "0"], status: 64, value: "0"),
         // Xvfb's only RandR monitor is called "screen".
