@@ -144,6 +144,9 @@ func main() throws {
     section("6. network path: \(rounds) route removals", results) {
         results.network = try lineup.networkPath(runs: options.runs, warmup: options.warmup)
     }
+    section("7. relayouts of a maximized application: \(rounds) shows + dismissals", results) {
+        results.relayouts = try lineup.relayouts(client: "\(options.bin)/maximized-client", runs: options.runs, warmup: options.warmup)
+    }
     results.clock = (desktop.recorder.consistentMarkers, desktop.recorder.markers)
     if results.clock.consistent < results.clock.markers {
         results.problems.append("the X server's clock left CLOCK_MONOTONIC at \(results.clock.markers - results.clock.consistent) markers: latencies are off by that much")
