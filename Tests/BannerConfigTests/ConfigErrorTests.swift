@@ -137,6 +137,8 @@ private func loadError(_ path: String) -> ConfigError? {
             == "config.toml:2: defaults.title-top-inset: \(BannerValueError.inset("2000.5"))")
         #expect(parseError("[defaults]\ncompact = \"sometimes\"\n")?.description
             == "config.toml:2: defaults.compact: \(BannerValueError.compactPolicy("sometimes"))")
+        #expect(parseError("[defaults]\nplacement = \"middle\"\n")?.description
+            == "config.toml:2: defaults.placement: bad placement 'middle' (below-panels or screen-edge)")
         #expect(parseError("[defaults]\nheight = nan\n")?.description
             == "config.toml:2: defaults.height: \(BannerValueError.height("nan"))")
     }

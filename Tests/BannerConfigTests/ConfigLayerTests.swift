@@ -19,7 +19,7 @@ import Testing
         var expected = BannerConfig.builtIn
         expected.defaults = AppearanceSettings(
             background: "systemGreen", textColor: "white", height: "80", titleTopInset: "20",
-            font: "sans-serif:semibold:size=17", compact: "auto"
+            font: "sans-serif:semibold:size=17", compact: "auto", placement: "below-panels"
         )
         expected.idleExit = 60
         expected.file = Self.examplePath
