@@ -2,7 +2,7 @@
 // display's own event loop so waiting is woken by X events, not by sleeping.
 
 import BannerCore
-import BannerX11
+@testable import BannerX11
 import CX11
 import Testing
 import X11TestSupport
@@ -67,6 +67,24 @@ final class Fixture {
         try host.presentTopBanner(config: config)
         return run {
             host.phase == .presented && (before.isEmpty || observer.workAreas() == Fixture.shrunk(before, by: height))
+        } && waitUntilBannerIsOnTop()
+    }
+
+    /// Serves the loop until the server shows the banner of `host` (the primary one by default)
+    /// as last drawn, for a screenshot: every request of its frames carried out (the loop only
+    /// flushes them), and the banner above its dock, which the window manager maps — over the
+    /// banner, perhaps — in its own time, the banner going back on top once it hears of it.
+    func waitUntilBannerIsOnTop(of host: BannerHost? = nil) -> Bool {
+        display.connection.sync()
+        let banner = Window((host ?? self.host).bannerWindowID)
+        return run {
+            let stack = observer.children(of: observer.root)
+            let docks = observer.windows(named: "window-banner-reservation")
+            guard let bannerIndex = stack.firstIndex(of: banner), !docks.isEmpty else { return false }
+            return docks.allSatisfy { dock in
+                observer.isViewable(dock) && stack.firstIndex(of: observer.topLevel(of: dock)).map { $0 < bannerIndex } == true
+            }
         }
     }
 }
+

@@ -47,6 +47,7 @@ extension BannerX11Tests {
             }
             #expect(fixture.run { fixture.host.phase == .presented })
             #expect(fixture.display.runUntilIdle())
+            #expect(fixture.waitUntilBannerIsOnTop(), "stack: \(fixture.observer.describeStack())")
             return try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
         }
 

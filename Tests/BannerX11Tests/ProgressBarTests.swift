@@ -29,6 +29,7 @@ extension BannerX11Tests {
             fixture.host.compactPolicy = .never
             #expect(try fixture.presentAndSettle(height: 80, Self.upload(progress)))
             #expect(fixture.display.runUntilIdle())
+            #expect(fixture.waitUntilBannerIsOnTop(), "stack: \(fixture.observer.describeStack())")
             for row in 77...79 {
                 let width = try #require(Self.barWidth(fixture.observer, row: row))
                 #expect(abs(width - pixels) <= 2, "row \(row): \(width) px for \(progress)")
@@ -48,6 +49,7 @@ extension BannerX11Tests {
             fixture.host.compactPolicy = .never
             #expect(try fixture.presentAndSettle(height: 80, Self.upload(0.25)))
             #expect(fixture.display.runUntilIdle())
+            #expect(fixture.waitUntilBannerIsOnTop(), "stack: \(observer.describeStack())")
             let title = try #require(observer.screenshot(Self.titleArea))
             let workAreas = observer.workAreas()
             let banner = fixture.host.bannerWindowID

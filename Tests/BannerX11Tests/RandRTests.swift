@@ -63,7 +63,8 @@ extension BannerX11Tests {
             #expect(fixture.run {
                 fixture.host.phase == .presented && observer.workAreas() == Self.workAreas(Self.landscape, reserved: 18, desktops: desktops)
             })
-            #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 18))
+            #expect(fixture.run { fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1280, height: 18) },
+                    "banner at \(fixture.bannerGeometry.map(\.description) ?? "nowhere")")
             let banner = fixture.host.bannerWindowID
 
             // Portrait: the same banner re-lays itself out to the regular 80 px over the new width.
@@ -80,9 +81,12 @@ extension BannerX11Tests {
             #expect(frames.count == 1, "frames \(frames)")
             #expect(frames.last?.bannerHeight == 80)
             let dock = try #require(observer.windows(named: "window-banner-reservation").first)
-            #expect(observer.geometry(of: dock) == Rect(x: 0, y: 0, width: 800, height: 80))
+            // The window manager places the new dock, and the banner puts it back, in their own time.
+            #expect(fixture.run { observer.geometry(of: dock) == Rect(x: 0, y: 0, width: 800, height: 80) },
+                    "dock at \(observer.geometry(of: dock).map(\.description) ?? "nowhere")")
             #expect(observer.cardinals(dock, "_NET_WM_STRUT_PARTIAL") == [0, 0, 80, 0, 0, 0, 0, 0, 0, 799, 0, 0])
             // Drawn for the new width: background to the right edge, title centred on 800 px.
+            #expect(fixture.waitUntilBannerIsOnTop(), "stack: \(observer.describeStack())")
             let shot = try #require(observer.screenshot(Rect(x: 0, y: 0, width: 800, height: 80)))
             #expect(shot.pixel(x: 799, y: 2) == Self.teal)
             #expect(shot.pixel(x: 0, y: 79) == Self.teal)
@@ -147,10 +151,12 @@ extension BannerX11Tests {
 
             try host.presentTopBanner { $0.title("Lower monitor").backgroundColor(.systemRed) }
             #expect(fixture.run { host.phase == .presented })
+            #expect(fixture.waitUntilBannerIsOnTop(of: host), "stack: \(observer.describeStack())")
             let shown = try #require(observer.screenshot(Rect(x: Self.lower.x, y: Self.lower.y, width: Self.lower.width, height: 80)))
             #expect(shown.pixel(x: Self.lower.x, y: Self.lower.y) == Self.red)
             #expect(shown.pixel(x: Self.lower.x + Self.lower.width - 1, y: Self.lower.y + 79) == Self.red)
-            #expect(fixture.bannerGeometry == Rect(x: 128, y: 800, width: 1024, height: 80))
+            #expect(fixture.run { fixture.bannerGeometry == Rect(x: 128, y: 800, width: 1024, height: 80) },
+                    "banner at \(fixture.bannerGeometry.map(\.description) ?? "nowhere")")
 
             // In root coordinates, and only across this monitor's columns.
             let dock = try #require(observer.windows(named: "window-banner-reservation").first)

@@ -20,6 +20,7 @@ extension BannerX11Tests {
             try fixture.host.presentTopBanner { $0.title(title).font(dejaVu).backgroundColor(.systemBlue).textColor(.white) }
             #expect(fixture.run { fixture.host.phase == .presented && fixture.host.drawnTitle != nil })
             #expect(fixture.display.runUntilIdle())
+            #expect(fixture.waitUntilBannerIsOnTop(), "stack: \(fixture.observer.describeStack())")
             let height = fixture.host.reservedHeight
             return try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: width, height: height)))
         }

@@ -31,6 +31,7 @@ extension BannerX11Tests {
                 builder.title("Tap me").backgroundColor(.systemRed)
                 config(&builder)
             })
+            #expect(fixture.waitUntilBannerIsOnTop(), "stack: \(fixture.observer.describeStack())")
             return reports
         }
 

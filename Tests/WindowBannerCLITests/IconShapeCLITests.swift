@@ -95,6 +95,8 @@ extension WindowBannerCLITests {
             let plain = try owner.run(["show", "--style", "offline", "--compact", "never", "--icon", "none"])
             #expect(plain.status == 0)
             #expect(owner.fixture.waitForBanner(height: 80))
+            // The owner puts the banner back above its dock once it hears the WM mapped the dock.
+            #expect(owner.observer.wait { (try? Self.banner(owner).columns(matching: Self.white, tolerance: 60).first) != nil })
             let withoutIcon = try #require(try Self.banner(owner).columns(matching: Self.white, tolerance: 60).first)
             let styled = try owner.run(["show", "--style", "offline", "--compact", "never"])
             #expect(styled.status == 0)
@@ -135,6 +137,14 @@ extension WindowBannerCLITests {
             let waiting = try owner.fixture.launch(["show", "--title", "Round", "--background", "systemRed", "--compact", "never",
                                                     "--corner-radius", "16", "--close-button", "--wait"])
             #expect(owner.fixture.waitForBanner(height: 80))
+            // The owner cuts the corners (what shows, then what takes clicks) after it has moved
+            // the banner into place, and the WM maps the dock in its own time: await both.
+            #expect(owner.observer.wait {
+                guard let shot = try? Self.banner(owner), let window = owner.observer.windows(named: "window-banner").first else { return false }
+                return shot.pixel(x: 0, y: 79) == Self.desktop && shot.pixel(x: 1279, y: 79) == Self.desktop
+                    && shot.pixel(x: 640, y: 79) == Self.red && shot.pixel(x: 0, y: 0) == Self.red
+                    && owner.observer.inputShape(of: window) == owner.observer.boundingShape(of: window)
+            })
             let shot = try Self.banner(owner)
             #expect(shot.pixel(x: 0, y: 79) == Self.desktop && shot.pixel(x: 1279, y: 79) == Self.desktop)
             #expect(shot.pixel(x: 640, y: 79) == Self.red && shot.pixel(x: 0, y: 0) == Self.red)

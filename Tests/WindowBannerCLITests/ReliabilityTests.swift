@@ -178,9 +178,13 @@ extension WindowBannerCLITests {
             let owner = try OwnerFixture()
             try owner.show(["--title", "T", "--compact", "never"])
             #expect(owner.fixture.waitForBanner(height: 80))
+            // A killed WM leaves its last _NET_WORKAREA on the root: wait for one the new WM publishes.
+            owner.observer.clearRecords()
             owner.fixture.desktop.killWindowManager()
             try owner.fixture.desktop.startWindowManager(.openbox)
-            #expect(owner.fixture.waitForReservation(height: 80))
+            #expect(owner.observer.wait {
+                !owner.observer.workAreaHistory.isEmpty && owner.observer.workAreas() == owner.fixture.workAreas(shrunkBy: 80)
+            }, "work areas \(owner.observer.workAreas()), published since the restart \(owner.observer.workAreaHistory)")
             // And the banner goes on working with the new window manager.
             #expect(try owner.run(["dismiss"]).status == 0)
             #expect(owner.fixture.waitForRestoredDesktop())
