@@ -104,9 +104,10 @@ public final class BannerHost {
     /// rows, which it reserves again: see ``panelInset``); 0 when none is shown.
     public var reservedHeight: Int { reservation?.reservedHeight ?? 0 }
 
-    /// Rows of other clients' panels above the banner shown now; 0 when none is shown, or it
-    /// covers them (`screenEdge`).
-    public var panelInset: Int { reservation?.geometry.panelInset ?? 0 }
+    /// Rows between the monitor's top edge and the banner shown now: the panels' (or, on a WM
+    /// that lays docks out itself, wherever it put the banner's dock); 0 when none is shown, or
+    /// it covers them (`screenEdge`).
+    public var panelInset: Int { reservation.map { $0.placedInset ?? $0.geometry.panelInset } ?? 0 }
 
     /// The height in pixels of the banner presented on this monitor once it has settled (what
     /// it slides to, or cross-fades to); nil when none is presented.
@@ -246,19 +247,22 @@ public final class BannerHost {
         let old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
         let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
         let reserved = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
-        let inset = BannerLayout.panelInset(of: monitor, panels: context.panels.panels, placement: placement, bannerHeight: reserved)
+        let panelInset = BannerLayout.panelInset(of: monitor, panels: context.panels.panels, placement: placement, bannerHeight: reserved)
+
+        // The space first, whole: the dock is mapped (or replaced) before the banner moves.
+        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: reserved)
+        let dockOutline = new.cornerRadius > 0
+            ? BannerLayout.roundedBottomShape(width: monitor.width, bannerHeight: reserved, visibleHeight: reserved, radius: new.cornerRadius)
+            : nil
+        reserve(dock, background: new.background, outline: dockOutline)
+
+        // Over the dock: under the panels, unless the WM laid the dock out elsewhere itself.
+        let inset = reservation?.placedInset ?? panelInset
         let area = BannerLayout.bannerArea(on: monitor, panelInset: inset)
         let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: reserved)
         let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: area, on: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
         let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
             ?? new.cornerRadius
-
-        // The space first, whole: the dock is mapped (or replaced) before the banner moves.
-        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: inset, height: reserved)
-        let dockOutline = new.cornerRadius > 0
-            ? BannerLayout.roundedBottomShape(width: monitor.width, bannerHeight: reserved, visibleHeight: reserved, radius: new.cornerRadius)
-            : nil
-        reserve(dock, background: new.background, outline: dockOutline)
 
         let banner = ensureBannerWindow(area: area, height: height, placement: placement, clipsAtEdge: clipsAtEdge)
         let content = DrawnContent(
@@ -387,11 +391,12 @@ public final class BannerHost {
     /// A window was mapped or restacked above ours: put the banner back on top.
     func raiseAboveOthers() { bannerWindow?.raise() }
 
-    /// The WM mapped, moved or reparented `window`: if it is the dock, put it back where it
-    /// belongs and return true (the banner may need raising over it).
+    /// The WM mapped, moved or reparented `window`: if it is the dock, see where it is (the
+    /// banner follows a dock the WM keeps elsewhere) and return true: the banner may need
+    /// raising over it.
     func reservationMoved(_ window: Window) -> Bool {
         guard let reservation, reservation.window == window else { return false }
-        reservation.confirmPosition()
+        if reservation.windowManagerPlacedIt() { requestFrame() }
         return true
     }
 

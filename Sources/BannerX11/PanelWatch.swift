@@ -1,7 +1,8 @@
 // Other clients' top struts — status bars, docks, panels — kept current from X events, so each
 // banner can sit directly under them (BannerLayout.panelInset decides where). Nothing is polled:
-// the root's SubstructureNotify says when top-level windows come, go, map, unmap and move into
-// WM frames, and PropertyChangeMask on every other client's window says when a strut changes.
+// the root's SubstructureNotify says when top-level windows come, go, map and unmap,
+// PropertyChangeMask on every other client's window says when a strut changes, and a window
+// that carries one has its own structure watched too, so it is heard inside a WM's frame.
 // Windows are read in batches over XCB on Xlib's own connection (one round trip for any number
 // of windows), so a desktop with a hundred windows costs three round trips at start-up, not
 // hundreds. Windows of class WindowBanner — ours and other window-banner processes' docks —
@@ -15,16 +16,18 @@ import BannerCore
 final class PanelWatch {
     private unowned let connection: XConnection
     private let xcb: OpaquePointer
-    /// Every window seen, with the root's child that holds it (itself, or its WM frame).
-    private var topLevels: [Window: Window] = [:]
-    /// Root children that are mapped.
+    /// Windows seen: the root's children, their children (clients in WM frames), and every
+    /// window created at the root since.
+    private var known: Set<Window> = []
+    /// Known windows that are mapped (their own map state).
     private var mapped: Set<Window> = []
-    /// Windows carrying a top strut, and that strut (other clients' only).
+    /// Windows carrying a top strut, and that strut (other clients' only). Their structure is
+    /// watched too, so their own map, unmap and destruction are heard inside a WM's frame.
     private var carriers: [Window: TopStrut] = [:]
     /// Windows to read at the next `refresh()`.
     private var pending: Set<Window> = []
-    /// Windows whose PropertyNotify events we already asked for.
-    private var watched: Set<Window> = []
+    /// Windows whose events we asked for, and with which mask.
+    private var selected: [Window: UInt32] = [:]
     private let strutPartial: Atom
     private let strut: Atom
     private let windowClass = Atom(XA_WM_CLASS)
@@ -47,49 +50,39 @@ final class PanelWatch {
     /// The root's SubstructureNotify must be selected first, so no window slips between.
     func start() {
         let roots = queryTree(connection.root)
-        for window in roots { topLevels[window] = window }
         let cookies = roots.map { xcb_query_tree(xcb, UInt32($0)) }
-        for (frame, cookie) in zip(roots, cookies) {
-            for child in children(from: cookie) { topLevels[child] = frame }
-        }
-        pending.formUnion(topLevels.keys)
+        known.formUnion(roots)
+        for cookie in cookies { known.formUnion(children(from: cookie)) }
+        pending.formUnion(known)
         _ = refresh()
     }
 
-    /// Takes in an event of the root's substructure or a watched window's property; returns true
-    /// when it changed `panels`. Windows to read are left for the next `refresh()`.
+    /// Takes in an event of the root's substructure or of a watched window; returns true when it
+    /// changed `panels`. Windows to read are left for the next `refresh()`.
     func handle(_ event: inout XEvent) -> Bool {
         switch event.type {
         case CreateNotify where event.xcreatewindow.parent == connection.root:
-            let window = event.xcreatewindow.window
-            topLevels[window] = window
-            pending.insert(window)
+            known.insert(event.xcreatewindow.window)
+            pending.insert(event.xcreatewindow.window)
             return false
-        case DestroyNotify where event.xdestroywindow.event == connection.root:
+        case DestroyNotify:
             let window = event.xdestroywindow.window
+            guard known.contains(window) else { return false }
             forget(window)
             return recompute()
-        case MapNotify where event.xmap.event == connection.root:
-            mapped.insert(event.xmap.window)
-            return holdsCarrier(event.xmap.window) && recompute()
-        case UnmapNotify where event.xunmap.event == connection.root:
-            mapped.remove(event.xunmap.window)
-            return holdsCarrier(event.xunmap.window) && recompute()
-        case ReparentNotify where event.xreparent.event == connection.root:
-            let window = event.xreparent.window
-            if event.xreparent.parent == connection.root {
-                // Back at the root (its WM went away): a top-level of its own, mapped or not.
-                topLevels[window] = window
-                pending.insert(window)
-            } else {
-                mapped.remove(window)
-                topLevels[window] = topLevels[event.xreparent.parent] ?? event.xreparent.parent
-            }
+        case MapNotify:
+            let window = event.xmap.window
+            guard known.contains(window) else { return false }
+            mapped.insert(window)
+            return carriers[window] != nil && recompute()
+        case UnmapNotify:
+            let window = event.xunmap.window
+            guard known.contains(window) else { return false }
+            mapped.remove(window)
             return carriers[window] != nil && recompute()
         case PropertyNotify:
             let atom = event.xproperty.atom
-            guard atom == strutPartial || atom == strut || atom == windowClass,
-                  topLevels[event.xproperty.window] != nil else { return false }
+            guard atom == strutPartial || atom == strut || atom == windowClass, known.contains(event.xproperty.window) else { return false }
             pending.insert(event.xproperty.window)
             return false
         default:
@@ -100,16 +93,28 @@ final class PanelWatch {
     /// Whether windows are waiting to be read.
     var needsRefresh: Bool { !pending.isEmpty }
 
-    /// Reads every pending window in one batch; returns whether `panels` changed.
+    /// Reads every pending window in one batch (a second, small one for windows found to carry
+    /// a strut, whose structure is watched from then on); returns whether `panels` changed.
     @discardableResult
     func refresh() -> Bool {
-        let windows = pending.filter { !isOwn($0) }
+        var windows = Array(pending.filter { !isOwn($0) })
         pending.removeAll()
-        guard !windows.isEmpty else { return false }
-        var mask = UInt32(PropertyChangeMask)
+        var first = true
+        while !windows.isEmpty {
+            windows = read(windows, selecting: first ? UInt32(PropertyChangeMask) : UInt32(PropertyChangeMask | StructureNotifyMask))
+            first = false
+        }
+        return recompute()
+    }
+
+    /// Selects `mask` on `windows` where not yet selected, reads their struts, class and map
+    /// state; returns the new carriers whose structure is not watched yet.
+    private func read(_ windows: [Window], selecting mask: UInt32) -> [Window] {
+        var value = mask
         let requests = windows.map { window in
             let id = UInt32(window)
-            let select = watched.contains(window) ? nil : xcb_change_window_attributes_checked(xcb, id, XCB_CW_EVENT_MASK.rawValue, &mask)
+            let select = (selected[window] ?? 0) & mask == mask
+                ? nil : xcb_change_window_attributes_checked(xcb, id, XCB_CW_EVENT_MASK.rawValue, &value)
             return (
                 window: window, select: select,
                 partial: xcb_get_property(xcb, 0, id, UInt32(strutPartial), XCB_ATOM_CARDINAL.rawValue, 0, 12),
@@ -119,21 +124,21 @@ final class PanelWatch {
             )
         }
         let screenWidth = Int(wb_DisplayWidth(connection.display, connection.screen))
+        var unwatched: [Window] = []
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
         for request in requests {
             let partial = cardinals(request.partial)
             let legacy = cardinals(request.legacy)
             let className = classOf(request.className)
             var gone = false
             if let select = request.select {
-                if let error = xcb_request_check(xcb, select) { free(error); gone = true } else { watched.insert(request.window) }
+                if let error = xcb_request_check(xcb, select) { free(error); gone = true } else { selected[request.window] = mask }
             }
-            if let reply = xcb_get_window_attributes_reply(xcb, request.attributes, nil) {
-                if topLevels[request.window] == request.window {
-                    if reply.pointee.map_state == UInt8(XCB_MAP_STATE_VIEWABLE.rawValue) {
-                        mapped.insert(request.window)
-                    } else {
-                        mapped.remove(request.window)
-                    }
+            if let reply = reply(xcb_get_window_attributes_reply(xcb, request.attributes, &error), &error) {
+                if reply.pointee.map_state == UInt8(XCB_MAP_STATE_UNMAPPED.rawValue) {
+                    mapped.remove(request.window)
+                } else {
+                    mapped.insert(request.window)
                 }
                 free(reply)
             } else {
@@ -143,17 +148,18 @@ final class PanelWatch {
                 forget(request.window)
             } else if className != Self.ownClass, let found = TopStrut(partial: partial, legacy: legacy, screenWidth: screenWidth) {
                 carriers[request.window] = found
+                if (selected[request.window] ?? 0) & UInt32(StructureNotifyMask) == 0 { unwatched.append(request.window) }
             } else {
                 carriers.removeValue(forKey: request.window)
             }
         }
-        return recompute()
+        return unwatched
     }
 
     /// Recomputes `panels`; returns whether they changed.
     private func recompute() -> Bool {
         let current = carriers
-            .filter { window, _ in topLevels[window].map(mapped.contains) ?? false }
+            .filter { mapped.contains($0.key) }
             .map(\.value)
             .sorted { ($0.top, $0.startX, $0.endX) < ($1.top, $1.startX, $1.endX) }
         guard current != panels else { return false }
@@ -162,17 +168,11 @@ final class PanelWatch {
     }
 
     private func forget(_ window: Window) {
-        topLevels.removeValue(forKey: window)
+        known.remove(window)
         mapped.remove(window)
         carriers.removeValue(forKey: window)
-        watched.remove(window)
+        selected.removeValue(forKey: window)
         pending.remove(window)
-        // A frame destroyed takes the clients it held out of view (they are reparented or gone).
-        for (client, frame) in topLevels where frame == window { topLevels[client] = client }
-    }
-
-    private func holdsCarrier(_ topLevel: Window) -> Bool {
-        carriers.keys.contains { topLevels[$0] == topLevel }
     }
 
     /// Windows this connection created: ours are never panels, and their event masks are ours.
@@ -185,12 +185,24 @@ final class PanelWatch {
 
     // MARK: XCB replies
 
+    /// `reply`, with the error freed when there is one instead: a window that went away between
+    /// the event that named it and the read is no error of ours (given no error pointer, XCB
+    /// would hand it to Xlib's error handler).
+    private func reply<Reply>(_ reply: UnsafeMutablePointer<Reply>?, _ error: inout UnsafeMutablePointer<xcb_generic_error_t>?) -> UnsafeMutablePointer<Reply>? {
+        if let failed = error {
+            free(failed)
+            error = nil
+        }
+        return reply
+    }
+
     private func queryTree(_ window: Window) -> [Window] {
         children(from: xcb_query_tree(xcb, UInt32(window)))
     }
 
     private func children(from cookie: xcb_query_tree_cookie_t) -> [Window] {
-        guard let reply = xcb_query_tree_reply(xcb, cookie, nil) else { return [] }
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        guard let reply = reply(xcb_query_tree_reply(xcb, cookie, &error), &error) else { return [] }
         defer { free(reply) }
         guard let list = xcb_query_tree_children(reply) else { return [] }
         return UnsafeBufferPointer(start: list, count: Int(xcb_query_tree_children_length(reply))).map { Window($0) }
@@ -198,7 +210,8 @@ final class PanelWatch {
 
     /// A format-32 property's values; nil when absent (or the window is gone).
     private func cardinals(_ cookie: xcb_get_property_cookie_t) -> [Int]? {
-        guard let reply = xcb_get_property_reply(xcb, cookie, nil) else { return nil }
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        guard let reply = reply(xcb_get_property_reply(xcb, cookie, &error), &error) else { return nil }
         defer { free(reply) }
         guard reply.pointee.format == 32, reply.pointee.value_len > 0, let value = xcb_get_property_value(reply) else { return nil }
         let values = value.bindMemory(to: UInt32.self, capacity: Int(reply.pointee.value_len))
@@ -207,7 +220,8 @@ final class PanelWatch {
 
     /// WM_CLASS's second string (the class); nil when absent.
     private func classOf(_ cookie: xcb_get_property_cookie_t) -> String? {
-        guard let reply = xcb_get_property_reply(xcb, cookie, nil) else { return nil }
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        guard let reply = reply(xcb_get_property_reply(xcb, cookie, &error), &error) else { return nil }
         defer { free(reply) }
         let length = Int(xcb_get_property_value_length(reply))
         guard reply.pointee.format == 8, length > 0, let value = xcb_get_property_value(reply) else { return nil }

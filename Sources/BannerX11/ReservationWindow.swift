@@ -6,6 +6,10 @@
 // windows out. So one dock serves one reservation — mapped before the banner slides in, struts
 // zeroed and destroyed after it has slid out — and a reservation that must change (a height
 // change, a panel above it moving) gets a new dock, mapped before the old one goes.
+// Most WMs leave the dock where its position hints say (under the panels); a WM that lays docks
+// out itself and keeps ours elsewhere (i3 stacks its docks in its own order) is asked once to put
+// it back, and then the banner goes where the dock is (`placedInset`), so it never covers a panel
+// the WM moved below it.
 // The dock shows the banner's background (and its rounded corners): it is what the strip the WM
 // has just emptied shows until the sliding banner covers it, and what stays once the banner has
 // slid out above it, instead of the wallpaper flashing there. It takes no input and sits on
@@ -31,6 +35,10 @@ final class ReservationWindow {
     let window: Window
     let geometry: Geometry
     private(set) var isMapped = false
+    /// Rows below the monitor's top edge where the window manager has put the dock; nil until
+    /// it has placed it.
+    private(set) var placedInset: Int?
+    private var askedBack = false
     private var background: RGBA
     private var outline: [PixelRect]?
 
@@ -93,17 +101,26 @@ final class ReservationWindow {
         }
     }
 
-    /// Some WMs place docks by their own rules: if it is not where it belongs, move it back.
-    func confirmPosition() {
+    /// The WM mapped, moved or reparented the dock: notes where it is. Where it does not
+    /// belong, the WM is asked once to move it back; if it keeps it there, that is where the
+    /// banner goes. Returns whether `placedInset` changed.
+    func windowManagerPlacedIt() -> Bool {
         var rootX: Int32 = 0
         var rootY: Int32 = 0
         var child: Window = 0
         XTranslateCoordinates(connection.display, window, connection.root, 0, 0, &rootX, &rootY, &child)
-        let x = geometry.monitor.x
-        let y = geometry.monitor.y + geometry.panelInset
-        if Int(rootX) != x || Int(rootY) != y {
-            XMoveWindow(connection.display, window, Int32(x), Int32(y))
+        let monitor = geometry.monitor
+        let wanted = monitor.y + geometry.panelInset
+        let before = placedInset
+        if Int(rootX) == monitor.x, Int(rootY) == wanted {
+            placedInset = geometry.panelInset
+        } else if !askedBack {
+            askedBack = true
+            XMoveWindow(connection.display, window, Int32(monitor.x), Int32(wanted))
+        } else {
+            placedInset = min(max(Int(rootY) - monitor.y, 0), max(monitor.height - geometry.height, 0))
         }
+        return placedInset != before
     }
 
     /// Zeroes the strut first (some WMs never shrink their padding when a strut vanishes with

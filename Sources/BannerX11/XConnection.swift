@@ -47,6 +47,9 @@ final class XConnection {
         let effective = requested ?? environment
         guard let effective, !effective.isEmpty else { throw .cannotOpen(nil) }
         guard let display = XOpenDisplay(effective) else { throw .cannotOpen(effective) }
+        // The handler is process-wide: errors of another connection that once had this
+        // address (one this library did not open) must not count against this one.
+        XErrorTrap.forget(display)
         XErrorTrap.install()
         self.display = display
         name = effective

@@ -11,8 +11,27 @@ public final class TestDesktop {
         case openbox
         /// Tiling WM; publishes no `_NET_WORKAREA`, lays docks out itself.
         case i3
+        /// Tiling (with the config below); no `_NET_WORKAREA`; reads a dock's strut when it manages it.
+        case awesome
+        /// Tiling; no `_NET_WORKAREA`; reads a dock's strut when it manages it and never gives it back.
+        case bspwm
+        /// Stacking; honours only the legacy `_NET_WM_STRUT`.
+        case fluxbox
+        /// Tiling; no `_NET_WORKAREA`; follows strut changes live.
+        case herbstluftwm
+        /// Stacking (taskbar off); publishes `_NET_WORKAREA` once a strut appears.
+        case icewm
+        /// Stacking; publishes `_NET_WORKAREA`, re-fits no window already maximized.
+        case jwm
+        /// Stacking; honours only the legacy `_NET_WM_STRUT`, re-fits no window already maximized.
+        case pekwm
         /// No window manager at all.
         case none
+
+        /// Whether the WM tiles windows (a tiled client shows where it reserves space).
+        public var tiles: Bool { [.i3, .awesome, .bspwm, .herbstluftwm].contains(self) }
+        /// Whether the WM publishes `_NET_WORKAREA` (at least once a strut exists).
+        public var publishesWorkArea: Bool { [.openbox, .fluxbox, .icewm, .jwm, .pekwm].contains(self) }
     }
 
     public let displayName: String
@@ -55,30 +74,67 @@ public final class TestDesktop {
     public func startWindowManager(_ windowManager: WindowManager) throws {
         var environment = self.environment
         environment["HOME"] = home
+        environment["XDG_CONFIG_HOME"] = home + "/.config"
+        guard let command = try Self.command(for: windowManager, home: home) else { return }
+        wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec \(command) >/dev/null 2>&1"], environment: environment)
+        let observer = try XObserver(displayName: displayName)
+        defer { observer.close() }
+        // Every one of them names its check window on the root and on itself once it runs; a
+        // work area is published later or never, so it is no sign of readiness.
+        guard observer.wait(timeout: 20, until: { observer.windowManagerIsReady }) else {
+            throw TestFailure("\(windowManager.rawValue) did not announce itself on \(displayName)")
+        }
+        try observer.waitUntilWindowManagerManagesWindows()
+        if [.openbox, .fluxbox, .jwm, .pekwm].contains(windowManager) {
+            guard observer.wait(timeout: 20, until: { !observer.workAreas().isEmpty }) else {
+                throw TestFailure("\(windowManager.rawValue) published no _NET_WORKAREA on \(displayName)")
+            }
+        }
+    }
+
+    /// The command line that starts `windowManager` with a minimal config of its own under
+    /// `home` (no bars, taskbars or trays of its own: the tests bring their own panel).
+    private static func command(for windowManager: WindowManager, home: String) throws -> String? {
+        let config = home + "/.config"
+        for directory in [config, "\(config)/awesome", "\(config)/bspwm", "\(config)/herbstluftwm", "\(home)/.fluxbox", "\(home)/.icewm"] {
+            mkdir(directory, 0o700)
+        }
         switch windowManager {
         case .openbox:
-            wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec openbox 2>/dev/null"], environment: environment)
+            return "openbox --sm-disable"
         case .i3:
-            let config = home + "/i3.config"
             // The header line stops i3 from migrating the config and starting a bar.
-            try writeFile(config, "# i3 config file (v4)\nfont pango:DejaVu Sans 8\nfocus_follows_mouse no\n")
-            wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec i3 -c \(config) 2>/dev/null >/dev/null"], environment: environment)
+            try writeFile("\(config)/i3.config", "# i3 config file (v4)\nfont pango:DejaVu Sans 8\nfocus_follows_mouse no\n")
+            return "i3 -c \(config)/i3.config"
+        case .awesome:
+            try writeFile("\(config)/awesome/rc.lua", """
+                local awful = require("awful")
+                awful.layout.layouts = { awful.layout.suit.tile }
+                awful.screen.connect_for_each_screen(function(s) awful.tag({ "1" }, s, awful.layout.layouts[1]) end)
+
+                """)
+            return "awesome -c \(config)/awesome/rc.lua"
+        case .bspwm:
+            try writeFile("\(config)/bspwm/bspwmrc", "#!/bin/sh\nbspc monitor -d 1\n")
+            chmod("\(config)/bspwm/bspwmrc", 0o755)
+            return "bspwm -c \(config)/bspwm/bspwmrc"
+        case .fluxbox:
+            try writeFile("\(home)/.fluxbox/init", "session.screen0.toolbar.visible: false\nsession.screen0.workspaces: 1\n")
+            return "fluxbox -rc \(home)/.fluxbox/init"
+        case .herbstluftwm:
+            try writeFile("\(config)/herbstluftwm/autostart", "#!/bin/sh\nherbstclient set_layout horizontal\n")
+            chmod("\(config)/herbstluftwm/autostart", 0o755)
+            return "herbstluftwm --autostart \(config)/herbstluftwm/autostart"
+        case .icewm:
+            try writeFile("\(home)/.icewm/preferences", "ShowTaskBar=0\n")
+            return "icewm"
+        case .jwm:
+            try writeFile("\(home)/.jwmrc", "<?xml version=\"1.0\"?>\n<JWM><Desktops width=\"1\" height=\"1\"/></JWM>\n")
+            return "jwm -f \(home)/.jwmrc"
+        case .pekwm:
+            return "pekwm"
         case .none:
-            break
-        }
-        if windowManager != .none {
-            let observer = try XObserver(displayName: displayName)
-            defer { observer.close() }
-            // openbox publishes _NET_WORKAREA just after announcing itself; i3 never does.
-            let ready = observer.wait(timeout: 20) {
-                observer.windowManagerIsReady && (windowManager == .i3 || !observer.workAreas().isEmpty)
-            }
-            guard ready else {
-                throw TestFailure("\(windowManager.rawValue) did not announce itself on \(displayName)")
-            }
-            if windowManager == .openbox {
-                try observer.waitUntilWindowManagerManagesWindows()
-            }
+            return nil
         }
     }
 

@@ -342,6 +342,7 @@ public final class XObserver {
     /// openbox announces itself before its main loop runs, and a window mapped in between stays
     /// unmanaged until some later event wakes it. Map a probe window and nudge the WM with a
     /// no-op request until the probe is managed: from then on the WM serves every request.
+    /// (Other WMs may do the same; every one of them is waited for this way.)
     public func waitUntilWindowManagerManagesWindows(timeout: Double = 20) throws {
         let probe = mapClientWindow(maximized: false, className: "wm-probe")
         defer {
@@ -350,7 +351,10 @@ public final class XObserver {
         }
         let deadline = monotonicSeconds() + timeout
         while monotonicSeconds() < deadline {
-            let managed = wait(timeout: 0.1) { cardinals(root, "_NET_CLIENT_LIST")?.contains(Int(probe)) == true }
+            // Listed as a client, or given its ICCCM WM_STATE (pekwm lists its frames instead).
+            let managed = wait(timeout: 0.1) {
+                cardinals(root, "_NET_CLIENT_LIST")?.contains(Int(probe)) == true || cardinals(probe, "WM_STATE") != nil
+            }
             if managed { return }
             var event = XEvent()
             event.xclient.type = ClientMessage
