@@ -107,7 +107,7 @@ public final class BannerHost {
     /// Rows between the monitor's top edge and the banner shown now: the panels' (or, on a WM
     /// that lays docks out itself, wherever it put the banner's dock); 0 when none is shown, or
     /// it covers them (`screenEdge`).
-    public var panelInset: Int { reservation.map { $0.placedInset ?? $0.geometry.panelInset } ?? 0 }
+    public var panelInset: Int { reservation?.bannerInset ?? 0 }
 
     /// The height in pixels of the banner presented on this monitor once it has settled (what
     /// it slides to, or cross-fades to); nil when none is presented.
@@ -257,7 +257,7 @@ public final class BannerHost {
         reserve(dock, background: new.background, outline: dockOutline)
 
         // Over the dock: under the panels, unless the WM laid the dock out elsewhere itself.
-        let inset = reservation?.placedInset ?? panelInset
+        let inset = reservation?.bannerInset ?? panelInset
         let area = BannerLayout.bannerArea(on: monitor, panelInset: inset)
         let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: reserved)
         let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: area, on: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
@@ -396,13 +396,19 @@ public final class BannerHost {
     /// raising over it.
     func reservationMoved(_ window: Window) -> Bool {
         guard let reservation, reservation.window == window else { return false }
-        if reservation.windowManagerPlacedIt() { requestFrame() }
+        if reservation.windowManagerPlacedIt() { drawAtNextSlot() }
         return true
     }
 
     /// The panels at the monitor's top edge changed: a shown banner moves under them.
     func panelsChanged() {
-        if bannerWindow != nil { requestFrame() }
+        if bannerWindow != nil { drawAtNextSlot() }
+    }
+
+    /// A frame now when nothing moves; while something does, the next paced frame shows the
+    /// change (an extra frame would break the 60 fps pacing).
+    private func drawAtNextSlot() {
+        if nextFrameDue == nil { requestFrame() }
     }
 
     func owns(_ window: Window) -> Bool {

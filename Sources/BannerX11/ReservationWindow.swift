@@ -101,9 +101,12 @@ final class ReservationWindow {
         }
     }
 
+    /// Rows below the monitor's top edge where the banner goes: over the dock.
+    var bannerInset: Int { placedInset ?? geometry.panelInset }
+
     /// The WM mapped, moved or reparented the dock: notes where it is. Where it does not
     /// belong, the WM is asked once to move it back; if it keeps it there, that is where the
-    /// banner goes. Returns whether `placedInset` changed.
+    /// banner goes. Returns whether `bannerInset` changed.
     func windowManagerPlacedIt() -> Bool {
         var rootX: Int32 = 0
         var rootY: Int32 = 0
@@ -111,7 +114,7 @@ final class ReservationWindow {
         XTranslateCoordinates(connection.display, window, connection.root, 0, 0, &rootX, &rootY, &child)
         let monitor = geometry.monitor
         let wanted = monitor.y + geometry.panelInset
-        let before = placedInset
+        let before = bannerInset
         if Int(rootX) == monitor.x, Int(rootY) == wanted {
             placedInset = geometry.panelInset
         } else if !askedBack {
@@ -120,7 +123,7 @@ final class ReservationWindow {
         } else {
             placedInset = min(max(Int(rootY) - monitor.y, 0), max(monitor.height - geometry.height, 0))
         }
-        return placedInset != before
+        return bannerInset != before
     }
 
     /// Zeroes the strut first (some WMs never shrink their padding when a strut vanishes with
