@@ -3,13 +3,15 @@
 // no struts (a WM that did honour them would count the space twice: the dock below reserves
 // it). The full-height banner is a child window inside it whose background is the back buffer,
 // so the X server repaints whatever a move uncovers without asking us.
-// How the banner slides depends on what lies above its monitor:
-// - Nothing (the usual case: a monitor at the top of the layout): the top-level window is as
-//   tall as the banner and simply moves down, its rows not yet shown off every screen. One
-//   request per slide frame.
-// - Another monitor: the top-level window is a clip at the monitor's top edge, exactly as tall
-//   as the part of the banner that shows, and the child moves inside it, so the rows still
-//   "above" the edge are cut off instead of showing on the monitor above. Two requests.
+// The banner slides into its area: its monitor, or the part of it below the status bars there.
+// How depends on what lies above that area's top edge:
+// - Nothing (the usual case: a monitor at the top of the layout, no bar): the top-level window
+//   is as tall as the banner and simply moves down, its rows not yet shown off every screen.
+//   One request per slide frame.
+// - A bar, or another monitor: the top-level window is a clip at the area's top edge, exactly
+//   as tall as the part of the banner that shows, and the child moves inside it, so the rows
+//   still "above" the edge are cut off instead of covering the bar or showing on the monitor
+//   above. Two requests.
 // The child takes the pointer's button presses and releases (clicks, the wheel, drags: see
 // BannerHost.pointerButton); the dock below takes none.
 // Rounded bottom corners are cut from the top-level window with XShape, bounding and input
