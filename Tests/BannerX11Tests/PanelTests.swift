@@ -62,7 +62,7 @@ extension BannerX11Tests {
             #expect(fixture.run { fixture.host.phase == .presented })
             fixture.host.dismissTopBanner()
             #expect(fixture.run { fixture.host.phase == .hidden })
-            #expect(panelRows.count >= 10)
+            #expect(panelRows.count >= 4, "\(panelRows.count) frames")
             #expect(panelRows.allSatisfy { $0 == panel.colour }, "\(panelRows)")
         }
 
