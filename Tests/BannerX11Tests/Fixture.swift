@@ -61,6 +61,21 @@ final class Fixture {
         areas.map { Rect(x: $0.x, y: $0.y + height, width: $0.width, height: $0.height - height) }
     }
 
+    /// Whether `client` is maximized in `area`: filling it once the WM's frame is accounted for.
+    func fills(_ client: Window, _ area: Rect) -> Bool {
+        guard let expected = observer.maximizedGeometry(of: client, in: area) else { return false }
+        return observer.geometry(of: client) == expected
+    }
+
+    /// Maps an ordinary client, has the WM maximize it, and serves the loop until it fills
+    /// `workArea`; nil if it never does.
+    func mapMaximizedClient(filling workArea: Rect) -> Window? {
+        let client = observer.mapClientWindow(maximized: true)
+        guard run(until: { observer.cardinals(client, "_NET_FRAME_EXTENTS") != nil }) else { return nil }
+        observer.requestMaximize(client)
+        return run { fills(client, workArea) } ? client : nil
+    }
+
     /// Presents and serves the loop until the slide-in finished and the WM applied the strut.
     func presentAndSettle(height: Int, _ config: @escaping (inout TopBannerConfigBuilder) -> Void) throws -> Bool {
         let before = observer.workAreas()

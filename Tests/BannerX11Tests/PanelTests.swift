@@ -154,21 +154,14 @@ extension BannerX11Tests {
             defer { panel?.close() }
             let original = Rect(x: 0, y: panel?.height ?? 0, width: 1280, height: 800 - (panel?.height ?? 0))
             #expect(fixture.run { observer.workAreas().first == original })
-            let client = observer.mapClientWindow(maximized: true)
-            #expect(fixture.run { observer.cardinals(client, "_NET_FRAME_EXTENTS") != nil })
-            observer.requestMaximize(client)
-            func fills(_ area: Rect) -> Bool {
-                guard let expected = observer.maximizedGeometry(of: client, in: area) else { return false }
-                return observer.geometry(of: client) == expected
-            }
-            #expect(fixture.run { fills(original) })
+            let client = try #require(fixture.mapMaximizedClient(filling: original))
             let maximized = try #require(observer.geometry(of: client))
             observer.clearRecords()
 
             fixture.host.compactPolicy = .never
             try fixture.host.presentTopBanner { $0.title("Relayout") }
             let shrunk = Rect(x: original.x, y: original.y + 80, width: original.width, height: original.height - 80)
-            #expect(fixture.run { fixture.host.phase == .presented && fills(shrunk) })
+            #expect(fixture.run { fixture.host.phase == .presented && fixture.fills(client, shrunk) })
             let slideIn = Self.layouts(of: client, in: observer)
             #expect(slideIn == [maximized.height - 80], "slide in: \(slideIn)")
 
@@ -183,10 +176,7 @@ extension BannerX11Tests {
             let fixture = try Fixture()
             let observer = fixture.observer
             let original = try #require(observer.workAreas().first)
-            let client = observer.mapClientWindow(maximized: true)
-            #expect(fixture.run { observer.cardinals(client, "_NET_FRAME_EXTENTS") != nil })
-            observer.requestMaximize(client)
-            #expect(fixture.run { observer.maximizedGeometry(of: client, in: original).map { observer.geometry(of: client) == $0 } ?? false })
+            let client = try #require(fixture.mapMaximizedClient(filling: original))
             fixture.host.compactPolicy = .never
             #expect(try fixture.presentAndSettle(height: 80) { $0.title("Short") })
             let settled = try #require(observer.geometry(of: client))

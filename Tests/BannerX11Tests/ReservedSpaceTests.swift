@@ -46,21 +46,13 @@ extension BannerX11Tests {
             let fixture = try Fixture()
             let observer = fixture.observer
             let original = try #require(observer.workAreas().first)
-            let client = observer.mapClientWindow(maximized: true)
-            #expect(fixture.run { observer.cardinals(client, "_NET_FRAME_EXTENTS") != nil })
-            observer.requestMaximize(client)
-            // Maximized = filling the work area once the WM's frame is accounted for.
-            func fills(_ area: Rect) -> Bool {
-                guard let expected = observer.maximizedGeometry(of: client, in: area) else { return false }
-                return observer.geometry(of: client) == expected
-            }
-            #expect(fixture.run { fills(original) })
+            let client = try #require(fixture.mapMaximizedClient(filling: original))
             let maximized = try #require(observer.geometry(of: client))
 
             fixture.host.compactPolicy = .never
             try fixture.host.presentTopBanner { $0.title("Call in progress") }
             let shrunk = Rect(x: original.x, y: original.y + 80, width: original.width, height: original.height - 80)
-            #expect(fixture.run { fills(shrunk) })
+            #expect(fixture.run { fixture.fills(client, shrunk) })
             #expect(observer.geometry(of: client)?.y == maximized.y + 80)
             fixture.host.dismissTopBanner()
             #expect(fixture.run { fixture.host.phase == .hidden && observer.geometry(of: client) == maximized })
