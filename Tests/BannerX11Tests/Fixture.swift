@@ -39,7 +39,10 @@ final class Fixture {
     func run(timeout: Double = 10, until condition: () -> Bool) -> Bool {
         display.loop.run(timeout: timeout) {
             observer.drainEvents()
-            return condition()
+            guard condition() else { return false }
+            // The condition's own round trips may have queued events: record them too.
+            observer.drainEvents()
+            return true
         }
     }
 

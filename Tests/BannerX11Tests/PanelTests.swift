@@ -137,8 +137,10 @@ extension BannerX11Tests {
     @Suite("One reservation change per slide (openbox)")
     struct RelayoutTests {
         /// Heights a maximized client was given, change by change, as its ConfigureNotify
-        /// events told it (a repeated size is no new layout).
+        /// events told it (a repeated size is no new layout). Call it once the state awaited is
+        /// seen: the round trip that saw it brought in every event sent before.
         static func layouts(of client: Window, in observer: XObserver) -> [Int] {
+            observer.drainEvents()
             var heights: [Int] = []
             for record in observer.configures where record.window == client && record.height != heights.last {
                 heights.append(record.height)

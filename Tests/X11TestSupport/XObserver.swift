@@ -135,7 +135,11 @@ public final class XObserver {
         let deadline = monotonicSeconds() + timeout
         while true {
             drainEvents()
-            if condition() { return true }
+            if condition() {
+                // The condition's own round trips may have queued events: record them too.
+                drainEvents()
+                return true
+            }
             let remaining = deadline - monotonicSeconds()
             if remaining <= 0 { return false }
             var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)]
