@@ -21,6 +21,8 @@ final class PanelWatch {
     private var known: Set<Window> = []
     /// Known windows that are mapped (their own map state).
     private var mapped: Set<Window> = []
+    /// Known windows inside a WM's frame, and the frame: destroyed with it, unheard otherwise.
+    private var frames: [Window: Window] = [:]
     /// Windows carrying a top strut, and that strut (other clients' only). Their structure is
     /// watched too, so their own map, unmap and destruction are heard inside a WM's frame.
     private var carriers: [Window: TopStrut] = [:]
@@ -52,7 +54,12 @@ final class PanelWatch {
         let roots = queryTree(connection.root)
         let cookies = roots.map { xcb_query_tree(xcb, UInt32($0)) }
         known.formUnion(roots)
-        for cookie in cookies { known.formUnion(children(from: cookie)) }
+        for (frame, cookie) in zip(roots, cookies) {
+            for client in children(from: cookie) {
+                known.insert(client)
+                frames[client] = frame
+            }
+        }
         pending.formUnion(known)
         _ = refresh()
     }
@@ -69,7 +76,17 @@ final class PanelWatch {
             let window = event.xdestroywindow.window
             guard known.contains(window) else { return false }
             forget(window)
+            for (client, frame) in frames where frame == window { forget(client) }
             return recompute()
+        case ReparentNotify where event.xreparent.event == connection.root:
+            let window = event.xreparent.window
+            guard known.contains(window) else { return false }
+            if event.xreparent.parent == connection.root {
+                frames.removeValue(forKey: window)
+            } else {
+                frames[window] = event.xreparent.parent
+            }
+            return false
         case MapNotify:
             let window = event.xmap.window
             guard known.contains(window) else { return false }
@@ -169,6 +186,7 @@ final class PanelWatch {
 
     private func forget(_ window: Window) {
         known.remove(window)
+        frames.removeValue(forKey: window)
         mapped.remove(window)
         carriers.removeValue(forKey: window)
         selected.removeValue(forKey: window)
