@@ -323,6 +323,13 @@ public enum BannerLayout {
         return max(0, min(deepest, monitor.height - bannerHeight))
     }
 
+    /// Where the banner goes when the window manager keeps its dock at root row `dockY` instead
+    /// of where it was asked (a WM that lays docks out itself): over the dock, as rows below
+    /// `monitor`'s top edge, never off the monitor.
+    public static func dockInset(dockY: Int, on monitor: MonitorGeometry, bannerHeight: Int) -> Int {
+        min(max(dockY - monitor.y, 0), max(monitor.height - bannerHeight, 0))
+    }
+
     /// The part of `monitor` the banner slides into: below the first `panelInset` rows.
     public static func bannerArea(on monitor: MonitorGeometry, panelInset: Int) -> MonitorGeometry {
         MonitorGeometry(x: monitor.x, y: monitor.y + panelInset, width: monitor.width, height: monitor.height - panelInset)

@@ -251,10 +251,7 @@ public final class BannerHost {
 
         // The space first, whole: the dock is mapped (or replaced) before the banner moves.
         let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: reserved)
-        let dockOutline = new.cornerRadius > 0
-            ? BannerLayout.roundedBottomShape(width: monitor.width, bannerHeight: reserved, visibleHeight: reserved, radius: new.cornerRadius)
-            : nil
-        reserve(dock, background: new.background, outline: dockOutline)
+        reserve(dock, background: new.background, cornerRadius: new.cornerRadius)
 
         // Over the dock: under the panels, unless the WM laid the dock out elsewhere itself.
         let inset = reservation?.bannerInset ?? panelInset
@@ -330,12 +327,12 @@ public final class BannerHost {
     /// Makes the dock reserve `geometry`: the first one of a presentation, mapped with its
     /// whole strut; when the reservation changes, a new dock mapped before the old one goes
     /// (WMs that read a strut only when they manage a dock see the new one too).
-    private func reserve(_ geometry: ReservationWindow.Geometry, background: RGBA, outline: [PixelRect]?) {
+    private func reserve(_ geometry: ReservationWindow.Geometry, background: RGBA, cornerRadius: Int) {
         if let reservation, reservation.geometry == geometry {
-            reservation.paint(background: background, outline: outline)
+            reservation.paint(background: background, cornerRadius: cornerRadius)
             return
         }
-        let next = ReservationWindow(connection: context.connection, geometry: geometry, background: background, outline: outline)
+        let next = ReservationWindow(connection: context.connection, geometry: geometry, background: background, cornerRadius: cornerRadius)
         next.map()
         reservation?.destroy()
         reservation = next

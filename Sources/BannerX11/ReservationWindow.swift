@@ -40,15 +40,15 @@ final class ReservationWindow {
     private(set) var placedInset: Int?
     private var askedBack = false
     private var background: RGBA
-    private var outline: [PixelRect]?
+    private var cornerRadius: Int
 
-    /// Creates the dock with its whole strut; `background` and `outline` (the bottom corners'
-    /// shape, nil for square ones) as the banner's.
-    init(connection: XConnection, geometry: Geometry, background: RGBA, outline: [PixelRect]?) {
+    /// Creates the dock with its whole strut; `background` and `cornerRadius` (of the bottom
+    /// corners, in pixels; 0 for square ones) as the banner's.
+    init(connection: XConnection, geometry: Geometry, background: RGBA, cornerRadius: Int) {
         self.connection = connection
         self.geometry = geometry
         self.background = background
-        self.outline = outline
+        self.cornerRadius = cornerRadius
         let monitor = geometry.monitor
         let height = max(geometry.height, 1)
         var attributes = XSetWindowAttributes()
@@ -74,7 +74,7 @@ final class ReservationWindow {
         }
         // Nothing to click: clicks on the reserved strip must not reach (or focus) the dock.
         XShapeCombineRectangles(connection.display, window, ShapeInput, 0, 0, nil, 0, ShapeSet, Unsorted)
-        if let outline { connection.setShape(window, outline, kinds: [ShapeBounding]) }
+        if cornerRadius > 0 { connection.setShape(window, outline, kinds: [ShapeBounding]) }
         applyGeometryHints()
         applyStrut(reserving: true)
     }
@@ -88,17 +88,26 @@ final class ReservationWindow {
         isMapped = true
     }
 
-    /// Shows `newBackground` cut to `newOutline` from now on; nothing is sent when neither changed.
-    func paint(background newBackground: RGBA, outline newOutline: [PixelRect]?) {
+    /// Shows `newBackground` with corners of `newRadius` from now on; nothing is sent when
+    /// neither changed (the case of every frame but a look's first).
+    func paint(background newBackground: RGBA, cornerRadius newRadius: Int) {
         if newBackground != background {
             background = newBackground
             XSetWindowBackground(connection.display, window, connection.pixel(of: newBackground))
             XClearWindow(connection.display, window)
         }
-        if newOutline != outline {
-            outline = newOutline
-            connection.setShape(window, newOutline, kinds: [ShapeBounding])
+        if newRadius != cornerRadius {
+            cornerRadius = newRadius
+            connection.setShape(window, outline, kinds: [ShapeBounding])
         }
+    }
+
+    /// The dock's bounding shape: the banner's rounded outline at the dock's height; nil (a
+    /// plain rectangle) for square corners.
+    private var outline: [PixelRect]? {
+        guard cornerRadius > 0 else { return nil }
+        let height = max(geometry.height, 1)
+        return BannerLayout.roundedBottomShape(width: geometry.monitor.width, bannerHeight: height, visibleHeight: height, radius: cornerRadius)
     }
 
     /// Rows below the monitor's top edge where the banner goes: over the dock.
@@ -121,7 +130,7 @@ final class ReservationWindow {
             askedBack = true
             XMoveWindow(connection.display, window, Int32(monitor.x), Int32(wanted))
         } else {
-            placedInset = min(max(Int(rootY) - monitor.y, 0), max(monitor.height - geometry.height, 0))
+            placedInset = BannerLayout.dockInset(dockY: Int(rootY), on: monitor, bannerHeight: geometry.height)
         }
         return bannerInset != before
     }

@@ -163,6 +163,14 @@ struct LayoutTests {
         #expect(inset(left, [TopStrut(top: 790, startX: 0, endX: 1279)]) == 720)
     }
 
+    @Test func aDockTheWindowManagerKeepsElsewhereTakesTheBannerWithIt() {
+        let lower = MonitorGeometry(x: 0, y: 800, width: 1280, height: 800)
+        #expect(BannerLayout.dockInset(dockY: 800, on: lower, bannerHeight: 80) == 0)
+        #expect(BannerLayout.dockInset(dockY: 850, on: lower, bannerHeight: 80) == 50)
+        #expect(BannerLayout.dockInset(dockY: 10, on: lower, bannerHeight: 80) == 0)
+        #expect(BannerLayout.dockInset(dockY: 1590, on: lower, bannerHeight: 80) == 720)
+    }
+
     @Test func otherClientsStrutsAreReadAsEWMHSays() {
         // The partial form wins and keeps to its columns; the legacy one spans the screen.
         #expect(TopStrut(partial: [0, 0, 30, 0, 0, 0, 0, 0, 100, 899, 0, 0], legacy: [0, 0, 50, 0], screenWidth: 1280)
