@@ -75,6 +75,15 @@ sleep 0.6
 shot rich
 "$banner" dismiss --all --quit
 
+# Under a real status bar: lemonbar (a dock reserving the top 24 px) stays visible above the
+# banner, and the terminal moves down by the banner's height only.
+echo '%{l}  1  2  3%{c}Mon 09:41%{r}wlan0: no carrier  ' | lemonbar -p -g x24 -B "#3b4252" -F "#eceff4" &
+for _ in $(seq 100); do xprop -root _NET_WORKAREA | grep -q "= 0, 24," && break; sleep 0.1; done
+"$banner" show --style offline --compact never
+sleep 0.6
+shot panel
+"$banner" dismiss --all --quit
+
 # One picture of the whole sequence: the top of the screen at each stage.
 convert screenshots/0-desktop.png screenshots/regular-1-offline.png screenshots/regular-2-mid-fade.png \
   screenshots/regular-3-back-online.png screenshots/regular-4-restored.png -crop 1280x150+0+0 +repage -bordercolor "#888888" -border 0x2 \
@@ -89,3 +98,7 @@ echo "demo: screenshots/looks.png"
 # The rich banner on its own, with the desktop in its corners and the terminal pushed below.
 convert screenshots/rich.png -crop 1280x110+0+0 +repage screenshots/rich.png
 echo "demo: screenshots/rich.png"
+
+# The banner under the status bar, the terminal below both.
+convert screenshots/panel.png -crop 1280x135+0+0 +repage screenshots/panel.png
+echo "demo: screenshots/panel.png"

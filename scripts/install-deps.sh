@@ -18,8 +18,9 @@ packages=(
   libxres-dev
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
-  # demo: a client window to push down, and screenshots; tests: xdotool clicks, scrolls and drags (XTEST)
-  xterm wmctrl xdotool imagemagick x11-utils
+  # demo: a client window to push down, a real status bar (lemonbar) to sit under, and
+  # screenshots; tests: xdotool clicks, scrolls and drags (XTEST), lemonbar as a real panel
+  xterm wmctrl xdotool imagemagick x11-utils lemonbar
 )
 # More packages may be named on the command line (bench/install-deps.sh names the benchmark's).
 packages+=("$@")

@@ -99,6 +99,25 @@ extension BannerX11Tests {
             #expect(shot.pixel(x: 5, y: 10) == panel.colour)
         }
 
+        @Test func aRealStatusBarStaysVisibleAboveTheBanner() throws {
+            // lemonbar, from Debian's packages: a dock with top struts, 24 px, in its own colours.
+            let fixture = try Fixture()
+            // -p: it stays after its input ends; it goes with the X server at the end of the test.
+            let bar = try fixture.desktop.start(["sh", "-c", "echo '%{c}Mon 17:05' | lemonbar -p -g x24 -B '#3b4252' -F '#eceff4'"])
+            defer { withExtendedLifetime(bar) {} }
+            #expect(fixture.run { fixture.observer.workAreas().first?.y == 24 }, "lemonbar reserved nothing: \(fixture.observer.workAreas())")
+            fixture.host.compactPolicy = .never
+            try fixture.host.presentTopBanner { $0.title("No Internet Connection").backgroundColor(.systemRed) }
+            #expect(fixture.run { fixture.host.phase == .presented && fixture.observer.workAreas().first?.y == 104 })
+            #expect(fixture.waitUntilBannerIsOnTop())
+            #expect(fixture.bannerGeometry == Rect(x: 0, y: 24, width: 1280, height: 80))
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 10, height: 104)))
+            #expect(shot.pixel(x: 5, y: 12) == Pixel(hex: 0x3B4252), "the bar: \(fixture.observer.describeStack())")
+            #expect(shot.pixel(x: 5, y: 60) == Pixel(hex: 0xFF3B30))
+            fixture.host.dismissTopBanner()
+            #expect(fixture.run { fixture.host.phase == .hidden && fixture.observer.workAreas().first?.y == 24 })
+        }
+
         @Test func screenEdgePlacementCoversThePanel() throws {
             let (fixture, panel, _) = try Self.desktopWithPanel()
             defer { panel.close() }
