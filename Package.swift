@@ -21,8 +21,8 @@ let package = Package(
         // connection for the batched reads of other clients' struts (PanelWatch).
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext",
-            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev"])]
+            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext xscrnsaver",
+            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev", "libxss-dev"])]
         ),
         // libpng's simplified API, for icons: PNG files read into RGBA pixels.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),

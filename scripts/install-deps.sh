@@ -6,12 +6,14 @@ set -euo pipefail
 
 packages=(
   # build: Xlib, Xft (+ fontconfig), XRender, XRandR, XShape headers and pkg-config files
-  pkg-config libx11-dev libx11-xcb-dev libxcb1-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev fonts-dejavu-core
+  pkg-config libx11-dev libx11-xcb-dev libxcb1-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev libxss-dev fonts-dejavu-core
   # build: libpng, to read --icon PNG files
   libpng-dev
   # tests: a private X server and real window managers, stacking and tiling (the matrix of
   # ReservationMatrixTests); network namespaces for rtnetlink
   xvfb openbox i3-wm awesome bspwm fluxbox herbstluftwm icewm jwm pekwm x11-xserver-utils iproute2
+  # tests: a real screen locker (ScreenLockTests)
+  i3lock
   # tests: fallback fonts for CJK and for emoji/symbols (monochrome), which DejaVu lacks
   fonts-droid-fallback fonts-symbola
   # tests: X-Resource, to count what the banner holds on the server after thousands of cycles

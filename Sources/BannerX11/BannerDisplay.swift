@@ -39,6 +39,13 @@ public final class BannerDisplay {
     let pacer = FramePacer(rate: 60)
     /// Other clients' top struts (status bars, panels), which the banners sit under.
     let panels: PanelWatch
+    /// Lockers and the screensaver: no banner shows while the screen is locked.
+    let screenLock: ScreenLock
+    private var lockChanged = false
+    /// When the banners were last raised, and the least time until the next raise: one frame
+    /// slot, doubling (up to 2 s) while something keeps stacking itself over them.
+    private var lastRaise: MonotonicTime?
+    private var raiseInterval: Double
     private let timing: BannerTiming
     private var monitorsChanged = false
     private var needsRaise = false
@@ -59,7 +66,11 @@ public final class BannerDisplay {
         }
         panels = PanelWatch(connection: connection)
         panels.start()
-        hosts = connection.monitors().map { BannerHost(monitor: $0, context: self, timing: timing) }
+        raiseInterval = pacer.interval
+        let monitors = connection.monitors()
+        screenLock = ScreenLock(
+            connection: connection, monitors: monitors.map(\.geometry), mappedAtStart: panels.overrideRedirectAtStart, isOwn: panels.isOwn)
+        hosts = monitors.map { BannerHost(monitor: $0, context: self, timing: timing) }
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
         loop.prepare.append { [unowned self] in prepareForSleep() }
     }
@@ -169,6 +180,7 @@ public final class BannerDisplay {
     private func handle(_ event: inout XEvent) {
         let type = event.type
         if panels.handle(&event) { panelsChanged = true }
+        if screenLock.handle(&event) { lockChanged = true }
         if connection.randrEventBase >= 0, type == connection.randrEventBase + RRScreenChangeNotify {
             XRRUpdateConfiguration(&event)
             monitorsChanged = true
@@ -231,6 +243,7 @@ public final class BannerDisplay {
             serviceX()
             monitorsChanged = false
             refreshMonitors()
+            if screenLock.monitorsChanged(to: hosts.map(\.monitor)) { lockChanged = true }
             onMonitorsChanged?()
         }
         if panels.needsRefresh, panels.refresh() { panelsChanged = true }
@@ -238,17 +251,34 @@ public final class BannerDisplay {
             panelsChanged = false
             for host in hosts { host.panelsChanged() }
         }
+        if lockChanged {
+            lockChanged = false
+            for host in hosts { host.screenLockChanged(locked: screenLock.isLocked) }
+        }
         let now = monotonicNow()
         for host in hosts { host.renderIfDue(at: now) }
+        var raiseDue: MonotonicTime?
         if needsRaise {
-            needsRaise = false
-            for host in hosts { host.raiseAboveOthers() }
+            if screenLock.isLocked {
+                // Never over a locker (and nothing of ours is mapped while it is there).
+                needsRaise = false
+            } else if let last = lastRaise, now - last < raiseInterval {
+                raiseDue = last + raiseInterval
+            } else {
+                needsRaise = false
+                // Something that keeps stacking itself over the banner (a window raising itself
+                // on every VisibilityNotify) gets an ever slower answer, never a war.
+                let contested = lastRaise.map { now - $0 < 1 } ?? false
+                raiseInterval = contested ? min(raiseInterval * 2, 2) : pacer.interval
+                lastRaise = now
+                for host in hosts { host.raiseAboveOthers() }
+            }
         }
         connection.flush()
         // Round trips made above (monitor queries, syncs) read events into Xlib's queue, where
         // poll(2) cannot see them: come straight back for them instead of sleeping on them.
         if XEventsQueued(connection.display, QueuedAlready) > 0 { return monotonicNow() }
-        return hosts.compactMap(\.frameDeadline).min()
+        return (hosts.compactMap(\.frameDeadline) + [raiseDue].compactMap { $0 }).min()
     }
 
     /// Matches hosts to the current monitors: kept by name, closed when gone, created when new.

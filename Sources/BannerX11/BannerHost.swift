@@ -343,6 +343,7 @@ public final class BannerHost {
         if let bannerWindow { return bannerWindow }
         let connection = context.connection
         let banner = BannerWindow(connection: connection, monitor: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
+        banner.isSuppressed = context.screenLock.isLocked
         canvas = Canvas(connection: connection, width: monitor.width, height: height)
         drawnContent = nil
         bannerWindow = banner
@@ -395,6 +396,16 @@ public final class BannerHost {
         guard let reservation, reservation.window == window else { return false }
         if reservation.windowManagerPlacedIt() { drawAtNextSlot() }
         return true
+    }
+
+    /// The screen was locked or unlocked: the banner is unmapped while locked (its space stays
+    /// reserved and its presentation goes on) and comes back at the next frame.
+    func screenLockChanged(locked: Bool) {
+        bannerWindow?.isSuppressed = locked
+        if !locked, bannerWindow != nil {
+            bannerWindow?.raise()
+            drawAtNextSlot()
+        }
     }
 
     /// The panels at the monitor's top edge changed: a shown banner moves under them.

@@ -36,6 +36,15 @@ final class BannerWindow {
     /// The top-level window's bounding and input shape; nil while it is a plain rectangle.
     private var outline: [PixelRect]?
     private(set) var isMapped = false
+    /// True while the screen is locked: the window stays unmapped whatever `place` says.
+    var isSuppressed = false {
+        didSet {
+            if isSuppressed, isMapped {
+                XUnmapWindow(connection.display, window)
+                isMapped = false
+            }
+        }
+    }
 
     init(connection: XConnection, monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement, clipsAtEdge: Bool) {
         self.connection = connection
@@ -93,7 +102,7 @@ final class BannerWindow {
             connection.setShape(window, newOutline)
             outline = newOutline
         }
-        if placement.visibleHeight > 0, !isMapped {
+        if placement.visibleHeight > 0, !isMapped, !isSuppressed {
             XMapRaised(connection.display, window)
             isMapped = true
         } else if placement.visibleHeight == 0, isMapped {

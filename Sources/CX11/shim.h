@@ -14,6 +14,7 @@
 #include <X11/extensions/Xrender.h>
 #include <X11/extensions/Xrandr.h>
 #include <X11/extensions/shape.h>
+#include <X11/extensions/scrnsaver.h>
 #include <fontconfig/fontconfig.h>
 
 static inline int wb_DefaultScreen(Display *d) { return DefaultScreen(d); }

@@ -1,0 +1,87 @@
+// A locked screen shows nothing but the lock: with a locker up — a window that raises itself on
+// every VisibilityNotify, i3lock from Debian's packages, or the X server's own screensaver — the
+// banner is unmapped, stays presented (an update still takes), starts no raise war, and comes
+// back once the screen is unlocked. Judged by the pixels on screen and by how often the locker
+// had to raise itself.
+
+import BannerCore
+@testable import BannerX11
+import CX11
+import Glibc
+import Testing
+import X11TestSupport
+
+extension BannerX11Tests {
+    @Suite("On a locked screen")
+    struct ScreenLockTests {
+        static let red = Pixel(hex: 0xFF3B30)
+
+        @Test func aSelfRaisingLockerStaysOnTopWithoutARaiseWarAndTheBannerComesBackAfter() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Call from Anna").backgroundColor(.systemRed) })
+            let banner = Window(fixture.host.bannerWindowID)
+
+            let locker = try SelfRaisingLocker(displayName: fixture.desktop.displayName)
+            let watch = fixture.display.loop.watch(fd: locker.fileDescriptor) { locker.service() }
+            #expect(fixture.run { !fixture.observer.isViewable(banner) }, "the banner stayed over the locker: \(fixture.observer.describeStack())")
+            // An update while locked is taken, and shows nothing either.
+            try fixture.host.presentTopBanner { $0.title("Call from Anna — 2 min").backgroundColor(.systemRed) }
+            let raisesBefore = locker.raises
+            fixture.run(timeout: 2) { false }
+            #expect(locker.raises - raisesBefore <= 2, "the locker had to raise itself \(locker.raises - raisesBefore) times in 2 s")
+            #expect(fixture.host.isBannerPresented)
+            #expect(!fixture.observer.isViewable(banner))
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 800)))
+            #expect(shot.count(matching: locker.colour, tolerance: 0) == 1280 * 800, "the lock screen is not intact")
+
+            fixture.display.loop.cancel(watch)
+            locker.close()
+            #expect(fixture.run {
+                fixture.observer.isViewable(banner) && fixture.observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red
+            }, "the banner did not come back: \(fixture.observer.describeStack())")
+        }
+
+        @Test func aBannerShownWhileI3lockRunsAppearsOnlyOnceItIsGone() throws {
+            let fixture = try Fixture()
+            // i3lock: -n stays in the foreground, -c paints the lock screen one colour.
+            let lock = try fixture.desktop.start(["i3lock", "-n", "-c", "112233"])
+            let lockColour = Pixel(hex: 0x112233)
+            let observer = fixture.observer
+            func lockScreenShows() -> Bool {
+                observer.children(of: observer.root).contains { window in
+                    observer.isOverrideRedirect(window) && observer.isViewable(window)
+                        && observer.geometry(of: window) == Rect(x: 0, y: 0, width: 1280, height: 800)
+                } && observer.screenshot(Rect(x: 640, y: 40, width: 1, height: 1))?.pixel(x: 640, y: 40) == lockColour
+            }
+            #expect(fixture.run { lockScreenShows() }, "i3lock never showed: \(lock.standardError)")
+
+            fixture.host.compactPolicy = .never
+            try fixture.host.presentTopBanner { $0.title("Call from Anna").backgroundColor(.systemRed) }
+            #expect(fixture.run { fixture.host.phase == .presented })
+            let banner = Window(fixture.host.bannerWindowID)
+            #expect(!observer.isViewable(banner))
+            fixture.run(timeout: 0.5) { false }
+            #expect(lockScreenShows())
+            #expect(!observer.isViewable(banner))
+
+            lock.signal(SIGTERM)
+            _ = lock.waitForExit(timeout: 5)
+            #expect(fixture.run {
+                observer.isViewable(banner) && observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red
+            }, "the banner did not come back: \(observer.describeStack())")
+        }
+
+        @Test func theServersScreensaverHidesTheBannerUntilItIsReset() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Saver").backgroundColor(.systemRed) })
+            let banner = Window(fixture.host.bannerWindowID)
+            try fixture.desktop.run(["xset", "s", "activate"])
+            #expect(fixture.run { !fixture.observer.isViewable(banner) }, "the banner stayed over the screensaver")
+            #expect(fixture.host.isBannerPresented)
+            try fixture.desktop.run(["xset", "s", "reset"])
+            #expect(fixture.run { fixture.observer.isViewable(banner) }, "the banner did not come back after the screensaver")
+        }
+    }
+}
