@@ -23,6 +23,13 @@ public final class BannerDisplay {
         didSet { fonts.warn = onWarning }
     }
 
+    /// True while a screen locker or the screensaver is up: no banner shows then (each stays
+    /// presented, unmapped, and comes back when the screen is unlocked).
+    public var isScreenLocked: Bool { screenLock.isLocked }
+
+    /// Called when the screen is locked or unlocked.
+    public var onScreenLockChanged: ((Bool) -> Void)?
+
     /// Called after the hosts were matched to a new monitor layout (a host may be gone or new).
     public var onMonitorsChanged: (() -> Void)?
 
@@ -254,6 +261,7 @@ public final class BannerDisplay {
         if lockChanged {
             lockChanged = false
             for host in hosts { host.screenLockChanged(locked: screenLock.isLocked) }
+            onScreenLockChanged?(screenLock.isLocked)
         }
         let now = monotonicNow()
         for host in hosts { host.renderIfDue(at: now) }

@@ -330,10 +330,13 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
     /// Seconds until a transient banner times out.
     public var remaining: Double?
     public var queue: Int
+    /// Why a presented banner is not on screen: `locked` (a screen locker or the screensaver
+    /// is up); nil when it shows, or none is presented.
+    public var hidden: String?
 
     public init(
         monitor: String, primary: Bool, presented: Bool, title: String?, subtitle: String? = nil, id: String?, height: Int?,
-        reserved: Int, compact: Bool?, mode: String?, remaining: Double?, queue: Int
+        reserved: Int, compact: Bool?, mode: String?, remaining: Double?, queue: Int, hidden: String? = nil
     ) {
         self.monitor = monitor
         self.primary = primary
@@ -347,5 +350,6 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
         self.mode = mode
         self.remaining = remaining
         self.queue = queue
+        self.hidden = hidden
     }
 }

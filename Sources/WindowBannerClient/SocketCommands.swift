@@ -299,6 +299,8 @@ package struct StatusReport: Encodable {
     package var compact: Bool?
     package var mode: String?
     package var remaining: Double?
+    /// Why the headline banner is not on screen (`locked`); nil when it shows.
+    package var hidden: String?
     /// Banners waiting, all monitors together.
     package var queue: Int
     package var owner: Owner?
@@ -316,6 +318,7 @@ package struct StatusReport: Encodable {
         compact = headline?.compact
         mode = headline?.mode
         remaining = headline?.remaining
+        hidden = headline?.hidden
         queue = monitors.reduce(0) { $0 + $1.queue }
         owner = status.map { Owner(pid: $0.pid, display: $0.display) }
         self.monitors = monitors
@@ -334,6 +337,7 @@ package struct StatusReport: Encodable {
             if let remaining = monitor.remaining { details.append("\(BannerFont.format(remaining)) s left") }
             if let height = monitor.height { details.append("\(height) px") }
             if monitor.compact == true { details.append("compact") }
+            if monitor.hidden == "locked" { details.append("hidden: the screen is locked") }
             if let id = monitor.id { details.append("id \(id.printable)") }
             details.append("queue \(monitor.queue)")
             let text = monitor.subtitle.map { "\"\(title.printable)\" / \"\($0.printable)\"" } ?? "\"\(title.printable)\""

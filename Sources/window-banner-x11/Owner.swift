@@ -385,7 +385,8 @@ final class Owner {
                 title: current?.appearance.title, subtitle: current.flatMap { $0.appearance.subtitle.isEmpty ? nil : $0.appearance.subtitle },
                 id: current?.id, height: host.presentedHeight,
                 reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
-                remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count)
+                remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count,
+                hidden: host.isBannerPresented && banners.isScreenLocked ? "locked" : nil)
         }
         return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors)
     }

@@ -135,6 +135,7 @@ struct StatusJSON: Decodable {
         var mode: String?
         var remaining: Double?
         var queue: Int
+        var hidden: String?
     }
 
     var presented: Bool
@@ -147,6 +148,7 @@ struct StatusJSON: Decodable {
     var mode: String?
     var remaining: Double?
     var queue: Int
+    var hidden: String?
     var owner: Owner?
     var monitors: [Monitor]
 }

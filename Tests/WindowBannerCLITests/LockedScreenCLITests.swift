@@ -1,0 +1,44 @@
+// Scripts on a locked screen (i3lock, from Debian's packages): `show` still succeeds, nothing
+// appears over the lock, `status --json` says why, a transient banner keeps counting — one that
+// expired while locked is gone for good and `--wait` reports its end when it happens — and a
+// sticky one appears once the screen is unlocked.
+
+import Glibc
+import Testing
+import X11TestSupport
+
+extension WindowBannerCLITests {
+    @Suite("show on a locked screen")
+    struct LockedScreenCLITests {
+        @Test func showSucceedsHidesUntilUnlockAndTransientBannersKeepCounting() throws {
+            let owner = try OwnerFixture()
+            let observer = owner.observer
+            let lock = try owner.fixture.desktop.start(["i3lock", "-n", "-c", "112233"])
+            func locked() -> Bool {
+                observer.screenshot(Rect(x: 640, y: 40, width: 1, height: 1))?.pixel(x: 640, y: 40) == Pixel(hex: 0x112233)
+            }
+            #expect(observer.wait { locked() }, "i3lock never showed: \(lock.standardError)")
+
+            // A transient banner: shown (exit 0), never visible, over when its time is up.
+            let transient = try owner.run(["show", "--title", "Call from Anna", "--timeout", "0.5", "--wait", "--compact", "never"])
+            #expect(transient.status == 0, "\(transient.error)")
+            #expect(transient.output == "timeout\n")
+            #expect(locked())
+
+            // A sticky one: on the owner's books, hidden, and `status` says why.
+            try owner.show(["--title", "Back Online", "--compact", "never"])
+            let status = try owner.status()
+            #expect(status.presented && status.title == "Back Online")
+            #expect(status.hidden == "locked")
+            #expect(status.monitors.first?.hidden == "locked")
+            #expect(observer.windows(named: "window-banner").allSatisfy { !observer.isViewable($0) })
+            #expect(locked())
+
+            lock.signal(SIGTERM)
+            _ = lock.waitForExit(timeout: 5)
+            #expect(owner.fixture.waitForBanner(height: 80), "no banner after unlocking: \(observer.describeStack())")
+            #expect(try owner.status().title == "Back Online")
+            #expect(try owner.status().hidden == nil)
+        }
+    }
+}
