@@ -16,6 +16,12 @@ public struct MonitorGeometry: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var isLandscape: Bool { width > height }
+
+    /// Whether `rect` covers this whole rectangle: what makes an override-redirect window a
+    /// screen locker over a monitor.
+    public func isCovered(by rect: MonitorGeometry) -> Bool {
+        rect.x <= x && rect.y <= y && rect.x + rect.width >= x + width && rect.y + rect.height >= y + height
+    }
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 

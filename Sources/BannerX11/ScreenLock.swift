@@ -90,15 +90,7 @@ final class ScreenLock {
         return isLocked != before
     }
 
-    /// Whether `window` is a mapped locker (never raise the banner over it).
-    func isLocker(_ window: Window) -> Bool {
-        overlays[window].map(covers) ?? false
-    }
-
     private func covers(_ rect: MonitorGeometry) -> Bool {
-        monitors.contains { monitor in
-            rect.x <= monitor.x && rect.y <= monitor.y
-                && rect.x + rect.width >= monitor.x + monitor.width && rect.y + rect.height >= monitor.y + monitor.height
-        }
+        monitors.contains { $0.isCovered(by: rect) }
     }
 }

@@ -163,6 +163,14 @@ struct LayoutTests {
         #expect(inset(left, [TopStrut(top: 790, startX: 0, endX: 1279)]) == 720)
     }
 
+    @Test func aLockerCoversAWholeMonitor() {
+        let right = MonitorGeometry(x: 1280, y: 0, width: 1280, height: 800)
+        #expect(right.isCovered(by: MonitorGeometry(x: 0, y: 0, width: 2560, height: 800)))
+        #expect(right.isCovered(by: right))
+        #expect(!right.isCovered(by: MonitorGeometry(x: 1280, y: 0, width: 1280, height: 799)))
+        #expect(!right.isCovered(by: MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)))
+    }
+
     @Test func aDockTheWindowManagerKeepsElsewhereTakesTheBannerWithIt() {
         let lower = MonitorGeometry(x: 0, y: 800, width: 1280, height: 800)
         #expect(BannerLayout.dockInset(dockY: 800, on: lower, bannerHeight: 80) == 0)
