@@ -286,7 +286,11 @@ public final class BannerDisplay {
         // Round trips made above (monitor queries, syncs) read events into Xlib's queue, where
         // poll(2) cannot see them: come straight back for them instead of sleeping on them.
         if XEventsQueued(connection.display, QueuedAlready) > 0 { return monotonicNow() }
-        return (hosts.compactMap(\.frameDeadline) + [raiseDue].compactMap { $0 }).min()
+        var wake = raiseDue
+        for host in hosts {
+            if let due = host.frameDeadline, wake.map({ due < $0 }) ?? true { wake = due }
+        }
+        return wake
     }
 
     /// Matches hosts to the current monitors: kept by name, closed when gone, created when new.

@@ -51,6 +51,7 @@ extension BannerX11Tests {
 
             for index in 0..<Self.cycles { try cycle(index) }
 
+            let memoryAfter = Self.residentKiB()
             // What the client holds includes its event selections on other clients' windows
             // ("OTHER CLIENT": the strut watch), among them the WM's frame of the last dock,
             // which the WM destroys in its own time: await the counts, then compare.
@@ -62,7 +63,6 @@ extension BannerX11Tests {
                 resourcesAfter = fixture.observer.resourceCounts(ofClientWithBase: clientBase) ?? [:]
                 return grown(resourcesAfter).isEmpty
             }
-            let memoryAfter = Self.residentKiB()
             print("soak: \(Self.cycles) cycles; RSS \(memoryBefore) → \(memoryAfter) KiB; X resources \(resourcesBefore.sorted { $0.key < $1.key }) → \(resourcesAfter.sorted { $0.key < $1.key })")
             // Nothing more than before, except that Xft keeps up to 16 solid-colour source pictures per
             // display (XFT_NUM_SOLID_COLOR) and a cross-fade uses a new colour every frame: that
