@@ -88,6 +88,7 @@ bench: deps
 	cc -O2 -Wall -o $(BENCH_BIN)/xrecord-probe bench/xrecord-probe.c $$(pkg-config --cflags --libs x11 xtst)
 	cc -O2 -Wall -o $(BENCH_BIN)/floor bench/floor.c $$(pkg-config --cflags --libs x11 xft)
 	cc -O2 -Wall -o $(BENCH_BIN)/maximized-client bench/maximized-client.c $$(pkg-config --cflags --libs x11)
+	cc -O2 -Wall -o $(BENCH_BIN)/self-raising-locker bench/self-raising-locker.c $$(pkg-config --cflags --libs x11)
 	cc -O2 -o $(BENCH_BIN)/hello-c bench/startup/hello.c
 	$(SWIFTC) -O bench/startup/hello.swift -o $(BENCH_BIN)/hello-swift
 	$(SWIFTC) -O -static-stdlib bench/startup/hello.swift -o $(BENCH_BIN)/hello-swift-static

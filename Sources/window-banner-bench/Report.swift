@@ -15,6 +15,8 @@ final class Results {
     var idle: [IdleCost] = []
     var memory: [MemoryUse] = []
     var network: [Appearance] = []
+    /// What a locked screen costs the banner processes, and unlock → the banner back.
+    var lockedScreen: LockedScreen?
     /// New sizes a maximized application was given per show + dismiss, by tool.
     var relayouts: [(tool: String, counts: [Double])] = []
     var startup: [StartupStep] = []
@@ -161,6 +163,15 @@ struct Report {
             rows.append(Row(metric: "relayouts of a maximized app per show + dismiss", tool: tool, unit: "", samples: counts,
                             note: tool.hasPrefix("window-banner") ? "one when the space is reserved, one when it is given back (25 before the reservation was made once per slide)" : "dunst reserves no space: it covers the application"))
         }
+        if let locked = results.lockedScreen {
+            let owner = "window-banner owner (show)"
+            for (cost, raises) in locked.costs {
+                rows.append(Row(metric: "locked 3 s (self-raising locker over the banner): CPU ticks", tool: cost.tool, unit: "", samples: [cost.counters.ticks],
+                                note: "the locker raised itself \(raises) times; \(fixed(cost.counters.wakeups, 0)) wakeups, \(fixed(cost.counters.runMilliseconds, 1)) ms CPU"))
+            }
+            rows.append(Row(metric: "unlock → the banner's first frame", tool: owner, unit: "ms", samples: locked.unlock,
+                            note: "the locker killed; the banner mapped again, its back buffer already drawn"))
+        }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
         return rows
     }
@@ -193,6 +204,10 @@ struct Report {
         if let relayouts = results.relayouts.first(where: { $0.tool.hasPrefix("window-banner") }).flatMap({ Summary($0.counts) }) {
             targets.append(Target(text: "a maximized application re-laid out ≤ 2 times per show + dismiss",
                                   measured: "median \(fixed(relayouts.median, 0)), max \(fixed(relayouts.max, 0))", met: relayouts.max <= 2))
+        }
+        if let locked = results.lockedScreen?.costs.first(where: { $0.cost.tool.hasPrefix("window-banner") }) {
+            targets.append(Target(text: "locked screen: no raise war (≤ 3 owner CPU ticks over 3 s)",
+                                  measured: "\(fixed(locked.cost.counters.ticks, 0)) ticks, the locker raised itself \(locked.raises) times", met: locked.cost.counters.ticks <= 3))
         }
         if let owner = results.idle.first(where: { $0.tool.hasPrefix("window-banner owner") }) {
             targets.append(Target(text: "idle owner: 0 CPU ticks and 0 wakeups over \(fixed(owner.seconds, 0)) s",

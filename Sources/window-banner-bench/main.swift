@@ -147,6 +147,9 @@ func main() throws {
     section("7. relayouts of a maximized application: \(rounds) shows + dismissals", results) {
         results.relayouts = try lineup.relayouts(client: "\(options.bin)/maximized-client", runs: options.runs, warmup: options.warmup)
     }
+    section("8. a locked screen: 3 s under a self-raising locker, \(rounds) unlocks", results) {
+        results.lockedScreen = try lineup.lockedScreen(locker: "\(options.bin)/self-raising-locker", seconds: 3, runs: options.runs, warmup: options.warmup)
+    }
     results.clock = (desktop.recorder.consistentMarkers, desktop.recorder.markers)
     if results.clock.consistent < results.clock.markers {
         results.problems.append("the X server's clock left CLOCK_MONOTONIC at \(results.clock.markers - results.clock.consistent) markers: latencies are off by that much")
