@@ -170,7 +170,7 @@ struct Report {
                                 note: "the locker raised itself \(raises) times; \(fixed(cost.counters.wakeups, 0)) wakeups, \(fixed(cost.counters.runMilliseconds, 1)) ms CPU"))
             }
             rows.append(Row(metric: "unlock → the banner's first frame", tool: owner, unit: "ms", samples: locked.unlock,
-                            note: "the locker killed; the banner mapped again, its back buffer already drawn"))
+                            note: "from the locker's kill to the banner's MapNotify (its back buffer, drawn before, is the window's background)"))
         }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
         return rows
