@@ -20,6 +20,8 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var compact: String?
     /// `below-panels` or `screen-edge` (see ``EdgePlacement``).
     public var placement: String?
+    /// `show` or `delay` (see ``FullscreenPolicy``).
+    public var fullscreen: String?
     public var subtitle: String?
     /// A fontconfig pattern; unset: the title's family, regular, 13/17 of its size.
     public var subtitleFont: String?
@@ -41,7 +43,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil,
         subtitle: String? = nil, subtitleFont: String? = nil,
         closeButton: String? = nil, action: String? = nil, progress: String? = nil, reduceMotion: String? = nil,
-        icon: String? = nil, cornerRadius: String? = nil, placement: String? = nil
+        icon: String? = nil, cornerRadius: String? = nil, placement: String? = nil, fullscreen: String? = nil
     ) {
         self.title = title
         self.background = background
@@ -59,6 +61,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.icon = icon
         self.cornerRadius = cornerRadius
         self.placement = placement
+        self.fullscreen = fullscreen
     }
 
     /// The settings' fields by the name a user writes them with (flag without `--`, config key).
@@ -67,7 +70,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         ("height", \.height), ("title-top-inset", \.titleTopInset), ("font", \.font), ("compact", \.compact),
         ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont), ("close-button", \.closeButton),
         ("action", \.action), ("progress", \.progress), ("reduce-motion", \.reduceMotion),
-        ("icon", \.icon), ("corner-radius", \.cornerRadius), ("placement", \.placement),
+        ("icon", \.icon), ("corner-radius", \.cornerRadius), ("placement", \.placement), ("fullscreen", \.fullscreen),
     ] }
 
     /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but `action` and
@@ -135,11 +138,17 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         try placement.map { text throws(BannerValueError) in try EdgePlacement(parsing: text) } ?? .belowPanels
     }
 
+    /// What the banner does where a full-screen window has the focus, `show` when unset.
+    public func fullscreenPolicy() throws(BannerValueError) -> FullscreenPolicy {
+        try fullscreen.map { text throws(BannerValueError) in try FullscreenPolicy(parsing: text) } ?? .show
+    }
+
     /// Checks every field without building anything; throws the first bad value.
     public func validate() throws(BannerValueError) {
         _ = try appearance()
         _ = try compactPolicy()
         _ = try edgePlacement()
+        _ = try fullscreenPolicy()
     }
 }
 

@@ -330,6 +330,13 @@ public enum BannerLayout {
         min(max(dockY - monitor.y, 0), max(monitor.height - bannerHeight, 0))
     }
 
+    /// Whether a window at `rect` (root coordinates) is on `monitor`: its centre is.
+    public static func isOnMonitor(_ rect: MonitorGeometry, _ monitor: MonitorGeometry) -> Bool {
+        let x = rect.x + rect.width / 2
+        let y = rect.y + rect.height / 2
+        return x >= monitor.x && x < monitor.x + monitor.width && y >= monitor.y && y < monitor.y + monitor.height
+    }
+
     /// The part of `monitor` the banner slides into: below the first `panelInset` rows.
     public static func bannerArea(on monitor: MonitorGeometry, panelInset: Int) -> MonitorGeometry {
         MonitorGeometry(x: monitor.x, y: monitor.y + panelInset, width: monitor.width, height: monitor.height - panelInset)

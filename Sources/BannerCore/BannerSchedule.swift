@@ -61,17 +61,20 @@ public struct ScheduledBanner: Sendable, Hashable {
     public var compactPolicy: CompactPolicy
     /// Under the panels at the monitor's top edge, or over them.
     public var placement: EdgePlacement
+    /// Shown over a focused full-screen window, or held back until it ends.
+    public var fullscreen: FullscreenPolicy
     public var mode: BannerMode
 
     public init(
         token: Int, id: String? = nil, appearance: TopBannerAppearance, compactPolicy: CompactPolicy = .auto,
-        placement: EdgePlacement = .belowPanels, mode: BannerMode = .sticky
+        placement: EdgePlacement = .belowPanels, fullscreen: FullscreenPolicy = .show, mode: BannerMode = .sticky
     ) {
         self.token = token
         self.id = id
         self.appearance = appearance
         self.compactPolicy = compactPolicy
         self.placement = placement
+        self.fullscreen = fullscreen
         self.mode = mode
     }
 }

@@ -10,6 +10,7 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case duration(String)
     case compactPolicy(String)
     case placement(String)
+    case fullscreenPolicy(String)
     case progress(String)
     case action(String)
     case icon(String)
@@ -36,6 +37,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad compact policy '\(text.printable)' (auto, always or never)"
         case .placement(let text):
             "bad placement '\(text.printable)' (below-panels or screen-edge)"
+        case .fullscreenPolicy(let text):
+            "bad fullscreen policy '\(text.printable)' (show or delay)"
         case .progress(let text):
             "bad progress '\(text.printable)' (a number from 0 to 1)"
         case .action(let text):

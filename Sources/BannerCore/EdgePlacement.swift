@@ -15,3 +15,19 @@ public enum EdgePlacement: String, Sendable, CaseIterable, Codable {
         self = placement
     }
 }
+
+/// What a banner does on a monitor where a full-screen window has the focus (a video, a
+/// presentation, a game): full-screen windows ignore struts, so a banner there covers their top.
+public enum FullscreenPolicy: String, Sendable, CaseIterable, Codable {
+    /// Show it anyway, over the top of the full-screen window (dunst's default).
+    case show
+    /// Keep it off the screen until the full-screen window ends or loses the focus; it stays
+    /// presented meanwhile (a transient banner's timeout keeps running).
+    case delay
+
+    /// `show` or `delay`, in any case.
+    public init(parsing text: String) throws(BannerValueError) {
+        guard let policy = FullscreenPolicy(rawValue: text.lowercased()) else { throw .fullscreenPolicy(text) }
+        self = policy
+    }
+}

@@ -49,6 +49,10 @@ public final class BannerDisplay {
     /// Lockers and the screensaver: no banner shows while the screen is locked.
     let screenLock: ScreenLock
     private var lockChanged = false
+    /// The monitors (by name) where a full-screen window has the focus.
+    private(set) var fullscreenMonitors: Set<String> = []
+    private var activeWindow: Window = 0
+    private var fullscreenChanged = false
     /// When the banners were last raised, and the least time until the next raise: one frame
     /// slot, doubling (up to 2 s) while something keeps stacking itself over them.
     private var lastRaise: MonotonicTime?
@@ -78,6 +82,7 @@ public final class BannerDisplay {
         screenLock = ScreenLock(
             connection: connection, monitors: monitors.map(\.geometry), mappedAtStart: panels.overrideRedirectAtStart, isOwn: panels.isOwn)
         hosts = monitors.map { BannerHost(monitor: $0, context: self, timing: timing) }
+        _ = refreshFullscreen()
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
         loop.prepare.append { [unowned self] in prepareForSleep() }
     }
@@ -231,8 +236,13 @@ public final class BannerDisplay {
                 host.pointerButton(which, pressed: type == ButtonPress, x: Int(button.x), y: Int(button.y))
             }
         case PropertyNotify:
-            if event.xproperty.window == connection.root, event.xproperty.atom == Atom(XA_RESOURCE_MANAGER) {
+            let property = event.xproperty
+            if property.window == connection.root, property.atom == Atom(XA_RESOURCE_MANAGER) {
                 refreshScale()
+            } else if property.window == connection.root, property.atom == connection.atom("_NET_ACTIVE_WINDOW") {
+                fullscreenChanged = true
+            } else if property.window == activeWindow, property.atom == connection.atom("_NET_WM_STATE") {
+                fullscreenChanged = true
             }
         default:
             break
@@ -258,9 +268,13 @@ public final class BannerDisplay {
             panelsChanged = false
             for host in hosts { host.panelsChanged() }
         }
+        if fullscreenChanged {
+            fullscreenChanged = false
+            if refreshFullscreen() { lockChanged = true }
+        }
         if lockChanged {
             lockChanged = false
-            for host in hosts { host.screenLockChanged(locked: screenLock.isLocked) }
+            for host in hosts { host.visibilityRulesChanged() }
             onScreenLockChanged?(screenLock.isLocked)
         }
         let now = monotonicNow()
@@ -307,6 +321,22 @@ public final class BannerDisplay {
         }
         for host in hosts where !kept.contains(where: { $0 === host }) { host.close() }
         hosts = kept
+    }
+
+    /// Reads which window has the focus (`_NET_ACTIVE_WINDOW`) and, if it is full-screen
+    /// (`_NET_WM_STATE_FULLSCREEN`), the monitors it covers; returns whether those changed.
+    private func refreshFullscreen() -> Bool {
+        activeWindow = connection.cardinals(connection.root, "_NET_ACTIVE_WINDOW")?.first.map { Window(UInt(bitPattern: $0)) } ?? 0
+        var covered: Set<String> = []
+        if activeWindow != 0,
+           let states = connection.cardinals(activeWindow, "_NET_WM_STATE"),
+           states.contains(Int(bitPattern: UInt(connection.atom("_NET_WM_STATE_FULLSCREEN")))),
+           let rect = connection.rootGeometry(of: activeWindow) {
+            covered = Set(hosts.filter { BannerLayout.isOnMonitor(rect, $0.monitor) }.map(\.monitorName))
+        }
+        guard covered != fullscreenMonitors else { return false }
+        fullscreenMonitors = covered
+        return true
     }
 
     private func refreshScale() {

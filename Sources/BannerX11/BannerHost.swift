@@ -61,6 +61,21 @@ public final class BannerHost {
     public var placement: EdgePlacement = .belowPanels {
         didSet { if placement != oldValue { requestFrame() } }
     }
+    /// Over a focused full-screen window on this monitor (`show`, the default), or held off the
+    /// screen until it ends (`delay`).
+    public var fullscreenPolicy: FullscreenPolicy = .show {
+        didSet { if fullscreenPolicy != oldValue { visibilityRulesChanged() } }
+    }
+
+    /// True while a banner presented here is kept off the screen because a full-screen window
+    /// has the focus on this monitor and the policy is `delay`.
+    public var isWaitingForFullscreen: Bool {
+        fullscreenPolicy == .delay && context.fullscreenMonitors.contains(monitorName)
+    }
+
+    /// Whether the banner must stay unmapped now: the screen is locked, or it waits for a
+    /// full-screen window.
+    private var mustHide: Bool { context.screenLock.isLocked || isWaitingForFullscreen }
     /// Called after every frame, once the X server has carried it out (a round trip), so what
     /// another client sees on screen at that moment is this frame.
     public var onFrame: ((RenderedFrame) -> Void)?
@@ -343,7 +358,7 @@ public final class BannerHost {
         if let bannerWindow { return bannerWindow }
         let connection = context.connection
         let banner = BannerWindow(connection: connection, monitor: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
-        banner.isSuppressed = context.screenLock.isLocked
+        banner.isSuppressed = mustHide
         canvas = Canvas(connection: connection, width: monitor.width, height: height)
         drawnContent = nil
         bannerWindow = banner
@@ -398,12 +413,16 @@ public final class BannerHost {
         return true
     }
 
-    /// The screen was locked or unlocked: the banner is unmapped while locked (its space stays
-    /// reserved and its presentation goes on) and comes back at the next frame.
-    func screenLockChanged(locked: Bool) {
-        bannerWindow?.isSuppressed = locked
-        if !locked, bannerWindow != nil {
-            bannerWindow?.raise()
+    /// The screen was locked or unlocked, or a full-screen window came or went: the banner is
+    /// unmapped while it must hide (its space stays reserved and its presentation goes on) and
+    /// comes back at the next frame.
+    func visibilityRulesChanged() {
+        guard let bannerWindow else { return }
+        let hide = mustHide
+        guard hide != bannerWindow.isSuppressed else { return }
+        bannerWindow.isSuppressed = hide
+        if !hide {
+            bannerWindow.raise()
             drawAtNextSlot()
         }
     }

@@ -8,7 +8,6 @@
 // Start reading at `handle(_:)`.
 
 import CX11
-import Glibc
 import BannerCore
 
 final class ScreenLock {
@@ -40,20 +39,8 @@ final class ScreenLock {
             }
         }
         for window in mappedAtStart where !isOwn(window) {
-            overlays[window] = geometry(of: window)
+            overlays[window] = connection.rootGeometry(of: window)
         }
-    }
-
-    /// `window`'s rectangle (a round trip); nil when it is already gone — short-lived menus and
-    /// tooltips are, and that is no protocol error of ours (XCB keeps it from Xlib's handler).
-    private func geometry(of window: Window) -> MonitorGeometry? {
-        let xcb = XGetXCBConnection(connection.display)
-        var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        let reply = xcb_get_geometry_reply(xcb, xcb_get_geometry(xcb, UInt32(window)), &error)
-        if let error { free(error) }
-        guard let reply else { return nil }
-        defer { free(reply) }
-        return MonitorGeometry(x: Int(reply.pointee.x), y: Int(reply.pointee.y), width: Int(reply.pointee.width), height: Int(reply.pointee.height))
     }
 
     /// True while a locker covers a monitor or the server's screensaver is on.
@@ -64,7 +51,7 @@ final class ScreenLock {
         let before = isLocked
         switch event.type {
         case MapNotify where event.xmap.event == connection.root:
-            guard event.xmap.override_redirect != 0, !isOwn(event.xmap.window), let rect = geometry(of: event.xmap.window) else { return false }
+            guard event.xmap.override_redirect != 0, !isOwn(event.xmap.window), let rect = connection.rootGeometry(of: event.xmap.window) else { return false }
             overlays[event.xmap.window] = rect
         case ConfigureNotify where event.xconfigure.event == connection.root:
             let configure = event.xconfigure

@@ -196,6 +196,36 @@ final class XConnection {
         return pixel
     }
 
+    /// Another client's format-32 property (XCB, one round trip); nil when absent or the window
+    /// is gone — no protocol error of ours (XCB keeps it from Xlib's handler).
+    func cardinals(_ window: Window, _ property: String) -> [Int]? {
+        let xcb = XGetXCBConnection(display)
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let reply = xcb_get_property_reply(xcb, xcb_get_property(xcb, 0, UInt32(window), UInt32(atom(property)), 0, 0, 64), &error)
+        if let error { free(error) }
+        guard let reply else { return nil }
+        defer { free(reply) }
+        guard reply.pointee.format == 32, let value = xcb_get_property_value(reply) else { return nil }
+        let count = Int(reply.pointee.value_len)
+        return UnsafeBufferPointer(start: value.bindMemory(to: UInt32.self, capacity: count), count: count).map { Int($0) }
+    }
+
+    /// Another client's window's rectangle in root coordinates (XCB); nil when it is gone.
+    func rootGeometry(of window: Window) -> MonitorGeometry? {
+        let xcb = XGetXCBConnection(display)
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let geometryCookie = xcb_get_geometry(xcb, UInt32(window))
+        let translateCookie = xcb_translate_coordinates(xcb, UInt32(window), UInt32(root), 0, 0)
+        let geometry = xcb_get_geometry_reply(xcb, geometryCookie, &error)
+        if let failed = error { free(failed); error = nil }
+        let translated = xcb_translate_coordinates_reply(xcb, translateCookie, &error)
+        if let failed = error { free(failed) }
+        defer { free(geometry); free(translated) }
+        guard let geometry, let translated else { return nil }
+        return MonitorGeometry(x: Int(translated.pointee.dst_x), y: Int(translated.pointee.dst_y),
+                               width: Int(geometry.pointee.width), height: Int(geometry.pointee.height))
+    }
+
     /// Resolves an X11 colour name through the server's colour database.
     func lookupColour(_ name: String) -> RGBA? {
         var exact = XColor()

@@ -254,10 +254,12 @@ final class Owner {
             var appearance: TopBannerAppearance
             let policy: CompactPolicy
             let placement: EdgePlacement
+            let fullscreen: FullscreenPolicy
             do {
                 appearance = try settings.appearance()
                 policy = try settings.compactPolicy()
                 placement = try settings.edgePlacement()
+                fullscreen = try settings.fullscreenPolicy()
                 try banners.check(appearance)
             } catch {
                 throw OwnerError(.usage, "\(error)")
@@ -283,7 +285,7 @@ final class Owner {
                 throw OwnerError(.usage, "\(error)")
             }
             nextToken += 1
-            banner = ScheduledBanner(token: nextToken, id: request.id, appearance: appearance, compactPolicy: policy, placement: placement, mode: mode)
+            banner = ScheduledBanner(token: nextToken, id: request.id, appearance: appearance, compactPolicy: policy, placement: placement, fullscreen: fullscreen, mode: mode)
         } catch let error as OwnerError {
             reply(id, OwnerResponse(error: error), thenClose: true)
             return
@@ -386,7 +388,7 @@ final class Owner {
                 id: current?.id, height: host.presentedHeight,
                 reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
                 remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count,
-                hidden: host.isBannerPresented && banners.isScreenLocked ? "locked" : nil)
+                hidden: !host.isBannerPresented ? nil : banners.isScreenLocked ? "locked" : host.isWaitingForFullscreen ? "fullscreen" : nil)
         }
         return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors)
     }
@@ -409,6 +411,7 @@ final class Owner {
             }
             host.compactPolicy = banner.compactPolicy
             host.placement = banner.placement
+            host.fullscreenPolicy = banner.fullscreen
             host.onMilestone = { [unowned self] milestone in
                 if milestone == .dismissalFinished { finishHiding(on: host.monitorName) }
                 updateIdle()

@@ -39,6 +39,7 @@ struct RunCommand: ParsableCommand {
         let look: TopBannerAppearance
         let policy: CompactPolicy
         let placement: EdgePlacement
+        let fullscreen: FullscreenPolicy
         var duration: Double?
         do {
             var settings = appearance.settings
@@ -48,6 +49,7 @@ struct RunCommand: ParsableCommand {
             look = try settings.appearance()
             policy = try appearance.compactPolicy()
             placement = try appearance.settings.edgePlacement()
+            fullscreen = try appearance.settings.fullscreenPolicy()
             if let timeout { duration = try seconds(timeout) }
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
@@ -66,6 +68,7 @@ struct RunCommand: ParsableCommand {
             for host in hosts {
                 host.compactPolicy = policy
                 host.placement = placement
+                host.fullscreenPolicy = fullscreen
                 try host.presentTopBanner(look)
             }
         } catch {

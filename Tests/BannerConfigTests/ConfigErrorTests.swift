@@ -70,12 +70,12 @@ private func loadError(_ path: String) -> ConfigError? {
             """)
         #expect(error?.kind == .unknownKey)
         #expect(error?.description == "config.toml:3: style.offline.colour: unknown key (expected one of: "
-            + "background, close-button, compact, corner-radius, font, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
+            + "background, close-button, compact, corner-radius, font, fullscreen, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
     }
 
     @Test func timeoutIsNotADefaultsKey() {
         #expect(parseError("[defaults]\ntimeout = 3\n")?.description == "config.toml:2: defaults.timeout: unknown key "
-            + "(expected one of: background, close-button, compact, corner-radius, font, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, title, title-top-inset)")
+            + "(expected one of: background, close-button, compact, corner-radius, font, fullscreen, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, title, title-top-inset)")
     }
 
     @Test func cornerRadiusMustBeANumberInRange() {
@@ -139,6 +139,8 @@ private func loadError(_ path: String) -> ConfigError? {
             == "config.toml:2: defaults.compact: \(BannerValueError.compactPolicy("sometimes"))")
         #expect(parseError("[defaults]\nplacement = \"middle\"\n")?.description
             == "config.toml:2: defaults.placement: bad placement 'middle' (below-panels or screen-edge)")
+        #expect(parseError("[style.call]\nfullscreen = \"later\"\n")?.description
+            == "config.toml:2: style.call.fullscreen: bad fullscreen policy 'later' (show or delay)")
         #expect(parseError("[defaults]\nheight = nan\n")?.description
             == "config.toml:2: defaults.height: \(BannerValueError.height("nan"))")
     }

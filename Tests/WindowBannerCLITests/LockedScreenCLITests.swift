@@ -40,5 +40,22 @@ extension WindowBannerCLITests {
             #expect(try owner.status().title == "Back Online")
             #expect(try owner.status().hidden == nil)
         }
+
+        @Test func showWithFullscreenDelayWaitsForAFocusedFullScreenWindowAndStatusSaysSo() throws {
+            let owner = try OwnerFixture()
+            let observer = owner.observer
+            let client = observer.mapClientWindow(maximized: false, fullscreen: true)
+            #expect(observer.wait { observer.isViewable(client) && observer.cardinals(client, "_NET_FRAME_EXTENTS") != nil })
+            observer.sendToRoot(client, "_NET_ACTIVE_WINDOW", [2, 0, 0])
+            #expect(observer.wait { observer.cardinals(observer.root, "_NET_ACTIVE_WINDOW")?.first == Int(client) })
+
+            try owner.show(["--title", "Call from Anna", "--fullscreen", "delay", "--compact", "never"])
+            #expect(try owner.status().hidden == "fullscreen")
+            #expect(observer.windows(named: "window-banner").allSatisfy { !observer.isViewable($0) })
+
+            observer.sendToRoot(client, "_NET_WM_STATE", [0, Int(observer.atom("_NET_WM_STATE_FULLSCREEN")), 0, 1])
+            #expect(observer.wait { observer.windows(named: "window-banner").contains { observer.isViewable($0) } })
+            #expect(try owner.status().hidden == nil)
+        }
     }
 }

@@ -381,6 +381,21 @@ public final class XObserver {
         )
     }
 
+    /// Sends the EWMH client message `type` about `window` to the root (what pagers and
+    /// applications send to the WM), with `data` as its longs.
+    public func sendToRoot(_ window: Window, _ type: String, _ data: [Int]) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = window
+        event.xclient.message_type = atom(type)
+        event.xclient.format = 32
+        withUnsafeMutableBytes(of: &event.xclient.data.l) { bytes in
+            for (index, value) in data.prefix(5).enumerated() { bytes.storeBytes(of: value, toByteOffset: index * MemoryLayout<Int>.size, as: Int.self) }
+        }
+        XSendEvent(display, root, 0, SubstructureRedirectMask | SubstructureNotifyMask, &event)
+        XSync(display, 0)
+    }
+
     /// Asks the WM to maximize `window` the EWMH way (a `_NET_WM_STATE` client message).
     public func requestMaximize(_ window: Window) {
         var event = XEvent()
