@@ -34,11 +34,33 @@ extension WindowBannerCLITests {
             #expect(observer.windows(named: "window-banner").allSatisfy { !observer.isViewable($0) })
             #expect(locked())
 
+            // No raise war with a locker that raises itself: the owner sleeps (CPU ticks of
+            // 10 ms, user and system, from /proc over 2 s; a war burns a whole core).
+            let pid = try #require(status.owner?.pid)
+            let before = try #require(Self.cpuTicks(of: pid))
+            observer.wait(timeout: 2) { false }
+            let spent = try #require(Self.cpuTicks(of: pid)) - before
+            #expect(spent <= 5, "the owner spent \(spent) ticks in 2 s on a locked screen")
+            #expect(locked())
+
             lock.signal(SIGTERM)
             _ = lock.waitForExit(timeout: 5)
             #expect(owner.fixture.waitForBanner(height: 80), "no banner after unlocking: \(observer.describeStack())")
             #expect(try owner.status().title == "Back Online")
             #expect(try owner.status().hidden == nil)
+        }
+
+        /// utime + stime of `pid`, in clock ticks (/proc/PID/stat fields 14 and 15).
+        static func cpuTicks(of pid: Int) -> Int? {
+            guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+            defer { fclose(file) }
+            var buffer = [CChar](repeating: 0, count: 1024)
+            guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let close = line.lastIndex(of: ")") else { return nil }
+            let fields = line[line.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+            return user + system
         }
 
         @Test func showWithFullscreenDelayWaitsForAFocusedFullScreenWindowAndStatusSaysSo() throws {
