@@ -50,11 +50,7 @@ extension Lineup {
 
         // dunst in the same situation: its notification up, the locker over it.
         guard let dunst = desktop.dunstPID else { throw BenchFailure("dunst is not running") }
-        try recorder.mark()
-        let notify = try supervisor.spawn(notifySend.command, environment: desktop.environment)
-        let dunstWindow = try mapped(Self.dunstWindow, "notify-send")
-        try drawn(dunstWindow, "notify-send")
-        _ = supervisor.waitForExit(notify, timeout: 5)
+        let dunstWindow = try showDunstNotification()
         let lock = try supervisor.spawn([locker], environment: desktop.environment, name: "self-raising-locker", stdout: .pipe)
         _ = try mapped(Self.lockerWindow, "self-raising-locker")
         let raisesBefore = lock.lines.count

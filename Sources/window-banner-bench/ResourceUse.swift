@@ -131,11 +131,7 @@ extension Lineup {
         }
 
         guard let dunst = desktop.dunstPID else { throw BenchFailure("dunst is not running") }
-        try recorder.mark()
-        let notify = try supervisor.spawn(notifySend.command, environment: desktop.environment)
-        let dunstWindow = try mapped(Self.dunstWindow, "notify-send")
-        try drawn(dunstWindow, "notify-send")
-        _ = supervisor.waitForExit(notify, timeout: 5)
+        let dunstWindow = try showDunstNotification()
         costs.append(try idleCost("dunst", pid: dunst, seconds: seconds))
         try screen.run(["dunstctl", "close-all"])
         try screen.waitUntilGone(dunstWindow, unmapIsEnough: true, what: "dunstctl close-all")
@@ -174,11 +170,7 @@ extension Lineup {
     /// Item 5 for dunst: idle, with one notification, idle after `cycles` notify → replace → close.
     func dunstMemory(cycles: Int) throws -> MemoryUse {
         guard let dunst = desktop.dunstPID, let idle = residentKiB(dunst) else { throw BenchFailure("dunst is not running") }
-        try recorder.mark()
-        let notify = try supervisor.spawn(notifySend.command, environment: desktop.environment)
-        let window = try mapped(Self.dunstWindow, "notify-send")
-        try drawn(window, "notify-send")
-        _ = supervisor.waitForExit(notify, timeout: 5)
+        let window = try showDunstNotification()
         supervisor.observe(seconds: 0.5)
         guard let oneBanner = residentKiB(dunst) else { throw BenchFailure("dunst is gone") }
         try screen.run(["dunstctl", "close-all"])
@@ -196,6 +188,16 @@ extension Lineup {
         supervisor.observe(seconds: 0.5)
         guard let after = residentKiB(dunst) else { throw BenchFailure("dunst is gone after the cycles") }
         return MemoryUse(tool: "dunst", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles)
+    }
+
+    /// Shows dunst's notification as `notify-send` does and waits until it is drawn; its window.
+    func showDunstNotification() throws -> UInt32 {
+        try recorder.mark()
+        let notify = try supervisor.spawn(notifySend.command, environment: desktop.environment)
+        let window = try mapped(Self.dunstWindow, "notify-send")
+        try drawn(window, "notify-send")
+        _ = supervisor.waitForExit(notify, timeout: 5)
+        return window
     }
 
     private func lastBannerWindow() throws -> UInt32 {
