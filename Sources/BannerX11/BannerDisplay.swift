@@ -27,9 +27,6 @@ public final class BannerDisplay {
     /// presented, unmapped, and comes back when the screen is unlocked).
     public var isScreenLocked: Bool { screenLock.isLocked }
 
-    /// Called when the screen is locked or unlocked.
-    public var onScreenLockChanged: ((Bool) -> Void)?
-
     /// Called after the hosts were matched to a new monitor layout (a host may be gone or new).
     public var onMonitorsChanged: (() -> Void)?
 
@@ -275,7 +272,6 @@ public final class BannerDisplay {
         if lockChanged {
             lockChanged = false
             for host in hosts { host.visibilityRulesChanged() }
-            onScreenLockChanged?(screenLock.isLocked)
         }
         let now = monotonicNow()
         for host in hosts { host.renderIfDue(at: now) }

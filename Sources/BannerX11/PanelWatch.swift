@@ -44,7 +44,7 @@ final class PanelWatch {
 
     init(connection: XConnection) {
         self.connection = connection
-        xcb = XGetXCBConnection(connection.display)
+        xcb = connection.xcb
         strutPartial = connection.atom("_NET_WM_STRUT_PARTIAL")
         strut = connection.atom("_NET_WM_STRUT")
         let setup = xcb_get_setup(xcb)
@@ -150,14 +150,14 @@ final class PanelWatch {
         var unwatched: [Window] = []
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         for request in requests {
-            let partial = cardinals(request.partial)
-            let legacy = cardinals(request.legacy)
+            let partial = connection.cardinals(from: request.partial)
+            let legacy = connection.cardinals(from: request.legacy)
             let className = classOf(request.className)
             var gone = false
             if let select = request.select {
                 if let error = xcb_request_check(xcb, select) { free(error); gone = true } else { selected[request.window] = mask }
             }
-            if let reply = reply(xcb_get_window_attributes_reply(xcb, request.attributes, &error), &error) {
+            if let reply = XConnection.xcbReply(xcb_get_window_attributes_reply(xcb, request.attributes, &error), &error) {
                 if reply.pointee.map_state == UInt8(XCB_MAP_STATE_UNMAPPED.rawValue) {
                     mapped.remove(request.window)
                 } else {
@@ -212,43 +212,22 @@ final class PanelWatch {
 
     // MARK: XCB replies
 
-    /// `reply`, with the error freed when there is one instead: a window that went away between
-    /// the event that named it and the read is no error of ours (given no error pointer, XCB
-    /// would hand it to Xlib's error handler).
-    private func reply<Reply>(_ reply: UnsafeMutablePointer<Reply>?, _ error: inout UnsafeMutablePointer<xcb_generic_error_t>?) -> UnsafeMutablePointer<Reply>? {
-        if let failed = error {
-            free(failed)
-            error = nil
-        }
-        return reply
-    }
-
     private func queryTree(_ window: Window) -> [Window] {
         children(from: xcb_query_tree(xcb, UInt32(window)))
     }
 
     private func children(from cookie: xcb_query_tree_cookie_t) -> [Window] {
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        guard let reply = reply(xcb_query_tree_reply(xcb, cookie, &error), &error) else { return [] }
+        guard let reply = XConnection.xcbReply(xcb_query_tree_reply(xcb, cookie, &error), &error) else { return [] }
         defer { free(reply) }
         guard let list = xcb_query_tree_children(reply) else { return [] }
         return UnsafeBufferPointer(start: list, count: Int(xcb_query_tree_children_length(reply))).map { Window($0) }
     }
 
-    /// A format-32 property's values; nil when absent (or the window is gone).
-    private func cardinals(_ cookie: xcb_get_property_cookie_t) -> [Int]? {
-        var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        guard let reply = reply(xcb_get_property_reply(xcb, cookie, &error), &error) else { return nil }
-        defer { free(reply) }
-        guard reply.pointee.format == 32, reply.pointee.value_len > 0, let value = xcb_get_property_value(reply) else { return nil }
-        let values = value.bindMemory(to: UInt32.self, capacity: Int(reply.pointee.value_len))
-        return UnsafeBufferPointer(start: values, count: Int(reply.pointee.value_len)).map { Int(Int32(bitPattern: $0)) }
-    }
-
     /// WM_CLASS's second string (the class); nil when absent.
     private func classOf(_ cookie: xcb_get_property_cookie_t) -> String? {
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        guard let reply = reply(xcb_get_property_reply(xcb, cookie, &error), &error) else { return nil }
+        guard let reply = XConnection.xcbReply(xcb_get_property_reply(xcb, cookie, &error), &error) else { return nil }
         defer { free(reply) }
         let length = Int(xcb_get_property_value_length(reply))
         guard reply.pointee.format == 8, length > 0, let value = xcb_get_property_value(reply) else { return nil }

@@ -196,30 +196,46 @@ final class XConnection {
         return pixel
     }
 
-    /// Another client's format-32 property (XCB, one round trip); nil when absent or the window
-    /// is gone — no protocol error of ours (XCB keeps it from Xlib's handler).
-    func cardinals(_ window: Window, _ property: String) -> [Int]? {
-        let xcb = XGetXCBConnection(display)
+    // MARK: Other clients' windows, through XCB
+
+    /// XCB on Xlib's own connection: requests whose replies can be awaited together, and whose
+    /// errors (a window gone meanwhile) stay out of Xlib's error handler.
+    var xcb: OpaquePointer { XGetXCBConnection(display) }
+
+    /// `reply`, with the error freed when there is one instead: a window that went away between
+    /// the event that named it and the read is no error of ours (given no error pointer, XCB
+    /// would hand it to Xlib's error handler).
+    static func xcbReply<Reply>(_ reply: UnsafeMutablePointer<Reply>?, _ error: inout UnsafeMutablePointer<xcb_generic_error_t>?) -> UnsafeMutablePointer<Reply>? {
+        if let failed = error {
+            free(failed)
+            error = nil
+        }
+        return reply
+    }
+
+    /// The values of the format-32 property a GetProperty request asked for; nil when absent or
+    /// the window is gone.
+    func cardinals(from cookie: xcb_get_property_cookie_t) -> [Int]? {
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        let reply = xcb_get_property_reply(xcb, xcb_get_property(xcb, 0, UInt32(window), UInt32(atom(property)), 0, 0, 64), &error)
-        if let error { free(error) }
-        guard let reply else { return nil }
+        guard let reply = Self.xcbReply(xcb_get_property_reply(xcb, cookie, &error), &error) else { return nil }
         defer { free(reply) }
-        guard reply.pointee.format == 32, let value = xcb_get_property_value(reply) else { return nil }
+        guard reply.pointee.format == 32, reply.pointee.value_len > 0, let value = xcb_get_property_value(reply) else { return nil }
         let count = Int(reply.pointee.value_len)
         return UnsafeBufferPointer(start: value.bindMemory(to: UInt32.self, capacity: count), count: count).map { Int($0) }
     }
 
-    /// Another client's window's rectangle in root coordinates (XCB); nil when it is gone.
+    /// Another client's format-32 property (one round trip); nil when absent or the window is gone.
+    func cardinals(_ window: Window, _ property: String) -> [Int]? {
+        cardinals(from: xcb_get_property(xcb, 0, UInt32(window), UInt32(atom(property)), 0, 0, 64))
+    }
+
+    /// Another client's window's rectangle in root coordinates; nil when it is gone.
     func rootGeometry(of window: Window) -> MonitorGeometry? {
-        let xcb = XGetXCBConnection(display)
-        var error: UnsafeMutablePointer<xcb_generic_error_t>?
         let geometryCookie = xcb_get_geometry(xcb, UInt32(window))
         let translateCookie = xcb_translate_coordinates(xcb, UInt32(window), UInt32(root), 0, 0)
-        let geometry = xcb_get_geometry_reply(xcb, geometryCookie, &error)
-        if let failed = error { free(failed); error = nil }
-        let translated = xcb_translate_coordinates_reply(xcb, translateCookie, &error)
-        if let failed = error { free(failed) }
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let geometry = Self.xcbReply(xcb_get_geometry_reply(xcb, geometryCookie, &error), &error)
+        let translated = Self.xcbReply(xcb_translate_coordinates_reply(xcb, translateCookie, &error), &error)
         defer { free(geometry); free(translated) }
         guard let geometry, let translated else { return nil }
         return MonitorGeometry(x: Int(translated.pointee.dst_x), y: Int(translated.pointee.dst_y),

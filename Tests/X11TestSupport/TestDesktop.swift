@@ -115,15 +115,13 @@ public final class TestDesktop {
                 """)
             return "awesome -c \(config)/awesome/rc.lua"
         case .bspwm:
-            try writeFile("\(config)/bspwm/bspwmrc", "#!/bin/sh\nbspc monitor -d 1\n")
-            chmod("\(config)/bspwm/bspwmrc", 0o755)
+            try writeScript("\(config)/bspwm/bspwmrc", "bspc monitor -d 1")
             return "bspwm -c \(config)/bspwm/bspwmrc"
         case .fluxbox:
             try writeFile("\(home)/.fluxbox/init", "session.screen0.toolbar.visible: false\nsession.screen0.workspaces: 1\n")
             return "fluxbox -rc \(home)/.fluxbox/init"
         case .herbstluftwm:
-            try writeFile("\(config)/herbstluftwm/autostart", "#!/bin/sh\nherbstclient set_layout horizontal\n")
-            chmod("\(config)/herbstluftwm/autostart", 0o755)
+            try writeScript("\(config)/herbstluftwm/autostart", "herbstclient set_layout horizontal")
             return "herbstluftwm --autostart \(config)/herbstluftwm/autostart"
         case .icewm:
             try writeFile("\(home)/.icewm/preferences", "ShowTaskBar=0\n")
@@ -201,6 +199,12 @@ extension Subprocess {
     static func remove(_ path: String) -> Int32? {
         (try? Subprocess(executable: "/bin/rm", arguments: ["-rf", path], environment: [:]))?.waitForExit()
     }
+}
+
+/// An executable shell script running `command` (a WM's start-up file).
+func writeScript(_ path: String, _ command: String) throws {
+    try writeFile(path, "#!/bin/sh\n\(command)\n")
+    chmod(path, 0o755)
 }
 
 func writeFile(_ path: String, _ text: String) throws {
