@@ -323,6 +323,8 @@ public final class BannerDisplay {
     /// (`_NET_WM_STATE_FULLSCREEN`), the monitors it covers; returns whether those changed.
     private func refreshFullscreen() -> Bool {
         activeWindow = connection.cardinals(connection.root, "_NET_ACTIVE_WINDOW")?.first.map { Window(UInt(bitPattern: $0)) } ?? 0
+        // Its _NET_WM_STATE changes must be heard before it is read, or one in between is lost.
+        if panels.watch(activeWindow) { panelsChanged = true }
         var covered: Set<String> = []
         if activeWindow != 0,
            let states = connection.cardinals(activeWindow, "_NET_WM_STATE"),

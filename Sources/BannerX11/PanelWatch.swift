@@ -116,6 +116,16 @@ final class PanelWatch {
     /// Whether windows are waiting to be read.
     var needsRefresh: Bool { !pending.isEmpty }
 
+    /// Makes sure `window`'s property changes are heard from now on, selecting them at once if
+    /// that was still pending (the focused window: a property read after this call misses no
+    /// later change); returns whether `panels` changed.
+    func watch(_ window: Window) -> Bool {
+        guard window != 0, selected[window] == nil, !isOwn(window) else { return false }
+        known.insert(window)
+        pending.insert(window)
+        return refresh()
+    }
+
     /// Reads every pending window in one batch (a second, small one for windows found to carry
     /// a strut, whose structure is watched from then on); returns whether `panels` changed.
     @discardableResult

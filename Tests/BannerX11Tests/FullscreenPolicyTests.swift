@@ -29,7 +29,8 @@ extension BannerX11Tests {
             fixture.host.compactPolicy = .never
             fixture.host.fullscreenPolicy = .delay
             try fixture.host.presentTopBanner { $0.title("Call from Anna").backgroundColor(.systemRed) }
-            #expect(fixture.run { fixture.host.phase == .presented && fixture.host.isWaitingForFullscreen })
+            #expect(fixture.run { fixture.host.phase == .presented && fixture.host.isWaitingForFullscreen },
+                    "full-screen monitors \(fixture.display.fullscreenMonitors), client state \(observer.atomNames(client, "_NET_WM_STATE")), at \(String(describing: observer.geometry(of: client)))")
             let banner = Window(fixture.host.bannerWindowID)
             #expect(!observer.isViewable(banner))
 
