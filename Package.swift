@@ -18,11 +18,12 @@ let package = Package(
     ],
     targets: [
         // Xlib, Xft (with fontconfig), XRender, Xrandr and Xext, bridged through shim.h; XCB on Xlib's
-        // connection for the batched reads of other clients' struts (PanelWatch).
+        // connection for the batched reads of other clients' struts (PanelWatch); HarfBuzz (shaping,
+        // on the FreeType face of each Xft font) and FriBidi (the Unicode bidi algorithm) for text.
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext xscrnsaver",
-            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev", "libxss-dev"])]
+            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext xscrnsaver harfbuzz fribidi",
+            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev", "libxss-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
         // libpng's simplified API, for icons: PNG files read into RGBA pixels.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -55,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "CSpawn", "CMalloc",
+                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,6 +91,8 @@ let package = Package(
         .target(name: "CSpawn"),
         // malloc_trim(3): the idle owner gives its heap's free pages back.
         .target(name: "CMalloc"),
+        // glibc's gettext (libintl.h): the built-in banners' text in the caller's language.
+        .target(name: "CGettext"),
         // rtnetlink's structs and constants, and its NLMSG_*/RTA_* macros as inline functions.
         .target(name: "CNetlink"),
         // Reachability over rtnetlink, the NWPathMonitor of this port: no X11, no banner.

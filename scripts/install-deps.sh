@@ -9,13 +9,23 @@ packages=(
   pkg-config libx11-dev libx11-xcb-dev libxcb1-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev libxss-dev fonts-dejavu-core
   # build: libpng, to read --icon PNG files
   libpng-dev
+  # build: msgfmt and msgcmp (gettext), to check and compile the translations in Resources/po
+  gettext
+  # build: HarfBuzz (shaping) and FriBidi (bidirectional text)
+  libharfbuzz-dev libfribidi-dev
   # tests: a private X server and real window managers, stacking and tiling (the matrix of
   # ReservationMatrixTests); network namespaces for rtnetlink
   xvfb openbox i3-wm awesome bspwm fluxbox herbstluftwm icewm jwm pekwm x11-xserver-utils iproute2
   # tests: a real screen locker (ScreenLockTests)
   i3lock
-  # tests: fallback fonts for CJK and for emoji/symbols (monochrome), which DejaVu lacks
-  fonts-droid-fallback fonts-symbola
+  # tests: glibc's locale sources, so the translation tests can generate (localedef) the locales
+  # they run under in a directory of their own
+  locales
+  # tests: fallback fonts for CJK and for emoji/symbols (monochrome), which DejaVu lacks; Noto
+  # for Arabic, Hebrew, Devanagari, Bengali, Tamil and Thai, and Noto Color Emoji (CBDT bitmaps)
+  fonts-droid-fallback fonts-symbola fonts-noto-core fonts-noto-color-emoji
+  # tests: HarfBuzz's own hb-shape and hb-view, the oracles for shaped text
+  libharfbuzz-bin
   # tests: X-Resource, to count what the banner holds on the server after thousands of cycles
   libxres-dev
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner

@@ -37,13 +37,16 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var icon: String?
     /// Points, as a decimal number: the bottom corners' radius.
     public var cornerRadius: String?
+    /// `auto`, `ltr` or `rtl`: the text's base direction (see ``TextDirection``).
+    public var direction: String?
 
     public init(
         title: String? = nil, background: String? = nil, textColor: String? = nil,
         height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil,
         subtitle: String? = nil, subtitleFont: String? = nil,
         closeButton: String? = nil, action: String? = nil, progress: String? = nil, reduceMotion: String? = nil,
-        icon: String? = nil, cornerRadius: String? = nil, placement: String? = nil, fullscreen: String? = nil
+        icon: String? = nil, cornerRadius: String? = nil, placement: String? = nil, fullscreen: String? = nil,
+        direction: String? = nil
     ) {
         self.title = title
         self.background = background
@@ -62,6 +65,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.cornerRadius = cornerRadius
         self.placement = placement
         self.fullscreen = fullscreen
+        self.direction = direction
     }
 
     /// The settings' fields by the name a user writes them with (flag without `--`, config key).
@@ -71,6 +75,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont), ("close-button", \.closeButton),
         ("action", \.action), ("progress", \.progress), ("reduce-motion", \.reduceMotion),
         ("icon", \.icon), ("corner-radius", \.cornerRadius), ("placement", \.placement), ("fullscreen", \.fullscreen),
+        ("direction", \.direction),
     ] }
 
     /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but `action` and
@@ -124,6 +129,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
             builder.cornerRadius(try TopBannerAppearance.validatedCornerRadius(Double(cornerRadius) ?? .nan, as: cornerRadius))
         }
         if let action { builder.action(try ActionSetting(parsing: action).label) }
+        if let direction { builder.textDirection(try TextDirection(parsing: direction)) }
         if let progress { builder.progress(try TopBannerAppearance.validatedProgress(Double(progress) ?? .nan, as: progress)) }
         return try builder.build()
     }

@@ -10,6 +10,7 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case duration(String)
     case compactPolicy(String)
     case placement(String)
+    case direction(String)
     case fullscreenPolicy(String)
     case progress(String)
     case action(String)
@@ -37,6 +38,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad compact policy '\(text.printable)' (auto, always or never)"
         case .placement(let text):
             "bad placement '\(text.printable)' (below-panels or screen-edge)"
+        case .direction(let text):
+            "bad direction '\(text.printable)' (auto, ltr or rtl)"
         case .fullscreenPolicy(let text):
             "bad fullscreen policy '\(text.printable)' (show or delay)"
         case .progress(let text):

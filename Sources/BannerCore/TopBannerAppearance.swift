@@ -33,13 +33,19 @@ public struct TopBannerAppearance: Sendable, Hashable {
     /// (XShape), so what lies beneath shows there and clicks go through; a radius over half the
     /// banner's height is drawn as half its height.
     public var cornerRadius: Double
+    /// Which way the title and subtitle read: from their first strong character, or forced.
+    public var textDirection: TextDirection
+    /// Which way the banner is laid out: mirrored (icon right of the text, buttons at the left
+    /// edge) for a right-to-left locale.
+    public var layoutDirection: LayoutDirection
 
     public init(
         title: String, backgroundColor: BannerColor, textColor: BannerColor,
         height: Double, titleTopInset: Double, font: BannerFont,
         subtitle: String = "", subtitleFont: BannerFont? = nil,
         closeButton: Bool = false, actionLabel: String = "", progress: Double? = nil, reduceMotion: Bool = false,
-        icon: BannerIcon? = nil, cornerRadius: Double = 0
+        icon: BannerIcon? = nil, cornerRadius: Double = 0,
+        textDirection: TextDirection = .auto, layoutDirection: LayoutDirection = .leftToRight
     ) {
         self.title = title
         self.backgroundColor = backgroundColor
@@ -55,6 +61,8 @@ public struct TopBannerAppearance: Sendable, Hashable {
         self.reduceMotion = reduceMotion
         self.icon = icon
         self.cornerRadius = cornerRadius
+        self.textDirection = textDirection
+        self.layoutDirection = layoutDirection
     }
 
     /// The subtitle's size relative to the title's: 13 pt under a 17 pt title, as iOS pairs a
@@ -86,7 +94,9 @@ public struct TopBannerAppearance: Sendable, Hashable {
         progress: nil,                      // --progress
         reduceMotion: false,                // --reduce-motion (also from GTK's gtk-enable-animations)
         icon: nil,                          // --icon (a style's icon otherwise)
-        cornerRadius: 0                     // --corner-radius
+        cornerRadius: 0,                    // --corner-radius
+        textDirection: .auto,               // --direction
+        layoutDirection: .leftToRight       // mirrored under a right-to-left locale
     )
 
     /// Compact style (landscape in `auto`): a thin strip, as the original does in landscape.

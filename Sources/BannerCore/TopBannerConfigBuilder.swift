@@ -24,6 +24,8 @@ public final class TopBannerConfigBuilder {
     public private(set) var reduceMotion: Bool?
     public private(set) var icon: BannerIcon?
     public private(set) var cornerRadius: Double?
+    public private(set) var textDirection: TextDirection?
+    public private(set) var layoutDirection: LayoutDirection?
 
     public init() {}
 
@@ -54,6 +56,10 @@ public final class TopBannerConfigBuilder {
     /// Rounds the bottom corners, in points (XShape: clicks there go through); values outside
     /// 0...``TopBannerAppearance/maximumHeight`` are refused by ``build(defaults:)``.
     @discardableResult public func cornerRadius(_ value: Double) -> Self { cornerRadius = value; return self }
+    /// The text's base direction: `.auto` (from its first strong character), `.ltr` or `.rtl`.
+    @discardableResult public func textDirection(_ value: TextDirection) -> Self { textDirection = value; return self }
+    /// `.rightToLeft` mirrors the banner: icon right of the text, buttons at the left edge.
+    @discardableResult public func layoutDirection(_ value: LayoutDirection) -> Self { layoutDirection = value; return self }
 
     /// The full appearance: overrides where set, `defaults` elsewhere.
     public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {
@@ -71,7 +77,9 @@ public final class TopBannerConfigBuilder {
             progress: try (progress ?? defaults.progress).map { value throws(BannerValueError) in try TopBannerAppearance.validatedProgress(value) },
             reduceMotion: reduceMotion ?? defaults.reduceMotion,
             icon: icon ?? defaults.icon,
-            cornerRadius: try TopBannerAppearance.validatedCornerRadius(cornerRadius ?? defaults.cornerRadius)
+            cornerRadius: try TopBannerAppearance.validatedCornerRadius(cornerRadius ?? defaults.cornerRadius),
+            textDirection: textDirection ?? defaults.textDirection,
+            layoutDirection: layoutDirection ?? defaults.layoutDirection
         )
     }
 }

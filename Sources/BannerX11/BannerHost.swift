@@ -137,10 +137,15 @@ public final class BannerHost {
     /// The X window id of the visible banner while it exists (0 otherwise).
     public var bannerWindowID: UInt { bannerWindow?.window ?? 0 }
 
-    /// The title as last drawn (ellipsized to the monitor), with the font stack it was drawn with;
-    /// nil while no banner is drawn.
-    var drawnTitle: (text: String, font: FontStack)? {
-        drawnContent.map { ($0.new.title, $0.new.font) }
+    /// The title as last drawn (ellipsized to the monitor, shaped), with the font stack it was
+    /// drawn with and its left edge; nil while no banner is drawn.
+    var drawnTitle: (text: String, font: FontStack, line: ShapedLine, x: Int)? {
+        drawnContent.map { ($0.new.title.text, $0.new.font, $0.new.title, $0.new.titleX) }
+    }
+
+    /// The subtitle, action label and ✕ as last drawn; nil for those not shown.
+    var drawnTexts: (subtitle: PlacedText?, action: PlacedText?, close: PlacedText?)? {
+        drawnContent.map { ($0.new.subtitle, $0.new.actionButton?.label, $0.new.closeButton) }
     }
 
     /// Where the icon of the banner as last drawn is, in its own pixels; nil without one.
@@ -321,7 +326,10 @@ public final class BannerHost {
             return colour
         }
         if let bar {
-            let rects = BannerLayout.progressBar(bar, monitorWidth: monitor.width, bannerHeight: look.height, scale: context.pixelsPerPoint)
+            var rects = BannerLayout.progressBar(bar, monitorWidth: monitor.width, bannerHeight: look.height, scale: context.pixelsPerPoint)
+            if look.isMirrored {
+                rects = (BannerLayout.mirrored(rects.filled, width: monitor.width), BannerLayout.mirrored(rects.track, width: monitor.width))
+            }
             canvas.fill(rects.track, with: text(BannerLayout.progressTrackOpacity))
             canvas.fill(rects.filled, with: text(1))
         }
@@ -330,13 +338,13 @@ public final class BannerHost {
             draw(action.label, colour: text(1), on: canvas)
         }
         if let close = look.closeButton { draw(close, colour: text(1), on: canvas) }
-        canvas.text(look.title, font: look.font, colour: text(1), x: look.titleX, baseline: look.baseline)
+        canvas.text(look.title, colour: text(1), x: look.titleX, baseline: look.baseline)
         if let subtitle = look.subtitle { draw(subtitle, colour: text(1), on: canvas) }
         if let icon = look.icon { canvas.image(icon.bitmap, x: icon.frame.x, y: icon.frame.y, opacity: opacity) }
     }
 
     private func draw(_ placed: PlacedText, colour: RGBA, on canvas: Canvas) {
-        canvas.text(placed.text, font: placed.font, colour: colour, x: placed.x, baseline: placed.baseline)
+        canvas.text(placed.line, colour: colour, x: placed.x, baseline: placed.baseline)
     }
 
     /// Makes the dock reserve `geometry`: the first one of a presentation, mapped with its
@@ -457,13 +465,18 @@ public final class BannerHost {
         let background = try context.resolve(appearance.backgroundColor)
         let text = try context.resolve(appearance.textColor)
         let font = try context.fonts.font(appearance.font, scale: scale)
-        var actionLabel: String?
+        let direction = appearance.textDirection
+        /// `text` on one line, shaped, ellipsized at a cluster boundary to `maxWidth`.
+        func fitted(_ text: String, _ stack: FontStack, maxWidth: Int) -> ShapedLine {
+            let fitted = BannerLayout.ellipsize(BannerLayout.singleLine(text), maxWidth: maxWidth) { stack.width(of: $0, direction: direction) }
+            return stack.shape(fitted, direction: direction)
+        }
+        var actionLabel: ShapedLine?
         if !appearance.actionLabel.isEmpty {
-            let maximum = BannerLayout.maximumActionLabelWidth(monitorWidth: monitor.width, scale: scale)
-            actionLabel = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.actionLabel), maxWidth: maximum, measure: font.width(of:))
+            actionLabel = fitted(appearance.actionLabel, font, maxWidth: BannerLayout.maximumActionLabelWidth(monitorWidth: monitor.width, scale: scale))
         }
         let buttons = BannerLayout.trailingButtons(
-            monitorWidth: monitor.width, scale: scale, closeButton: appearance.closeButton, actionLabelWidth: actionLabel.map(font.width(of:)))
+            monitorWidth: monitor.width, scale: scale, closeButton: appearance.closeButton, actionLabelWidth: actionLabel?.width)
         // The icon, loaded by presentTopBanner; one whose file went away since is left out.
         var iconSide = 0
         var iconBitmap: IconBitmap?
@@ -474,31 +487,24 @@ public final class BannerHost {
         let maximumWidth = BannerLayout.maximumTitleWidth(
             monitorWidth: monitor.width, scale: scale, trailingWidth: buttons.width,
             leadingWidth: iconBitmap == nil ? 0 : BannerLayout.iconLeadingWidth(side: iconSide, scale: scale))
-        let title = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.title), maxWidth: maximumWidth, measure: font.width(of:))
-        let line = font.lineMetrics(of: title)
-        let titleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
+        let title = fitted(appearance.title, font, maxWidth: maximumWidth)
+        let titleMetrics = BannerLayout.LineMetrics(ascent: title.ascent, descent: title.descent)
         var subtitle: PlacedText?
         var subtitleMetrics: BannerLayout.LineMetrics?
-        var subtitleWidth = 0
         if !appearance.subtitle.isEmpty {
-            let subtitleFont = try context.fonts.font(appearance.effectiveSubtitleFont, scale: scale)
-            let text = BannerLayout.ellipsize(BannerLayout.singleLine(appearance.subtitle), maxWidth: maximumWidth, measure: subtitleFont.width(of:))
-            let metrics = subtitleFont.lineMetrics(of: text)
-            subtitleMetrics = BannerLayout.LineMetrics(ascent: metrics.ascent, descent: metrics.descent)
-            subtitleWidth = subtitleFont.width(of: text)
-            subtitle = PlacedText(
-                text: text, font: subtitleFont, baseline: 0,
-                x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: subtitleWidth))
+            let line = fitted(appearance.subtitle, try context.fonts.font(appearance.effectiveSubtitleFont, scale: scale), maxWidth: maximumWidth)
+            subtitleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
+            subtitle = PlacedText(line: line, baseline: 0, x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: line.width))
         }
         let height = BannerLayout.bannerHeight(appearance, scale: scale)
         let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
         if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
-        let titleWidth = font.width(of: title)
-        var titleX = BannerLayout.titleX(monitorWidth: monitor.width, textWidth: titleWidth)
+        var titleX = BannerLayout.titleX(monitorWidth: monitor.width, textWidth: title.width)
         var icon: PlacedIcon?
         if let iconBitmap {
             // Icon and text centred together; both lines start beside the icon.
-            let columns = BannerLayout.leadingIcon(monitorWidth: monitor.width, side: iconSide, textWidth: max(titleWidth, subtitleWidth), scale: scale)
+            let textWidth = max(title.width, subtitle?.line.width ?? 0)
+            let columns = BannerLayout.leadingIcon(monitorWidth: monitor.width, side: iconSide, textWidth: textWidth, scale: scale)
             titleX = columns.textX
             subtitle?.x = columns.textX
             let blockHeight = BannerLayout.iconSide(titleLine: titleMetrics.height, subtitleLine: subtitleMetrics?.height ?? 0, scale: scale)
@@ -507,23 +513,25 @@ public final class BannerHost {
         }
         // The buttons' text sits on the title's baseline, so one line reads across the banner.
         let closeButton = buttons.close.map { columns in
-            PlacedText(text: Self.closeGlyph, font: font, baseline: baselines.title,
-                       x: columns.x + (columns.width - font.width(of: Self.closeGlyph)) / 2)
+            let glyph = font.shape(Self.closeGlyph)
+            return PlacedText(line: glyph, baseline: baselines.title, x: columns.x + (columns.width - glyph.width) / 2)
         }
         var actionButton: ActionButtonLook?
         if let columns = buttons.action, let actionLabel {
             actionButton = ActionButtonLook(
                 box: BannerLayout.actionButtonFrame(columns, baseline: baselines.title, line: titleMetrics, bannerHeight: height, scale: scale),
-                label: PlacedText(text: actionLabel, font: font, baseline: baselines.title,
+                label: PlacedText(line: actionLabel, baseline: baselines.title,
                                   x: columns.x + BannerLayout.pixels(BannerLayout.actionButtonPadding, scale: scale)))
         }
-        let look = Look(
+        var look = Look(
             title: title, background: background, text: text, font: font, height: height,
             baseline: baselines.title, titleX: titleX,
             subtitle: subtitle, icon: icon, closeButton: closeButton, actionButton: actionButton,
             hitAreas: BannerLayout.hitAreas(buttons, bannerHeight: height),
-            cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: monitor.width, bannerHeight: height)
+            cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: monitor.width, bannerHeight: height),
+            isMirrored: false
         )
+        if appearance.layoutDirection == .rightToLeft { look.mirror(width: monitor.width) }
         if looks.count > 16 { looks.removeAll() }
         looks[key] = look
         return look
@@ -537,7 +545,7 @@ extension BannerHost {
 
 /// An appearance ready to draw: colours resolved, font open, title fitted, positions in pixels.
 struct Look: Equatable {
-    var title: String
+    var title: ShapedLine
     var background: RGBA
     var text: RGBA
     var font: FontStack
@@ -551,12 +559,29 @@ struct Look: Equatable {
     var hitAreas: BannerHitAreas
     /// The bottom corners' radius in pixels, 0 for square ones.
     var cornerRadius: Int
+    /// Laid out right to left: icon right of the text, buttons at the left edge, the progress
+    /// bar filling from the right.
+    var isMirrored: Bool
+
+    /// The same look mirrored across a banner `width` px wide (a right-to-left locale's layout):
+    /// every line keeps its width and moves to the mirrored place, so lines that started at one
+    /// edge beside the icon end at one edge beside it.
+    mutating func mirror(width: Int) {
+        titleX = BannerLayout.mirroredX(titleX, extent: title.width, width: width)
+        subtitle?.mirror(width: width)
+        if let frame = icon?.frame { icon?.frame = BannerLayout.mirrored(frame, width: width) }
+        closeButton?.mirror(width: width)
+        if let box = actionButton?.box { actionButton?.box = BannerLayout.mirrored(box, width: width) }
+        actionButton?.label.mirror(width: width)
+        hitAreas = hitAreas.mirrored(width: width)
+        isMirrored = true
+    }
 
     static func == (a: Look, b: Look) -> Bool {
-        a.title == b.title && a.background == b.background && a.text == b.text && a.font === b.font
+        a.title === b.title && a.background == b.background && a.text == b.text && a.font === b.font
             && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX && a.subtitle == b.subtitle
             && a.icon == b.icon && a.closeButton == b.closeButton && a.actionButton == b.actionButton
-            && a.hitAreas == b.hitAreas && a.cornerRadius == b.cornerRadius
+            && a.hitAreas == b.hitAreas && a.cornerRadius == b.cornerRadius && a.isMirrored == b.isMirrored
     }
 }
 
@@ -566,15 +591,18 @@ struct PlacedIcon: Equatable {
     var frame: PixelRect
 }
 
-/// One line of text, fitted and placed: the subtitle, the ✕, the action button's label.
+/// One line of text, fitted, shaped and placed: the subtitle, the ✕, the action button's label.
 struct PlacedText: Equatable {
-    var text: String
-    var font: FontStack
+    var line: ShapedLine
     var baseline: Int
     var x: Int
 
+    mutating func mirror(width: Int) {
+        x = BannerLayout.mirroredX(x, extent: line.width, width: width)
+    }
+
     static func == (a: PlacedText, b: PlacedText) -> Bool {
-        a.text == b.text && a.font === b.font && a.baseline == b.baseline && a.x == b.x
+        a.line === b.line && a.baseline == b.baseline && a.x == b.x
     }
 }
 

@@ -52,20 +52,16 @@ final class Canvas {
         }
     }
 
-    /// Draws `text` from `x` with its baseline at `baseline`, blended over what is there with
-    /// `colour`'s alpha: one `XftDrawStringUtf8` per run of `font`'s stack, each run starting
-    /// where the previous one's advance ends.
-    func text(_ text: String, font: FontStack, colour: RGBA, x: Int, baseline: Int) {
-        guard !text.isEmpty, colour.alpha > 0 else { return }
+    /// Draws `line` from `x` with its baseline at `baseline`, blended over what is there with
+    /// `colour`'s alpha: all its glyphs, each in its own font, in one `XftDrawGlyphFontSpec`.
+    /// Colour glyphs (emoji) keep their own colours.
+    func text(_ line: ShapedLine, colour: RGBA, x: Int, baseline: Int) {
+        guard !line.glyphs.isEmpty, colour.alpha > 0 else { return }
+        var specs = line.glyphs.map { glyph in
+            XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x + glyph.x), y: Int16(clamping: baseline + glyph.y))
+        }
         connection.withXftColour(colour) { xft in
-            var penX = x
-            for run in font.runs(of: text) {
-                let bytes = Array(run.text.utf8)
-                bytes.withUnsafeBufferPointer { buffer in
-                    XftDrawStringUtf8(draw, xft, run.font.handle, Int32(penX), Int32(baseline), buffer.baseAddress, Int32(buffer.count))
-                }
-                penX += run.font.width(of: run.text)
-            }
+            XftDrawGlyphFontSpec(draw, xft, &specs, Int32(specs.count))
         }
     }
 

@@ -1,25 +1,32 @@
 // Fonts through fontconfig and Xft: a core `BannerFont` becomes a fontconfig pattern, the
 // pattern becomes a `FontStack` — the open XftFont fontconfig matched, followed by the fonts it
-// sorts after it — and text is measured and drawn in runs, each grapheme with the first font of
-// the stack that has it (like dmenu's drw_text). Stacks are cached per pattern and destroyed
-// together when the display closes (see `closeAll` for why "destroyed").
+// sorts after it — and each cluster of text is given the first font of the stack that has all of
+// it (colour emoji fonts first for emoji). TextShaping.swift shapes and orders the text with
+// them. Stacks are cached per pattern and destroyed together when the display closes (see
+// `closeAll` for why "destroyed").
 
 import BannerCore
 import CX11
 import Glibc
 import Synchronization
 
-/// An open Xft font: one face at one pixel size.
+/// An open Xft font: one face at one pixel size, and the HarfBuzz font that shapes text for it.
 final class LoadedFont {
     let handle: UnsafeMutablePointer<XftFont>
     /// What fontconfig actually picked.
     let matchedFamily: String
+    /// A colour font (Noto Color Emoji's bitmaps): preferred for clusters shown as emoji.
+    let isColour: Bool
     private unowned let connection: XConnection
+    private var shaper: OpaquePointer?
+    private var shaperMade = false
 
     init(handle: UnsafeMutablePointer<XftFont>, matchedFamily: String, connection: XConnection) {
         self.handle = handle
         self.matchedFamily = matchedFamily
         self.connection = connection
+        var colour = FcBool(FcFalse)
+        isColour = FcPatternGetBool(handle.pointee.pattern, wb_FC_COLOR(), 0, &colour) == FcResultMatch && colour != FcBool(FcFalse)
     }
 
     var ascent: Int { Int(handle.pointee.ascent) }
@@ -30,94 +37,126 @@ final class LoadedFont {
         XftCharExists(connection.display, handle, scalar.value) != 0
     }
 
-    /// Advance width of `text` drawn with this font alone, in pixels (`XftTextExtentsUtf8`).
-    func width(of text: String) -> Int {
-        var extents = XGlyphInfo()
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBufferPointer { buffer in
-            XftTextExtentsUtf8(connection.display, handle, buffer.baseAddress, Int32(buffer.count), &extents)
-        }
-        return Int(extents.xOff)
+    /// The HarfBuzz font that shapes for this one: its face is the Xft font's FreeType face
+    /// (referenced, so it outlives Xft closing the file), read through HarfBuzz's own OpenType
+    /// functions at the font's pixel size in 26.6 units — unhinted, as `hb-shape` shapes the
+    /// same file. Nil when the face cannot be had.
+    var shapingFont: OpaquePointer? {
+        if shaperMade { return shaper }
+        shaperMade = true
+        guard let face = XftLockFace(handle) else { return nil }
+        defer { XftUnlockFace(handle) }
+        guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
+        defer { hb_face_destroy(hbFace) }
+        guard let font = hb_font_create(hbFace) else { return nil }
+        let pixelSize = self.pixelSize
+        let scale = Int32((pixelSize * 64).rounded())
+        hb_font_set_scale(font, scale, scale)
+        // Bitmap fonts (colour emoji) pick their strike by ppem.
+        let ppem = UInt32(pixelSize.rounded())
+        hb_font_set_ppem(font, ppem, ppem)
+        shaper = font
+        return font
     }
 
-    func close() { XftFontClose(connection.display, handle) }
-}
+    /// The size Xft draws the font at: the pattern's pixel size, times the factor fontconfig
+    /// scales a bitmap-only font's fixed strike by (Noto Color Emoji's 109 px strike drawn at 17).
+    var pixelSize: Double {
+        let pattern = handle.pointee.pattern
+        var size = 0.0
+        guard FcPatternGetDouble(pattern, wb_FC_PIXEL_SIZE(), 0, &size) == FcResultMatch, size > 0 else {
+            return Double(ascent + descent)
+        }
+        var factor = 1.0
+        if FcPatternGetDouble(pattern, "pixelsizefixupfactor", 0, &factor) == FcResultMatch, factor > 0 {
+            size *= factor
+        }
+        return size
+    }
 
-/// Consecutive graphemes drawn with one font.
-struct TextRun {
-    var text: String
-    var font: LoadedFont
+    func close() {
+        if let shaper { hb_font_destroy(shaper) }
+        shaper = nil
+        XftFontClose(connection.display, handle)
+    }
 }
 
 /// The font fontconfig matched for a pattern, then the fallbacks fontconfig sorts after it for the
-/// same pattern (`FcFontSort`, trimmed to fonts that add coverage), opened on first use.
+/// same pattern (`FcFontSort`), opened on first use; and the lines of text shaped with them
+/// (see TextShaping.swift), cached.
 final class FontStack {
-    /// The matched font: draws every grapheme it has, and the .notdef box for those no font has.
+    /// The matched font: draws every cluster it has, and the .notdef box for those no font has.
     let primary: LoadedFont
-    private unowned let connection: XConnection
+    unowned let connection: XConnection
     /// The substituted request, which `FcFontRenderPrepare` completes into each fallback's pattern.
     private let request: OpaquePointer
+    /// Every font in fontconfig's order for the request, untrimmed: the first font covering a
+    /// character is the same as in the trimmed list, and a cluster (an emoji sequence, a letter
+    /// with its marks) may need a font that covers all of it, which trimming can drop.
     private let sorted: UnsafeMutablePointer<FcFontSet>?
     private var opened: [Int: LoadedFont] = [:]
     private var unopenable: Set<Int> = []
-    private var chosen: [Unicode.Scalar: LoadedFont] = [:]
+    private var chosen: [Character: LoadedFont] = [:]
+    /// Shaped lines by text and direction; see `shape(_:direction:)`.
+    var shapedLines: [ShapedLine.Key: ShapedLine] = [:]
+    /// HarfBuzz's buffer, reused for every run shaped with this stack.
+    let buffer: OpaquePointer?
 
     init(primary: LoadedFont, request: OpaquePointer, sorted: UnsafeMutablePointer<FcFontSet>?, connection: XConnection) {
         self.primary = primary
         self.request = request
         self.sorted = sorted
         self.connection = connection
+        buffer = hb_buffer_create()
     }
 
-    /// `text` split into runs of whole graphemes, each drawn with the first font that has the
-    /// grapheme's first scalar. Invisible format characters (joiners, variation selectors) the
-    /// run's font lacks are left out rather than drawn as boxes.
-    func runs(of text: String) -> [TextRun] {
-        var runs: [TextRun] = []
-        for grapheme in text {
-            let font = grapheme.unicodeScalars.first.map(font(for:)) ?? primary
-            var drawn = String.UnicodeScalarView()
-            drawn.append(contentsOf: grapheme.unicodeScalars.filter {
-                !$0.properties.isDefaultIgnorableCodePoint || font.has($0)
-            })
-            if let last = runs.indices.last, runs[last].font === font {
-                runs[last].text.unicodeScalars.append(contentsOf: drawn)
-            } else {
-                runs.append(TextRun(text: String(drawn), font: font))
-            }
+    /// The font a cluster (a user-perceived character: a letter and its marks, an emoji
+    /// sequence) is shaped with, never split across two: a cluster shown as emoji takes the
+    /// first colour font that has all of it; otherwise the primary font when it has all of it,
+    /// else the first fallback that does, else the first that has its first character, else
+    /// the primary (its .notdef box). Joiners and variation selectors need no glyph of their own.
+    func font(for cluster: Character) -> LoadedFont {
+        if let known = chosen[cluster] { return known }
+        let needed = Array(cluster.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint })
+        let font: LoadedFont
+        if needed.isEmpty {
+            font = primary
+        } else if Self.isEmojiPresentation(cluster), let colour = fallback(covering: needed, colourOnly: true) {
+            font = colour
+        } else if needed.allSatisfy(primary.has) {
+            font = primary
+        } else {
+            font = fallback(covering: needed, colourOnly: false) ?? fallback(covering: [needed[0]], colourOnly: false) ?? primary
         }
-        return runs
-    }
-
-    /// Advance width of `text` in pixels: the sum of its runs' advances.
-    func width(of text: String) -> Int {
-        runs(of: text).reduce(0) { $0 + $1.font.width(of: $1.text) }
-    }
-
-    /// The tallest ascent and deepest descent among the primary font and the fonts `text` uses,
-    /// so a taller fallback grows the line instead of being clipped.
-    func lineMetrics(of text: String) -> (ascent: Int, descent: Int) {
-        runs(of: text).reduce((primary.ascent, primary.descent)) { metrics, run in
-            (max(metrics.0, run.font.ascent), max(metrics.1, run.font.descent))
-        }
-    }
-
-    private func font(for scalar: Unicode.Scalar) -> LoadedFont {
-        if let known = chosen[scalar] { return known }
-        let font = primary.has(scalar) ? primary : fallback(for: scalar) ?? primary
-        chosen[scalar] = font
+        chosen[cluster] = font
         return font
     }
 
-    /// The first font of fontconfig's sorted list whose charset has `scalar`, opened at the
-    /// request's size.
-    private func fallback(for scalar: Unicode.Scalar) -> LoadedFont? {
+    /// Whether `cluster` is shown as an emoji picture rather than as text: it asks to be
+    /// (U+FE0F), its first character is one by default, or it is a sequence only emoji fonts
+    /// form (a ZWJ sequence of emoji, a skin tone, a keycap, a flag's regional indicators).
+    static func isEmojiPresentation(_ cluster: Character) -> Bool {
+        let scalars = cluster.unicodeScalars
+        guard let first = scalars.first, !scalars.contains("\u{FE0E}") else { return false }
+        if scalars.contains("\u{FE0F}") || scalars.contains("\u{20E3}") || first.properties.isEmojiPresentation { return true }
+        if (0x1F1E6...0x1F1FF).contains(first.value) { return true }
+        return scalars.count > 1 && first.properties.isEmoji
+            && scalars.contains { $0.properties.isEmojiModifier || $0 == "\u{200D}" }
+    }
+
+    /// The first font of fontconfig's sorted list (colour fonts only, if asked) whose charset
+    /// has every scalar of `scalars`, opened at the request's size.
+    private func fallback(covering scalars: [Unicode.Scalar], colourOnly: Bool) -> LoadedFont? {
         guard let sorted, let fonts = sorted.pointee.fonts else { return nil }
         for index in 0..<Int(sorted.pointee.nfont) where !unopenable.contains(index) {
             guard let candidate = fonts[index] else { continue }
+            if colourOnly {
+                var colour = FcBool(FcFalse)
+                guard FcPatternGetBool(candidate, wb_FC_COLOR(), 0, &colour) == FcResultMatch, colour != FcBool(FcFalse) else { continue }
+            }
             var charset: OpaquePointer?
             guard FcPatternGetCharSet(candidate, wb_FC_CHARSET(), 0, &charset) == FcResultMatch,
-                  FcCharSetHasChar(charset, scalar.value) != 0 else { continue }
+                  scalars.allSatisfy({ FcCharSetHasChar(charset, $0.value) != 0 }) else { continue }
             if let font = opened[index] { return font }
             if let font = open(candidate) {
                 opened[index] = font
@@ -145,6 +184,8 @@ final class FontStack {
         for font in opened.values { font.close() }
         opened.removeAll()
         chosen.removeAll()
+        shapedLines.removeAll()
+        hb_buffer_destroy(buffer)
         if let sorted { FcFontSetDestroy(sorted) }
         FcPatternDestroy(request)
     }
@@ -193,7 +234,7 @@ final class FontLibrary {
             warn("font family '\(requested.printable)' not found; using '\(matchedFamily)'")
         }
         let primary = LoadedFont(handle: handle, matchedFamily: matchedFamily, connection: connection)
-        let sorted = FcFontSort(nil, request, FcBool(FcTrue), nil, &result)
+        let sorted = FcFontSort(nil, request, FcBool(FcFalse), nil, &result)
         let stack = FontStack(primary: primary, request: request, sorted: sorted, connection: connection)
         open[pattern] = stack
         return stack

@@ -42,6 +42,9 @@ package struct AppearanceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Where a full-screen window has the focus (a video, a presentation): show = over its top (full-screen windows ignore the reserved space); delay = keep the banner off the screen until the full-screen window ends or loses the focus (it stays presented; a transient banner's timeout keeps running). Default: show.", valueName: "show|delay"))
     package var fullscreen: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Which way the title and subtitle read: auto = from their first strong letter (Arabic, Hebrew: right to left), ltr, rtl. Mixed text is ordered by the Unicode bidi algorithm either way. Default: auto.", valueName: "auto|ltr|rtl"))
+    package var direction: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("An icon left of the text, as tall as it: a PNG file (a value with a / or ending in .png), a name in the icon theme (hicolor, Adwaita; PNG only), or none. Missing or unreadable: a warning, and no icon. Default: the style's, else none.", valueName: "path|name|none"))
     package var icon: String?
 
@@ -69,7 +72,8 @@ package struct AppearanceOptions: ParsableArguments {
             title: title, background: background, textColor: textColor, height: height,
             titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont,
             closeButton: closeButton.map { String($0) }, action: action, progress: progress,
-            reduceMotion: reduceMotion.map { String($0) }, icon: icon, cornerRadius: cornerRadius, placement: placement, fullscreen: fullscreen)
+            reduceMotion: reduceMotion.map { String($0) }, icon: icon, cornerRadius: cornerRadius, placement: placement, fullscreen: fullscreen,
+            direction: direction)
     }
 
     /// The appearance these flags describe, defaults filled in.

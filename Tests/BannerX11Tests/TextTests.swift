@@ -37,10 +37,10 @@ extension BannerX11Tests {
             return text
         }
 
-        /// Families of the fonts that draw each grapheme of the drawn title.
+        /// Families of the fonts that draw each grapheme of the drawn title (runs in visual order).
         static func families(_ fixture: Fixture) throws -> [(grapheme: Character, family: String)] {
             let drawn = try #require(fixture.host.drawnTitle)
-            return drawn.font.runs(of: drawn.text).flatMap { run in run.text.map { ($0, run.font.matchedFamily) } }
+            return drawn.line.runs.flatMap { run in run.text.map { ($0, run.font.matchedFamily) } }
         }
 
         @Test func cjkTitleDrawsWithAFallbackFontNotBoxes() throws {
