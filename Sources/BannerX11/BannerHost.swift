@@ -143,6 +143,9 @@ public final class BannerHost {
         drawnContent.map { ($0.new.title.text, $0.new.font, $0.new.title, $0.new.titleX) }
     }
 
+    /// The title's baseline as last drawn, in the banner's own pixels.
+    var drawnBaseline: Int? { drawnContent?.new.baseline }
+
     /// The subtitle, action label and ✕ as last drawn; nil for those not shown.
     var drawnTexts: (subtitle: PlacedText?, action: PlacedText?, close: PlacedText?)? {
         drawnContent.map { ($0.new.subtitle, $0.new.actionButton?.label, $0.new.closeButton) }

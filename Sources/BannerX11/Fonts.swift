@@ -59,6 +59,16 @@ final class LoadedFont {
         return font
     }
 
+    /// The font file and the face's index in it (what `hb-shape` and `hb-view` are given).
+    var file: (path: String, index: Int)? {
+        let pattern = handle.pointee.pattern
+        var path: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, wb_FC_FILE(), 0, &path) == FcResultMatch, let path else { return nil }
+        var index: Int32 = 0
+        _ = FcPatternGetInteger(pattern, wb_FC_INDEX(), 0, &index)
+        return (String(cString: path), Int(index))
+    }
+
     /// The size Xft draws the font at: the pattern's pixel size, times the factor fontconfig
     /// scales a bitmap-only font's fixed strike by (Noto Color Emoji's 109 px strike drawn at 17).
     var pixelSize: Double {

@@ -53,8 +53,12 @@ final class ShapedLine {
 /// A run of clusters shaped together: one level, one script, one font.
 struct ShapedRun {
     var text: String
+    /// Where the run is in the line's scalars, in logical order.
+    var range: Range<Int>
     var font: LoadedFont
     var level: Int
+    /// Its ISO 15924 script tag ("Arab", "Latn").
+    var script: String
     /// The glyph ids HarfBuzz gave, left to right, and their advances in 26.6 pixels.
     var glyphIDs: [UInt32]
     var advances: [Int32]
@@ -98,7 +102,7 @@ extension FontStack {
             descent = max(descent, run.font.descent)
             var shaped = ShapedRun(
                 text: String(String.UnicodeScalarView(text.unicodeScalars.dropFirst(run.start).prefix(run.end - run.start))),
-                font: run.font, level: run.level, glyphIDs: [], advances: [])
+                range: run.start..<run.end, font: run.font, level: run.level, script: Self.tag(run.script), glyphIDs: [], advances: [])
             shapeRun(run, of: codepoints) { glyph, position in
                 glyphs.append(PlacedGlyph(
                     font: run.font.handle, glyph: glyph,
@@ -112,6 +116,12 @@ extension FontStack {
         return ShapedLine(
             text: text, glyphs: glyphs, width: Self.pixels(pen), ascent: ascent, descent: descent,
             isRightToLeft: isRightToLeft, runs: shapedRuns)
+    }
+
+    /// A script's four-letter ISO 15924 tag.
+    private static func tag(_ script: hb_script_t) -> String {
+        let tag = hb_script_to_iso15924_tag(script)
+        return String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }, as: UTF8.self)
     }
 
     /// 26.6 fixed point to whole pixels, rounded.

@@ -38,6 +38,8 @@ static inline const char *wb_FC_SIZE(void) { return FC_SIZE; }
 static inline const char *wb_FC_PIXEL_SIZE(void) { return FC_PIXEL_SIZE; }
 static inline const char *wb_FC_CHARSET(void) { return FC_CHARSET; }
 static inline const char *wb_FC_COLOR(void) { return FC_COLOR; }
+static inline const char *wb_FC_FILE(void) { return FC_FILE; }
+static inline const char *wb_FC_INDEX(void) { return FC_INDEX; }
 
 /// FriBidi's paragraph directions are macros built from flag macros.
 static inline FriBidiParType wb_FRIBIDI_PAR_ON(void) { return FRIBIDI_PAR_ON; }
