@@ -24,8 +24,9 @@ packages=(
   # tests: fallback fonts for CJK and for emoji/symbols (monochrome), which DejaVu lacks; Noto
   # for Arabic, Hebrew, Devanagari, Bengali, Tamil and Thai, and Noto Color Emoji (CBDT bitmaps)
   fonts-droid-fallback fonts-symbola fonts-noto-core fonts-noto-color-emoji
-  # tests: HarfBuzz's own hb-shape and hb-view, the oracles for shaped text
-  libharfbuzz-bin
+  # tests: HarfBuzz's own hb-shape and hb-view, and FriBidi's fribidi, the oracles for shaped
+  # and reordered text
+  libharfbuzz-bin libfribidi-bin
   # tests: X-Resource, to count what the banner holds on the server after thousands of cycles
   libxres-dev
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
