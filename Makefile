@@ -7,15 +7,28 @@ PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
 
-.PHONY: all deps build release demo test leaks soak fuzz install uninstall clean
+.PHONY: all deps po build release demo test leaks soak fuzz install uninstall clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
 
-build: deps
+build: deps po
 	$(SWIFT) build
+
+# The built-in banners' translations (gettext): each Resources/po/LANG.po must translate every
+# msgid of window-banner.pot, none fuzzy (msgcmp), and pass msgfmt --check; it is compiled to
+# Resources/locale/LANG/LC_MESSAGES/window-banner.mo, where a binary built in this checkout
+# finds it (an installed one looks in $(DATADIR)/locale). See docs/translations.md.
+LANGUAGES = $(basename $(notdir $(wildcard Resources/po/*.po)))
+
+po: deps
+	for lang in $(LANGUAGES); do \
+		msgcmp Resources/po/$$lang.po Resources/po/window-banner.pot || exit 1; \
+		install -d Resources/locale/$$lang/LC_MESSAGES || exit 1; \
+		msgfmt --check -o Resources/locale/$$lang/LC_MESSAGES/window-banner.mo Resources/po/$$lang.po || exit 1; \
+	done
 
 # Release builds link the Swift runtime statically: the installed binaries need no Swift
 # toolchain at run time, and start in about half the time (no dynamic symbol lookup of the
@@ -30,7 +43,7 @@ RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xswiftc -use-ld=ll
 # commands that draw), window-banner-config (reads config files for them).
 PROGRAMS = window-banner window-banner-x11 window-banner-config
 
-release: deps
+release: deps po
 	$(SWIFT) build $(RELEASE)
 
 # Shows offline → back online on $$DISPLAY; without a display, on a private Xvfb + openbox,
@@ -41,7 +54,7 @@ demo: release
 # Unit tests, X11 tests (each suite starts its own Xvfb + openbox/i3), CLI, owner and network
 # tests; the soak test in a process of its own (it measures that process's memory); then the
 # core and X11 tests again under AddressSanitizer/LeakSanitizer.
-test: deps
+test: deps po
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip SoakTests
 	$(SWIFT) test --skip-build --filter SoakTests
@@ -99,12 +112,12 @@ bench: deps
 # The three binaries (side by side in BINDIR: window-banner runs window-banner-x11 from its own
 # directory, which runs window-banner-config from its own), the man page (generated from the
 # argument parser), shell completions, the systemd user units, the example config and the
-# built-in styles' icons (found at ../share/window-banner/icons from the binaries' directory,
-# so keep DATADIR = PREFIX/share).
+# built-in styles' icons and translations (found at ../share/window-banner/icons and
+# ../share/locale from the binaries' directory, so keep DATADIR = PREFIX/share).
 # PREFIX defaults to ~/.local; DESTDIR is honoured.
 # (The manual plugin builds the package itself: in debug mode, as only the Makefile's RELEASE
 # flags can link the small client fully static.)
-install: deps
+install: deps po
 	$(SWIFT) package plugin generate-manual --configuration debug
 	$(SWIFT) build $(RELEASE)
 	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --show-bin-path))
@@ -121,6 +134,9 @@ install: deps
 	install -Dm644 Resources/config.example.toml "$(DESTDIR)$(DATADIR)/doc/window-banner/config.example.toml"
 	install -d "$(DESTDIR)$(DATADIR)/window-banner/icons"
 	install -m644 Resources/icons/*.png "$(DESTDIR)$(DATADIR)/window-banner/icons/"
+	for lang in $(LANGUAGES); do \
+		install -Dm644 Resources/locale/$$lang/LC_MESSAGES/window-banner.mo "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/window-banner.mo" || exit 1; \
+	done
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner-x11" "$(DESTDIR)$(BINDIR)/window-banner-config" \
@@ -131,6 +147,7 @@ uninstall:
 		"$(DESTDIR)$(DATADIR)/systemd/user/window-banner.service" \
 		"$(DESTDIR)$(DATADIR)/systemd/user/window-banner-monitor.service"
 	rm -rf "$(DESTDIR)$(DATADIR)/doc/window-banner" "$(DESTDIR)$(DATADIR)/window-banner"
+	for lang in $(LANGUAGES); do rm -f "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/window-banner.mo"; done
 
 clean:
-	rm -rf .build
+	rm -rf .build Resources/locale

@@ -49,7 +49,8 @@ public struct BannerConfig: Sendable, Equatable, Codable {
 
     /// The styles every installation has, so `--style offline` works with no file; the same
     /// as `Resources/config.example.toml`. Their icons are window-banner's own
-    /// (`Resources/icons`), found by name next to the binary.
+    /// (`Resources/icons`), found by name next to the binary; their titles are shown in the
+    /// reader's language (``resolve(style:translating:)``, Resources/po).
     public static let builtIn = BannerConfig(styles: [
         "offline": BannerStyle(appearance: AppearanceSettings(title: "No Internet Connection", background: "systemRed", icon: "window-banner-offline")),
         "online": BannerStyle(appearance: AppearanceSettings(title: "Back Online", background: "systemTeal", icon: "window-banner-online"), timeout: 2.0),
@@ -83,6 +84,24 @@ public struct BannerConfig: Sendable, Equatable, Codable {
             )
         }
         return BannerStyle(appearance: defaults.overlaid(by: style.appearance), timeout: style.timeout)
+    }
+
+    /// ``resolve(style:)`` with the text window-banner itself supplies passed through
+    /// `translate` (gettext, in the programs that draw): the title of a built-in style the file
+    /// left as built — not defined, or copied unchanged as from the example file. A style the
+    /// file changes is the user's own words and stays as written; flags go on top of either.
+    public func resolve(style name: String?, translating translate: (String) -> String) throws(ConfigError) -> BannerStyle {
+        var resolved = try resolve(style: name)
+        if let name, let builtIn = Self.builtIn.styles[name], styles[name] == builtIn, let title = builtIn.appearance.title {
+            resolved.appearance.title = translate(title)
+        }
+        return resolved
+    }
+
+    /// Every text window-banner supplies for a banner, in English: the msgids of
+    /// Resources/po/window-banner.pot.
+    public static var builtInTexts: [String] {
+        builtIn.styles.values.compactMap(\.appearance.title).sorted()
     }
 
     /// `directory/name` without doubling a slash the environment already ends with.

@@ -147,13 +147,18 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     /// The client's XDG data directories (`$XDG_DATA_HOME`, then `$XDG_DATA_DIRS`), where icon
     /// theme names (`--icon NAME`, a style's `icon`) are looked up (nil: the owner's own).
     public var dataDirectories: [String]?
+    /// The client's locale variables that are set (`UserLocale.variableNames`: LANGUAGE,
+    /// LC_ALL, LC_MESSAGES, LANG): the language of the text window-banner supplies, the
+    /// built-in styles' titles (nil: the owner's own).
+    public var locale: [String: String]?
 
     public init(
         settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,
         sticky: Bool = false, transient: Bool = false, timeout: Double? = nil, monitor: String = "primary",
         id: String? = nil, enqueue: Bool = false, wait: Bool = false,
         onClick: [String]? = nil, environment: [String: String]? = nil, directory: String? = nil,
-        strictContrast: Bool? = nil, once: String? = nil, dataDirectories: [String]? = nil
+        strictContrast: Bool? = nil, once: String? = nil, dataDirectories: [String]? = nil,
+        locale: [String: String]? = nil
     ) {
         self.settings = settings
         self.style = style
@@ -171,6 +176,7 @@ public struct ShowRequest: Codable, Sendable, Equatable {
         self.strictContrast = strictContrast
         self.once = once
         self.dataDirectories = dataDirectories
+        self.locale = locale
     }
 }
 

@@ -125,7 +125,8 @@ package struct ShowCommand: ParsableCommand {
             environment: runsCommands ? environment : nil,
             directory: runsCommands || appearance.icon != nil ? directory : nil,
             strictContrast: appearance.strictContrast ? true : nil, once: once,
-            dataDirectories: XDGBaseDirectories.data(environment: environment)))
+            dataDirectories: XDGBaseDirectories.data(environment: environment),
+            locale: UserLocale.variables(in: environment)))
     }
 
     /// Turns the owner's answer to a `show` into output and an exit status: its warnings, and

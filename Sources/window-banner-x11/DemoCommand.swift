@@ -1,8 +1,10 @@
 // `window-banner demo`: the original's headline moment on your desktop — "No Internet
 // Connection" slides in, turns into "Back Online" with an in-place cross-fade, and leaves after
 // the original's 2 s hide delay. It prints each stage as it is reached so a script can follow.
+// The titles are the built-in offline and online styles', in this process's language.
 
 import ArgumentParser
+import BannerConfig
 import BannerCore
 import BannerX11
 import Glibc
@@ -50,7 +52,7 @@ struct DemoCommand: ParsableCommand {
 
         // The original README's two configurations.
         try host.presentTopBanner { config in
-            config.title("No Internet Connection").backgroundColor(.systemRed).textColor(.white)
+            config.title(Self.title(ofStyle: "offline")).backgroundColor(.systemRed).textColor(.white)
         }
         banners.runUntilIdle(timeout: 5 * factor)
         stage("offline")
@@ -63,7 +65,7 @@ struct DemoCommand: ParsableCommand {
             stage("mid-fade")
         }
         try host.presentTopBanner { config in
-            config.title("Back Online").backgroundColor(.systemTeal).textColor(.white)
+            config.title(Self.title(ofStyle: "online")).backgroundColor(.systemTeal).textColor(.white)
         }
         banners.runUntilIdle(timeout: 5 * factor)
         host.onFrame = nil
@@ -75,7 +77,14 @@ struct DemoCommand: ParsableCommand {
         stage("dismissed")
     }
 
-    private func stage(_ name: String) {
+    /// The title of built-in style `name` in this process's language.
+    static func title(ofStyle name: String) -> String {
+        let locale = UserLocale.variables(in: processEnvironment())
+        let style = try? BannerConfig.builtIn.resolve(style: name) { Translations.text($0, locale: locale) }
+        return style?.appearance.title ?? ""
+    }
+
+        private func stage(_ name: String) {
         Terminal.output(name)
     }
 }

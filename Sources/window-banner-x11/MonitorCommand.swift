@@ -110,7 +110,8 @@ struct MonitorCommand: ParsableCommand {
         func request(_ settings: AppearanceSettings, style: String) -> ShowRequest {
             ShowRequest(
                 settings: settings, style: style, configPath: connection.configPath, sticky: true,
-                monitor: monitor ?? "all", id: NetworkBannerMonitor.bannerID, wait: true)
+                monitor: monitor ?? "all", id: NetworkBannerMonitor.bannerID, wait: true,
+                locale: UserLocale.variables(in: processEnvironment()))
         }
         return [
             .offline: request(offlineSettings, style: offline.styleName),

@@ -246,7 +246,8 @@ final class Owner {
         let hosts: [BannerHost]
         var warnings: [String] = []
         do {
-            let style = try config.style(request.style, configPath: request.configPath)
+            let locale = request.locale ?? UserLocale.variables(in: processEnvironment())
+            let style = try config.style(request.style, configPath: request.configPath, locale: locale)
             var settings = style.appearance.overlaid(by: request.settings)
             if settings.reduceMotion == nil, DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
                 settings.reduceMotion = "true"

@@ -11,11 +11,12 @@ struct ConfigCache {
     private var loaded: [String: (stamp: FileStamp?, config: BannerConfig)] = [:]
 
     /// The style layer for a request: the file's defaults overlaid by style `name` (built-in
-    /// styles only, with `--no-config`).
-    mutating func style(_ name: String?, configPath: String?) throws(OwnerError) -> BannerStyle {
+    /// styles only, with `--no-config`), a built-in title in the language of `locale` (the
+    /// caller's locale variables).
+    mutating func style(_ name: String?, configPath: String?, locale: [String: String]) throws(OwnerError) -> BannerStyle {
         let config = try self.config(at: configPath)
         do {
-            return try config.resolve(style: name)
+            return try config.resolve(style: name) { Translations.text($0, locale: locale) }
         } catch {
             throw OwnerError(error.isUnknownStyle ? .usage : .config, "\(error)")
         }

@@ -17,9 +17,11 @@ import X11TestSupport
 private final class MonitorProcess {
     let process: Subprocess
 
-    init(_ owner: OwnerFixture, in namespace: NetworkNamespace, _ arguments: [String] = []) throws {
+    init(_ owner: OwnerFixture, in namespace: NetworkNamespace, _ arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         let command = namespace.command([windowBannerExecutable(), "monitor"] + arguments)
-        process = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: owner.fixture.environment(.desktop))
+        process = try Subprocess(
+            executable: command[0], arguments: Array(command.dropFirst()),
+            environment: owner.fixture.environment(.desktop).merging(extra) { $1 })
     }
 
     /// A monitor the test started itself.
@@ -121,6 +123,38 @@ extension WindowBannerCLITests {
             #expect(ending.status == 0)
             #expect(owner.fixture.waitForRestoredDesktop())
             #expect(try owner.status().presented == false)
+        }
+
+        @Test func bothBannersSpeakTheMonitorsLanguageNotTheOwners() throws {
+            let owner = try WindowBannerCLITests.TranslationCLITests.makeOwner()
+            // An owner already running in English serves the monitor's Hebrew.
+            try owner.show(["--title", "Started in English"])
+            try owner.run(["dismiss"])
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.connectIPv4()
+            let hebrew = try #require(TestLocales.titles["he"])
+            let monitor = try MonitorProcess(owner, in: namespace, ["--hide-delay", "5"], environment: ["LANG": TestLocales.lang("he")])
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+
+            try namespace.ip("route del \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "offline")
+            #expect(try monitor.nextEvent() == "offline banner shown")
+            #expect(try owner.status().title == hebrew.offline)
+
+            try namespace.ip("route add \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+            #expect(try monitor.nextEvent() == "restored banner shown")
+            #expect(try owner.status().title == hebrew.online)
+            // The monitor's own titles still win over the translation.
+            #expect(monitor.terminate().status == 0)
+            let titled = try MonitorProcess(owner, in: namespace, ["--offline-title", "Kein Netz"], environment: ["LANG": TestLocales.lang("he")])
+            #expect(try titled.nextEvent() == "online via veth0 ipv4")
+            try namespace.ip("route del \(NetworkNamespace.ipv4DefaultRoute)")
+            #expect(try titled.nextEvent() == "offline")
+            #expect(try titled.nextEvent() == "offline banner shown")
+            #expect(try owner.status().title == "Kein Netz")
+            #expect(titled.terminate().status == 0)
         }
 
         @Test func monitorAndOwnerEndWithTheXServer() throws {
