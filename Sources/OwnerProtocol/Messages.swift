@@ -149,7 +149,8 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     public var dataDirectories: [String]?
     /// The client's locale variables that are set (`UserLocale.variableNames`: LANGUAGE,
     /// LC_ALL, LC_MESSAGES, LANG): the language of the text window-banner supplies, the
-    /// built-in styles' titles (nil: the owner's own).
+    /// built-in styles' titles. nil, from a client that sets none of them (a system service,
+    /// a NetworkManager dispatcher script): the owner's own.
     public var locale: [String: String]?
 
     public init(

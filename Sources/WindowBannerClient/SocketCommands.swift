@@ -118,6 +118,7 @@ package struct ShowCommand: ParsableCommand {
             throw CommandFailure("\(error)", code: ExitStatus.usage)
         }
         let configPath = connection.noConfig ? nil : BannerConfig.defaultPath(environment: environment)
+        let locale = UserLocale.variables(in: environment)
         return OwnerRequest(ShowRequest(
             settings: appearance.settings, style: style, configPath: configPath,
             sticky: sticky, transient: transient, timeout: duration, monitor: monitor ?? "primary",
@@ -126,7 +127,7 @@ package struct ShowCommand: ParsableCommand {
             directory: runsCommands || appearance.icon != nil ? directory : nil,
             strictContrast: appearance.strictContrast ? true : nil, once: once,
             dataDirectories: XDGBaseDirectories.data(environment: environment),
-            locale: UserLocale.variables(in: environment)))
+            locale: locale.isEmpty ? nil : locale))
     }
 
     /// Turns the owner's answer to a `show` into output and an exit status: its warnings, and

@@ -107,11 +107,12 @@ struct MonitorCommand: ParsableCommand {
         // Sticky, both: the policy owns the timing, and the monitor dismisses the restored
         // banner itself when the hide delay is up (a built-in `online` style would otherwise
         // time out on its own schedule).
+        let locale = UserLocale.variables(in: processEnvironment())
         func request(_ settings: AppearanceSettings, style: String) -> ShowRequest {
             ShowRequest(
                 settings: settings, style: style, configPath: connection.configPath, sticky: true,
                 monitor: monitor ?? "all", id: NetworkBannerMonitor.bannerID, wait: true,
-                locale: UserLocale.variables(in: processEnvironment()))
+                locale: locale.isEmpty ? nil : locale)
         }
         return [
             .offline: request(offlineSettings, style: offline.styleName),

@@ -136,7 +136,9 @@ extension WindowBannerCLITests {
             // The first show starts the owner, in Russian; it then serves everyone.
             #expect(try Self.title(owner, style: "offline", locale: ["LANG": TestLocales.lang("ru")]) == TestLocales.titles["ru"]?.offline)
             #expect(try Self.title(owner, style: "offline", locale: ["LANG": TestLocales.lang("fr")]) == TestLocales.titles["fr"]?.offline)
-            #expect(try Self.title(owner, style: "offline", locale: [:]) == TestLocales.english.offline)
+            #expect(try Self.title(owner, style: "offline", locale: ["LANG": "C"]) == TestLocales.english.offline)
+            // A caller with no locale at all (a system service) gets the owner's.
+            #expect(try Self.title(owner, style: "offline", locale: [:]) == TestLocales.titles["ru"]?.offline)
             #expect(try Self.title(owner, style: "online", locale: ["LANG": TestLocales.lang("ru")]) == TestLocales.titles["ru"]?.online)
             // gettext's precedence: LANGUAGE's list, then LC_ALL, LC_MESSAGES, LANG.
             let german = TestLocales.lang("de")
