@@ -237,6 +237,31 @@ public enum BannerLayout {
         return max(0, Int((r - half - 0.5).rounded(.up)))
     }
 
+    /// How much of each pixel of the bottom-left corner's square (`radius` × `radius`, row by
+    /// row from the top) lies inside the rounded outline, 0 (outside) to 255 (inside): 4 × 4
+    /// samples per pixel against the circle of `radius` centred at the square's top-right
+    /// corner. The bottom-right corner is its mirror image. What an ARGB banner's corners are
+    /// blended with (anti-aliased, where XShape can only keep or drop a pixel).
+    public static func cornerCoverage(radius: Int) -> [UInt8] {
+        guard radius > 0 else { return [] }
+        let r = Double(radius)
+        var coverage = [UInt8](repeating: 0, count: radius * radius)
+        for row in 0..<radius {
+            for column in 0..<radius {
+                var inside = 0
+                for sy in 0..<4 {
+                    for sx in 0..<4 {
+                        let dx = Double(column) + (Double(sx) + 0.5) / 4 - r
+                        let dy = Double(row) + (Double(sy) + 0.5) / 4
+                        if dx * dx + dy * dy <= r * r { inside += 1 }
+                    }
+                }
+                coverage[row * radius + column] = UInt8((inside * 255 + 8) / 16)
+            }
+        }
+        return coverage
+    }
+
     /// `title` if it fits in `maxWidth`, else the longest prefix of whole characters (graphemes)
     /// followed by "…" that does. `measure` returns a string's advance width in pixels.
     public static func ellipsize(_ title: String, maxWidth: Int, measure: (String) -> Int) -> String {

@@ -93,6 +93,9 @@ public final class BannerHost {
     private var bannerWindow: BannerWindow?
     private var reservation: ReservationWindow?
     private var canvas: Canvas?
+    /// What this presentation's windows are made of: chosen when it starts (ARGB while a
+    /// compositor runs), kept until its windows go.
+    private var surface: Surface?
     private var drawnContent: DrawnContent?
     private var looks: [TopBannerAppearance: Look] = [:]
     private var nextFrameDue: MonotonicTime?
@@ -142,6 +145,10 @@ public final class BannerHost {
     var drawnTitle: (text: String, font: FontStack, line: ShapedLine, x: Int)? {
         drawnContent.map { ($0.new.title.text, $0.new.font, $0.new.title, $0.new.titleX) }
     }
+
+    /// Whether the banner shown now is drawn on an ARGB surface (a compositor ran when it was
+    /// presented): anti-aliased corners, translucent backgrounds.
+    public var drawsWithAlpha: Bool { surface?.hasAlpha ?? false }
 
     /// The title's baseline as last drawn, in the banner's own pixels.
     var drawnBaseline: Int? { drawnContent?.new.baseline }
@@ -272,9 +279,12 @@ public final class BannerHost {
         let reserved = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
         let panelInset = BannerLayout.panelInset(of: monitor, panels: context.panels.panels, placement: placement, bannerHeight: reserved)
 
+        let surface = self.surface ?? context.connection.surfaceForNewBanner()
+        self.surface = surface
+
         // The space first, whole: the dock is mapped (or replaced) before the banner moves.
         let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: reserved)
-        reserve(dock, background: new.background, cornerRadius: new.cornerRadius)
+        reserve(dock, surface: surface, background: new.background, cornerRadius: new.cornerRadius)
 
         // Over the dock: under the panels, unless the WM laid the dock out elsewhere itself.
         let inset = reservation?.bannerInset ?? panelInset
@@ -284,13 +294,14 @@ public final class BannerHost {
         let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
             ?? new.cornerRadius
 
-        let banner = ensureBannerWindow(area: area, height: height, placement: placement, clipsAtEdge: clipsAtEdge)
+        let banner = ensureBannerWindow(surface: surface, area: area, height: height, placement: placement, clipsAtEdge: clipsAtEdge)
         let content = DrawnContent(
             new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height,
             newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
         if content != drawnContent, let canvas {
             canvas.resize(width: monitor.width, height: height)
             draw(content, on: canvas)
+            canvas.roundBottomCorners(radius: radius)
             // Before the windows move: a resized content window is repainted from this buffer.
             canvas.present(to: banner.content)
             drawnContent = content
@@ -353,24 +364,24 @@ public final class BannerHost {
     /// Makes the dock reserve `geometry`: the first one of a presentation, mapped with its
     /// whole strut; when the reservation changes, a new dock mapped before the old one goes
     /// (WMs that read a strut only when they manage a dock see the new one too).
-    private func reserve(_ geometry: ReservationWindow.Geometry, background: RGBA, cornerRadius: Int) {
+    private func reserve(_ geometry: ReservationWindow.Geometry, surface: Surface, background: RGBA, cornerRadius: Int) {
         if let reservation, reservation.geometry == geometry {
             reservation.paint(background: background, cornerRadius: cornerRadius)
             return
         }
-        let next = ReservationWindow(connection: context.connection, geometry: geometry, background: background, cornerRadius: cornerRadius)
+        let next = ReservationWindow(connection: context.connection, surface: surface, geometry: geometry, background: background, cornerRadius: cornerRadius)
         next.map()
         reservation?.destroy()
         reservation = next
     }
 
     /// Creates the banner's window and the back buffer on the first frame of a presentation.
-    private func ensureBannerWindow(area: MonitorGeometry, height: Int, placement: BannerPlacement, clipsAtEdge: Bool) -> BannerWindow {
+    private func ensureBannerWindow(surface: Surface, area: MonitorGeometry, height: Int, placement: BannerPlacement, clipsAtEdge: Bool) -> BannerWindow {
         if let bannerWindow { return bannerWindow }
         let connection = context.connection
-        let banner = BannerWindow(connection: connection, monitor: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
+        let banner = BannerWindow(connection: connection, surface: surface, monitor: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
         banner.isSuppressed = mustHide
-        canvas = Canvas(connection: connection, width: monitor.width, height: height)
+        canvas = Canvas(connection: connection, surface: surface, width: monitor.width, height: height)
         drawnContent = nil
         bannerWindow = banner
         return banner
@@ -385,6 +396,7 @@ public final class BannerHost {
         bannerWindow = nil
         canvas?.release()
         canvas = nil
+        surface = nil
         drawnContent = nil
         // Once the host reports the banner hidden, no other client may still find its windows.
         context.connection.sync()

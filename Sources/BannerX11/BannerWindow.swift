@@ -16,7 +16,9 @@
 // BannerHost.pointerButton); the dock below takes none.
 // Rounded bottom corners are cut from the top-level window with XShape, bounding and input
 // alike (a window's shape also clips its children), so the desktop shows through the corners
-// and clicks there go through to what is below.
+// and clicks there go through to what is below. On an ARGB surface (a compositor runs) the
+// corners are transparent pixels with anti-aliased edges instead (Canvas), and only the input
+// shape is cut.
 
 import CX11
 import Glibc
@@ -27,6 +29,7 @@ final class BannerWindow {
     typealias Frame = (x: Int, y: Int, width: Int, height: Int)
 
     private unowned let connection: XConnection
+    private let surface: Surface
     /// The top-level window: the one stacked, mapped and seen by other clients.
     let window: Window
     /// The full-height banner inside it; its background is the back buffer.
@@ -46,18 +49,20 @@ final class BannerWindow {
         }
     }
 
-    init(connection: XConnection, monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement, clipsAtEdge: Bool) {
+    init(connection: XConnection, surface: Surface, monitor: MonitorGeometry, bannerHeight: Int, placement: BannerPlacement, clipsAtEdge: Bool) {
         self.connection = connection
+        self.surface = surface
         (frame, contentFrame) = Self.frames(on: monitor, bannerHeight: bannerHeight, placement: placement, clipsAtEdge: clipsAtEdge)
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1
         // No background: the content always covers the whole window, and painting one first
         // would flash on every resize.
         attributes.background_pixmap = Pixmap(None)
+        let visualMask = surface.windowAttributes(&attributes)
         window = XCreateWindow(
             connection.display, connection.root, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height), 0,
-            connection.depth, UInt32(InputOutput), connection.visual,
-            UInt(CWOverrideRedirect | CWBackPixmap), &attributes
+            surface.depth, UInt32(InputOutput), surface.visual,
+            UInt(CWOverrideRedirect | CWBackPixmap) | visualMask, &attributes
         )
         // A press starts X's implicit grab, so the release comes here even when the pointer
         // was dragged off the banner: a drag needs no motion events.
@@ -65,8 +70,8 @@ final class BannerWindow {
         content = XCreateWindow(
             connection.display, window, Int32(contentFrame.x), Int32(contentFrame.y),
             UInt32(contentFrame.width), UInt32(contentFrame.height), 0,
-            connection.depth, UInt32(InputOutput), connection.visual,
-            UInt(CWBackPixmap | CWEventMask), &attributes
+            surface.depth, UInt32(InputOutput), surface.visual,
+            UInt(CWBackPixmap | CWEventMask) | visualMask, &attributes
         )
         // Mapped now, viewable once the top-level window is: that one alone decides visibility.
         XMapWindow(connection.display, content)
@@ -99,7 +104,7 @@ final class BannerWindow {
         move(window, from: frame, to: newFrame)
         frame = newFrame
         if newOutline != outline, placement.visibleHeight > 0 {
-            connection.setShape(window, newOutline)
+            connection.setShape(window, newOutline, kinds: surface.hasAlpha ? [ShapeInput] : [ShapeBounding, ShapeInput])
             outline = newOutline
         }
         if placement.visibleHeight > 0, !isMapped, !isSuppressed {

@@ -9,17 +9,23 @@ import BannerCore
 /// the window in one request, so the window never shows a half-drawn frame.
 final class Canvas {
     private unowned let connection: XConnection
+    /// Opaque, or ARGB while a compositor runs: then fills keep their alpha and the bottom
+    /// corners are cut with anti-aliased edges.
+    let surface: Surface
     private(set) var pixmap: Pixmap
     private var draw: OpaquePointer
     private(set) var width: Int
     private(set) var height: Int
+    /// The A8 masks that cut the bottom corners on an ARGB surface, for one radius.
+    private var cornerMasks: (radius: Int, left: Picture, right: Picture)?
 
-    init(connection: XConnection, width: Int, height: Int) {
+    init(connection: XConnection, surface: Surface, width: Int, height: Int) {
         self.connection = connection
+        self.surface = surface
         self.width = width
         self.height = height
-        pixmap = XCreatePixmap(connection.display, connection.root, UInt32(width), UInt32(height), UInt32(connection.depth))
-        draw = XftDrawCreate(connection.display, pixmap, connection.visual, connection.colormap)
+        pixmap = XCreatePixmap(connection.display, connection.root, UInt32(width), UInt32(height), UInt32(surface.depth))
+        draw = XftDrawCreate(connection.display, pixmap, surface.visual, surface.colormap)
     }
 
     /// Gives the buffer a new size; its contents are undefined until the next frame is drawn.
@@ -28,17 +34,78 @@ final class Canvas {
         release()
         width = newWidth
         height = newHeight
-        pixmap = XCreatePixmap(connection.display, connection.root, UInt32(width), UInt32(height), UInt32(connection.depth))
-        draw = XftDrawCreate(connection.display, pixmap, connection.visual, connection.colormap)
+        pixmap = XCreatePixmap(connection.display, connection.root, UInt32(width), UInt32(height), UInt32(surface.depth))
+        draw = XftDrawCreate(connection.display, pixmap, surface.visual, surface.colormap)
     }
 
-    /// Paints the whole buffer with `colour` (opaque; a window without a compositor has no alpha).
+    /// Paints the whole buffer with `colour`, replacing what is there: opaque on an opaque
+    /// surface (a window without a compositor has no alpha), with its alpha on an ARGB one.
     func fill(_ colour: RGBA) {
-        var opaque = colour
-        opaque.alpha = 1
-        connection.withXftColour(opaque) { xft in
+        var shown = colour
+        if !surface.hasAlpha { shown.alpha = 1 }
+        connection.withXftColour(shown, on: surface) { xft in
             XftDrawRect(draw, xft, 0, 0, UInt32(width), UInt32(height))
         }
+    }
+
+    /// On an ARGB surface, makes the bottom corners round: every pixel of the two corner squares
+    /// is scaled by how much of it lies inside the outline (`BannerLayout.cornerCoverage`), with
+    /// XRender's OutReverse through an A8 mask of what lies outside. Nothing on an opaque surface
+    /// (its window's shape cuts the corners).
+    func roundBottomCorners(radius: Int) {
+        guard surface.hasAlpha, radius > 0, radius <= width / 2, radius <= height else { return }
+        let masks = cornerMasks(radius: radius)
+        let picture = XftDrawPicture(draw)
+        let side = UInt32(radius)
+        XRenderComposite(connection.display, PictOpOutReverse, masks.left, Picture(None), picture, 0, 0, 0, 0,
+                         0, Int32(height - radius), side, side)
+        XRenderComposite(connection.display, PictOpOutReverse, masks.right, Picture(None), picture, 0, 0, 0, 0,
+                         Int32(width - radius), Int32(height - radius), side, side)
+    }
+
+    /// The left and right corners' masks for `radius` (alpha = the share of each pixel outside
+    /// the outline), uploaded once per radius.
+    private func cornerMasks(radius: Int) -> (left: Picture, right: Picture) {
+        if let masks = cornerMasks, masks.radius == radius { return (masks.left, masks.right) }
+        releaseCornerMasks()
+        let inside = BannerLayout.cornerCoverage(radius: radius)
+        let left = inside.map { 255 - $0 }
+        let right = (0..<radius).flatMap { row in left[row * radius..<(row + 1) * radius].reversed() }
+        let masks = (radius: radius, left: alphaPicture(left, side: radius), right: alphaPicture(right, side: radius))
+        cornerMasks = masks
+        return (masks.left, masks.right)
+    }
+
+    /// An A8 picture `side` px square holding `alpha`, row by row.
+    private func alphaPicture(_ alpha: [UInt8], side: Int) -> Picture {
+        let display = connection.display
+        let pixmap = XCreatePixmap(display, connection.root, UInt32(side), UInt32(side), 8)
+        defer { XFreePixmap(display, pixmap) }
+        // Rows padded to 4 bytes, as XPutImage's ZPixmap wants them here.
+        let stride = (side + 3) & ~3
+        var bytes = [UInt8](repeating: 0, count: stride * side)
+        for row in 0..<side {
+            for column in 0..<side { bytes[row * stride + column] = alpha[row * side + column] }
+        }
+        bytes.withUnsafeMutableBytes { buffer in
+            guard let upload = XCreateImage(
+                display, surface.visual, 8, ZPixmap, 0, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                UInt32(side), UInt32(side), 32, Int32(stride)
+            ) else { return }
+            let gc = XCreateGC(display, pixmap, 0, nil)
+            XPutImage(display, pixmap, gc, upload, 0, 0, 0, 0, UInt32(side), UInt32(side))
+            XFreeGC(display, gc)
+            upload.pointee.data = nil
+            _ = wb_XDestroyImage(upload)
+        }
+        return XRenderCreatePicture(display, pixmap, XRenderFindStandardFormat(display, Int32(PictStandardA8)), 0, nil)
+    }
+
+    private func releaseCornerMasks() {
+        guard let masks = cornerMasks else { return }
+        XRenderFreePicture(connection.display, masks.left)
+        XRenderFreePicture(connection.display, masks.right)
+        cornerMasks = nil
     }
 
     /// Paints `rect` with `colour` blended over what is there by its alpha (XRender's Over;
@@ -46,7 +113,7 @@ final class Canvas {
     func fill(_ rect: PixelRect, with colour: RGBA) {
         guard rect.width > 0, rect.height > 0, colour.alpha > 0 else { return }
         let picture = XftDrawPicture(draw)
-        connection.withXftColour(colour) { xft in
+        connection.withXftColour(colour, on: surface) { xft in
             XRenderFillRectangle(connection.display, PictOpOver, picture, &xft.pointee.color,
                                  Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
         }
@@ -60,7 +127,7 @@ final class Canvas {
         var specs = line.glyphs.map { glyph in
             XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x + glyph.x), y: Int16(clamping: baseline + glyph.y))
         }
-        connection.withXftColour(colour) { xft in
+        connection.withXftColour(colour, on: surface) { xft in
             XftDrawGlyphFontSpec(draw, xft, &specs, Int32(specs.count))
         }
     }
@@ -117,6 +184,7 @@ final class Canvas {
     }
 
     func release() {
+        releaseCornerMasks()
         XftDrawDestroy(draw)
         XFreePixmap(connection.display, pixmap)
     }

@@ -12,8 +12,10 @@
 // the WM moved below it.
 // The dock shows the banner's background (and its rounded corners): it is what the strip the WM
 // has just emptied shows until the sliding banner covers it, and what stays once the banner has
-// slid out above it, instead of the wallpaper flashing there. It takes no input and sits on
-// every desktop; when the process dies the X server destroys it and the reservation goes with it.
+// slid out above it, instead of the wallpaper flashing there. On an ARGB surface (a compositor
+// runs) it is transparent instead: a translucent banner over it shows the desktop, not the dock,
+// and its corners stay anti-aliased. It takes no input and sits on every desktop; when the
+// process dies the X server destroys it and the reservation goes with it.
 
 import CX11
 import Glibc
@@ -32,6 +34,7 @@ final class ReservationWindow {
     }
 
     private unowned let connection: XConnection
+    private let surface: Surface
     let window: Window
     let geometry: Geometry
     private(set) var isMapped = false
@@ -44,21 +47,24 @@ final class ReservationWindow {
 
     /// Creates the dock with its whole strut; `background` and `cornerRadius` (of the bottom
     /// corners, in pixels; 0 for square ones) as the banner's.
-    init(connection: XConnection, geometry: Geometry, background: RGBA, cornerRadius: Int) {
+    init(connection: XConnection, surface: Surface, geometry: Geometry, background: RGBA, cornerRadius: Int) {
         self.connection = connection
+        self.surface = surface
         self.geometry = geometry
         self.background = background
         self.cornerRadius = cornerRadius
         let monitor = geometry.monitor
         let height = max(geometry.height, 1)
         var attributes = XSetWindowAttributes()
-        attributes.background_pixel = connection.pixel(of: background)
+        // Transparent (pixel 0) on an ARGB surface.
+        attributes.background_pixel = surface.hasAlpha ? 0 : connection.pixel(of: background, on: surface)
         attributes.event_mask = StructureNotifyMask
+        let visualMask = surface.windowAttributes(&attributes)
         window = XCreateWindow(
             connection.display, connection.root, Int32(monitor.x), Int32(monitor.y + geometry.panelInset),
             UInt32(monitor.width), UInt32(height), 0,
-            connection.depth, UInt32(InputOutput), connection.visual,
-            UInt(CWBackPixel | CWEventMask), &attributes
+            surface.depth, UInt32(InputOutput), surface.visual,
+            UInt(CWBackPixel | CWEventMask) | visualMask, &attributes
         )
         connection.setClass(window, name: "window-banner-reservation", className: PanelWatch.ownClass)
         connection.setUTF8(window, "_NET_WM_NAME", "window-banner reservation")
@@ -91,9 +97,10 @@ final class ReservationWindow {
     /// Shows `newBackground` with corners of `newRadius` from now on; nothing is sent when
     /// neither changed (the case of every frame but a look's first).
     func paint(background newBackground: RGBA, cornerRadius newRadius: Int) {
+        guard !surface.hasAlpha else { return }
         if newBackground != background {
             background = newBackground
-            XSetWindowBackground(connection.display, window, connection.pixel(of: newBackground))
+            XSetWindowBackground(connection.display, window, connection.pixel(of: newBackground, on: surface))
             XClearWindow(connection.display, window)
         }
         if newRadius != cornerRadius {
@@ -105,7 +112,7 @@ final class ReservationWindow {
     /// The dock's bounding shape: the banner's rounded outline at the dock's height; nil (a
     /// plain rectangle) for square corners.
     private var outline: [PixelRect]? {
-        guard cornerRadius > 0 else { return nil }
+        guard cornerRadius > 0, !surface.hasAlpha else { return nil }
         let height = max(geometry.height, 1)
         return BannerLayout.roundedBottomShape(width: geometry.monitor.width, bannerHeight: height, visibleHeight: height, radius: cornerRadius)
     }

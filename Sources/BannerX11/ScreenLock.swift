@@ -4,7 +4,8 @@
 // banner may show: whatever a script wrote on it ("Call from Anna") must not appear over the lock
 // screen, and re-raising over a locker that raises itself would be a war burning a core.
 // Heard from the root's SubstructureNotify (maps, unmaps, configures of override-redirect
-// windows: their geometry comes with the event) and ScreenSaverNotify; nothing is polled.
+// windows: their geometry comes with the event) and ScreenSaverNotify; nothing is polled. A
+// compositing manager's overlay window is not a locker.
 // Start reading at `handle(_:)`.
 
 import CX11
@@ -52,6 +53,9 @@ final class ScreenLock {
         switch event.type {
         case MapNotify where event.xmap.event == connection.root:
             guard event.xmap.override_redirect != 0, !isOwn(event.xmap.window), let rect = connection.rootGeometry(of: event.xmap.window) else { return false }
+            // A compositing manager's overlay window (Composite's COW) covers the screen too;
+            // it is the one such window the root's QueryTree never lists.
+            if covers(rect), !connection.rootChildren().contains(event.xmap.window) { return false }
             overlays[event.xmap.window] = rect
         case ConfigureNotify where event.xconfigure.event == connection.root:
             let configure = event.xconfigure

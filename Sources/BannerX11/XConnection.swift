@@ -41,6 +41,8 @@ final class XConnection {
     let name: String
     private(set) var randrEventBase: Int32 = -1
     private var atoms: [String: Atom] = [:]
+    /// The ARGB surface once looked up (see Surface.swift).
+    var argbSurfaceCache: Surface?
 
     init(name requested: String?) throws(BannerDisplayError) {
         let environment = getenv("DISPLAY").map { String(cString: $0) }
@@ -66,6 +68,7 @@ final class XConnection {
     }
 
     func close() {
+        if let argb = argbSurfaceCache { XFreeColormap(display, argb.colormap) }
         XCloseDisplay(display)
         XErrorTrap.forget(display)
     }
@@ -171,8 +174,10 @@ final class XConnection {
     }
 
     /// `colour` as an allocated XftColor for the duration of `body`. Xft wants premultiplied
-    /// 16-bit components; its `pixel` is right for whatever visual the screen has.
-    func withXftColour(_ colour: RGBA, _ body: (UnsafeMutablePointer<XftColor>) -> Void) {
+    /// 16-bit components; its `pixel` is right for `surface`'s visual (the screen's by default).
+    func withXftColour(_ colour: RGBA, on surface: Surface? = nil, _ body: (UnsafeMutablePointer<XftColor>) -> Void) {
+        let visual = surface?.visual ?? visual
+        let colormap = surface?.colormap ?? colormap
         func component(_ value: Double) -> UInt16 {
             UInt16((min(max(value * colour.alpha, 0), 1) * 65535).rounded())
         }
@@ -186,13 +191,13 @@ final class XConnection {
         XftColorFree(display, visual, colormap, &xft)
     }
 
-    /// The screen's pixel value for `colour`, opaque (a window's background has no alpha
-    /// without a compositor).
-    func pixel(of colour: RGBA) -> UInt {
-        var opaque = colour
-        opaque.alpha = 1
+    /// `surface`'s pixel value for `colour`: opaque on an opaque surface (a window's
+    /// background has no alpha without a compositor), premultiplied on an ARGB one.
+    func pixel(of colour: RGBA, on surface: Surface) -> UInt {
+        var shown = colour
+        if !surface.hasAlpha { shown.alpha = 1 }
         var pixel: UInt = 0
-        withXftColour(opaque) { pixel = $0.pointee.pixel }
+        withXftColour(shown, on: surface) { pixel = $0.pointee.pixel }
         return pixel
     }
 
@@ -230,6 +235,16 @@ final class XConnection {
     }
 
     /// Another client's window's rectangle in root coordinates; nil when it is gone.
+    /// The root window's children as QueryTree lists them (one round trip).
+    func rootChildren() -> [Window] {
+        let cookie = xcb_query_tree(xcb, UInt32(root))
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        guard let reply = Self.xcbReply(xcb_query_tree_reply(xcb, cookie, &error), &error) else { return [] }
+        defer { free(reply) }
+        guard let children = xcb_query_tree_children(reply) else { return [] }
+        return (0..<Int(xcb_query_tree_children_length(reply))).map { Window(children[$0]) }
+    }
+
     func rootGeometry(of window: Window) -> MonitorGeometry? {
         let geometryCookie = xcb_get_geometry(xcb, UInt32(window))
         let translateCookie = xcb_translate_coordinates(xcb, UInt32(window), UInt32(root), 0, 0)

@@ -179,6 +179,33 @@ public final class XObserver {
         return format == wanted ? body(data, Int(count)) : nil
     }
 
+    /// Makes the root window's background a pixmap of one colour and names it in
+    /// `_XROOTPMAP_ID`, as wallpaper setters do: what a compositor paints under every window
+    /// (picom paints grey without it). The pixmap lives as long as this connection.
+    public func setWallpaper(_ colour: Pixel) {
+        let screen = wb_DefaultScreen(display)
+        let width = UInt32(wb_DisplayWidth(display, screen))
+        let height = UInt32(wb_DisplayHeight(display, screen))
+        let pixmap = XCreatePixmap(display, root, width, height, UInt32(wb_DefaultDepth(display, screen)))
+        let gc = XCreateGC(display, pixmap, 0, nil)
+        XSetForeground(display, gc, UInt(colour.red << 16 | colour.green << 8 | colour.blue))
+        XFillRectangle(display, pixmap, gc, 0, 0, width, height)
+        XFreeGC(display, gc)
+        var id = Int(pixmap)
+        withUnsafeBytes(of: &id) { bytes in
+            _ = XChangeProperty(display, root, XInternAtom(display, "_XROOTPMAP_ID", 0), Atom(XA_PIXMAP), 32, PropModeReplace,
+                                bytes.bindMemory(to: UInt8.self).baseAddress, 1)
+        }
+        XSetWindowBackgroundPixmap(display, root, pixmap)
+        XClearWindow(display, root)
+        XSync(display, 0)
+    }
+
+    /// The window that owns selection `name` (`_NET_WM_CM_S0`: the compositing manager), 0 for none.
+    public func selectionOwner(_ name: String) -> UInt {
+        UInt(XGetSelectionOwner(display, XInternAtom(display, name, 0)))
+    }
+
     /// `_NET_WORKAREA` as one Rect per desktop; empty when the WM publishes none.
     public func workAreas() -> [Rect] {
         guard let values = cardinals(root, "_NET_WORKAREA") else { return [] }
