@@ -27,6 +27,12 @@ public enum LayoutDirection: String, Sendable, CaseIterable, Codable {
     case leftToRight
     /// The mirror image, as a right-to-left locale (Arabic, Hebrew, Persian, Urdu…) expects.
     case rightToLeft
+
+    /// The layout a user of `locale` reads: mirrored when their first language is written
+    /// right to left.
+    public init(locale: UserLocale) {
+        self = locale.isRightToLeft ? .rightToLeft : .leftToRight
+    }
 }
 
 public enum BidiOrder {

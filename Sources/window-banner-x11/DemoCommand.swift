@@ -52,7 +52,7 @@ struct DemoCommand: ParsableCommand {
 
         // The original README's two configurations.
         try host.presentTopBanner { config in
-            config.title(Self.title(ofStyle: "offline")).backgroundColor(.systemRed).textColor(.white)
+            config.title(Self.title(ofStyle: "offline")).backgroundColor(.systemRed).textColor(.white).layoutDirection(Self.layout)
         }
         banners.runUntilIdle(timeout: 5 * factor)
         stage("offline")
@@ -65,7 +65,7 @@ struct DemoCommand: ParsableCommand {
             stage("mid-fade")
         }
         try host.presentTopBanner { config in
-            config.title(Self.title(ofStyle: "online")).backgroundColor(.systemTeal).textColor(.white)
+            config.title(Self.title(ofStyle: "online")).backgroundColor(.systemTeal).textColor(.white).layoutDirection(Self.layout)
         }
         banners.runUntilIdle(timeout: 5 * factor)
         host.onFrame = nil
@@ -76,6 +76,9 @@ struct DemoCommand: ParsableCommand {
         banners.runUntilIdle(timeout: 5 * factor)
         stage("dismissed")
     }
+
+    /// Mirrored for a right-to-left language.
+    static var layout: LayoutDirection { LayoutDirection(locale: UserLocale(environment: processEnvironment())) }
 
     /// The title of built-in style `name` in this process's language.
     static func title(ofStyle name: String) -> String {

@@ -258,6 +258,7 @@ final class Owner {
             let fullscreen: FullscreenPolicy
             do {
                 appearance = try settings.appearance()
+                appearance.layoutDirection = LayoutDirection(locale: UserLocale(environment: locale))
                 policy = try settings.compactPolicy()
                 placement = try settings.edgePlacement()
                 fullscreen = try settings.fullscreenPolicy()

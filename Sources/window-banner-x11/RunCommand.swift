@@ -36,7 +36,7 @@ struct RunCommand: ParsableCommand {
     var command: [String] = []
 
     func run() throws {
-        let look: TopBannerAppearance
+        var look: TopBannerAppearance
         let policy: CompactPolicy
         let placement: EdgePlacement
         let fullscreen: FullscreenPolicy
@@ -47,6 +47,7 @@ struct RunCommand: ParsableCommand {
                 settings.reduceMotion = "true"
             }
             look = try settings.appearance()
+            look.layoutDirection = LayoutDirection(locale: UserLocale(environment: processEnvironment()))
             policy = try appearance.compactPolicy()
             placement = try appearance.settings.edgePlacement()
             fullscreen = try appearance.settings.fullscreenPolicy()

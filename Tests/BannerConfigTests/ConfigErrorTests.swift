@@ -70,12 +70,12 @@ private func loadError(_ path: String) -> ConfigError? {
             """)
         #expect(error?.kind == .unknownKey)
         #expect(error?.description == "config.toml:3: style.offline.colour: unknown key (expected one of: "
-            + "background, close-button, compact, corner-radius, font, fullscreen, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
+            + "background, close-button, compact, corner-radius, direction, font, fullscreen, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
     }
 
     @Test func timeoutIsNotADefaultsKey() {
         #expect(parseError("[defaults]\ntimeout = 3\n")?.description == "config.toml:2: defaults.timeout: unknown key "
-            + "(expected one of: background, close-button, compact, corner-radius, font, fullscreen, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, title, title-top-inset)")
+            + "(expected one of: background, close-button, compact, corner-radius, direction, font, fullscreen, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, title, title-top-inset)")
     }
 
     @Test func cornerRadiusMustBeANumberInRange() {
