@@ -53,6 +53,25 @@ extension WindowBannerCLITests {
             #expect(owner.fixture.waitForRestoredDesktop())
         }
 
+        @Test func underAnArabicLocaleTheCloseButtonIsAtTheLeftEdge() throws {
+            let owner = try OwnerFixture()
+            // The caller's locale decides the layout; it need not be installed (nothing is translated).
+            owner.fixture.extraEnvironment["LANG"] = "ar_EG.UTF-8"
+            let waiting = try owner.fixture.launch(["show", "--title", "مكالمة جارية", "--compact", "never", "--wait", "--close-button"])
+            #expect(owner.fixture.waitForBanner(height: 80))
+            func crossColumns() -> [Int] {
+                owner.observer.screenshot(Rect(x: 0, y: 0, width: 40, height: 80))?.columns(matching: Pixel(hex: 0xFFFFFF), tolerance: 60) ?? []
+            }
+            #expect(owner.observer.wait {
+                let columns = crossColumns()
+                return columns.count >= 5 && (columns.first ?? 0) > 5 && (columns.last ?? .max) < 35
+            }, "✕ columns \(crossColumns())")
+            try owner.fixture.desktop.run(["xdotool", "mousemove", "20", "40", "click", "1"])
+            #expect(waiting.waitForExit() == 13)
+            #expect(waiting.standardOutput == "closed\n")
+            #expect(owner.fixture.waitForRestoredDesktop())
+        }
+
         @Test func wheelUpReportsSwiped() throws {
             let owner = try OwnerFixture()
             let outcome = try Self.dismiss(owner, showing: [], with: ["mousemove", "640", "40", "click", "4"])
