@@ -121,15 +121,51 @@ final class Canvas {
 
     /// Draws `line` from `x` with its baseline at `baseline`, blended over what is there with
     /// `colour`'s alpha: all its glyphs, each in its own font, in one `XftDrawGlyphFontSpec`.
-    /// Colour glyphs (emoji) keep their own colours.
+    /// Colour glyphs (emoji) keep their own colours; Xft draws them ignoring the text colour's
+    /// alpha, so while text fades they go through a transparent buffer composited at that alpha.
     func text(_ line: ShapedLine, colour: RGBA, x: Int, baseline: Int) {
         guard !line.glyphs.isEmpty, colour.alpha > 0 else { return }
-        var specs = line.glyphs.map { glyph in
-            XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x + glyph.x), y: Int16(clamping: baseline + glyph.y))
+        func specs(_ glyphs: [PlacedGlyph], dx: Int = 0) -> [XftGlyphFontSpec] {
+            glyphs.map { glyph in
+                XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x + dx + glyph.x), y: Int16(clamping: baseline + glyph.y))
+            }
         }
-        connection.withXftColour(colour, on: surface) { xft in
-            XftDrawGlyphFontSpec(draw, xft, &specs, Int32(specs.count))
+        let fading = colour.alpha < 1 && line.hasColourGlyphs
+        var drawn = specs(fading ? line.glyphs.filter { !line.isColour($0) } : line.glyphs)
+        if !drawn.isEmpty {
+            connection.withXftColour(colour, on: surface) { xft in
+                XftDrawGlyphFontSpec(draw, xft, &drawn, Int32(drawn.count))
+            }
         }
+        if fading { fadedColourGlyphs(line, opacity: colour.alpha, x: x, baseline: baseline) }
+    }
+
+    /// `line`'s colour glyphs drawn into a transparent ARGB buffer as wide as the line and as
+    /// tall as the canvas, then composited over the canvas at `opacity` (XRender's Over through
+    /// a solid mask).
+    private func fadedColourGlyphs(_ line: ShapedLine, opacity: Double, x: Int, baseline: Int) {
+        let display = connection.display
+        guard let argb = connection.argbSurface, line.width > 0, height > 0 else { return }
+        let width = line.width + 2 * height
+        let left = x - height
+        let buffer = XCreatePixmap(display, connection.root, UInt32(width), UInt32(height), 32)
+        defer { XFreePixmap(display, buffer) }
+        guard let bufferDraw = XftDrawCreate(display, buffer, argb.visual, argb.colormap) else { return }
+        defer { XftDrawDestroy(bufferDraw) }
+        let picture = XftDrawPicture(bufferDraw)
+        var clear = XRenderColor(red: 0, green: 0, blue: 0, alpha: 0)
+        XRenderFillRectangle(display, PictOpSrc, picture, &clear, 0, 0, UInt32(width), UInt32(height))
+        var glyphs = line.glyphs.filter { line.isColour($0) }.map { glyph in
+            XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x - left + glyph.x), y: Int16(clamping: baseline + glyph.y))
+        }
+        connection.withXftColour(RGBA(red: 1, green: 1, blue: 1), on: argb) { xft in
+            XftDrawGlyphFontSpec(bufferDraw, xft, &glyphs, Int32(glyphs.count))
+        }
+        var alpha = XRenderColor(red: 0, green: 0, blue: 0, alpha: UInt16((min(max(opacity, 0), 1) * 65535).rounded()))
+        let mask = XRenderCreateSolidFill(display, &alpha)
+        defer { XRenderFreePicture(display, mask) }
+        XRenderComposite(display, PictOpOver, picture, mask, XftDrawPicture(draw), 0, 0, 0, 0,
+                         Int32(left), 0, UInt32(width), UInt32(height))
     }
 
     /// Composites `image` (premultiplied ARGB) with its top-left corner at (`x`, `y`), blended

@@ -45,7 +45,7 @@ extension XConnection {
 
     /// The server's 32-bit TrueColor visual whose Render format has alpha, with a colormap of
     /// its own (made once); nil when there is none.
-    private var argbSurface: Surface? {
+    var argbSurface: Surface? {
         if let known = argbSurfaceCache { return known }
         var info = XVisualInfo()
         guard XMatchVisualInfo(display, screen, 32, TrueColor, &info) != 0, let visual = info.visual,

@@ -35,6 +35,10 @@ final class ShapedLine {
     let descent: Int
     /// The paragraph's resolved direction: where its reading starts.
     let isRightToLeft: Bool
+    /// Colour fonts' glyphs (emoji) among `glyphs`.
+    let colourFonts: Set<UnsafeMutablePointer<XftFont>>
+    var hasColourGlyphs: Bool { !colourFonts.isEmpty }
+    func isColour(_ glyph: PlacedGlyph) -> Bool { colourFonts.contains(glyph.font) }
     /// The runs as shaped, in visual order: each one's text, font and embedding level (tests
     /// compare them with `hb-shape`).
     let runs: [ShapedRun]
@@ -47,6 +51,7 @@ final class ShapedLine {
         self.descent = descent
         self.isRightToLeft = isRightToLeft
         self.runs = runs
+        colourFonts = Set(runs.filter { $0.font.isColour }.map(\.font.handle))
     }
 }
 

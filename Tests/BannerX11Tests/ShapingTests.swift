@@ -252,3 +252,40 @@ extension BannerX11Tests {
         }
     }
 }
+
+extension BannerX11Tests.ShapingTests {
+    /// The brightest colour channel spread (max − min) in `canvas`'s pixels: how colourful it is.
+    static func colourfulness(of canvas: Canvas, on fixture: Fixture) throws -> Int {
+        fixture.display.connection.sync()
+        let image = try #require(XGetImage(fixture.observer.display, canvas.pixmap, 0, 0, UInt32(canvas.width), UInt32(canvas.height), UInt(~0 as UInt32), ZPixmap))
+        defer { _ = wb_XDestroyImage(image) }
+        var best = 0
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width {
+                let value = Int(wb_XGetPixel(image, Int32(x), Int32(y)))
+                let channels = [value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF]
+                best = max(best, (channels.max() ?? 0) - (channels.min() ?? 0))
+            }
+        }
+        return best
+    }
+
+    @Test func colourEmojiFadeWithTheirText() throws {
+        let fixture = try Fixture()
+        let stack = try fixture.display.fonts.font(BannerFont(families: ["Noto Sans"], size: 17), scale: 1)
+        let line = stack.shape("🎉")
+        let canvas = Canvas(connection: fixture.display.connection, surface: fixture.display.connection.opaqueSurface, width: 60, height: 40)
+        defer { canvas.release() }
+        func draw(opacity: Double) throws -> Int {
+            canvas.fill(RGBA(hex: 0x000000))
+            canvas.text(line, colour: RGBA(red: 1, green: 1, blue: 1, alpha: opacity), x: 10, baseline: 30)
+            return try Self.colourfulness(of: canvas, on: fixture)
+        }
+        let full = try draw(opacity: 1)
+        let faint = try draw(opacity: 0.25)
+        let none = try draw(opacity: 0)
+        #expect(full > 150, "at full opacity \(full)")
+        #expect(faint < full / 2, "at a quarter \(faint), at full \(full)")
+        #expect(none == 0)
+    }
+}
