@@ -141,6 +141,8 @@ private func loadError(_ path: String) -> ConfigError? {
             == "config.toml:2: defaults.placement: bad placement 'middle' (below-panels or screen-edge)")
         #expect(parseError("[style.call]\nfullscreen = \"later\"\n")?.description
             == "config.toml:2: style.call.fullscreen: bad fullscreen policy 'later' (show or delay)")
+        #expect(parseError("[style.call]\ndirection = \"up\"\n")?.description
+            == "config.toml:2: style.call.direction: bad direction 'up' (auto, ltr or rtl)")
         #expect(parseError("[defaults]\nheight = nan\n")?.description
             == "config.toml:2: defaults.height: \(BannerValueError.height("nan"))")
     }

@@ -45,6 +45,8 @@ struct BadInput: Sendable, CustomTestStringConvertible {
                  message: "window-banner: bad placement 'middle' (below-panels or screen-edge)"),
         BadInput(arguments: ["--fullscreen", "later"], status: 64, value: "later",
                  message: "window-banner: bad fullscreen policy 'later' (show or delay)"),
+        BadInput(arguments: ["--direction", "sideways"], status: 64, value: "sideways",
+                 message: "window-banner: bad direction 'sideways' (auto, ltr or rtl)"),
         BadInput(arguments: ["--timeout", "-1"], status: 64, value: "-1"),
         BadInput(arguments: ["--timeout", "0"], status: 64, value: "0"),
         // Xvfb's only RandR monitor is called "screen".
