@@ -12,6 +12,8 @@ import Glibc
 final class Lineup {
     static let title = "No Internet Connection"
     static let newTitle = "Back Online"
+    /// The offline title as an Arabic desktop shows it: joined, right to left, shaped.
+    static let arabicTitle = "لا يوجد اتصال بالإنترنت"
 
     let screen: ScreenLatency
     /// The window-banner executable under test.
@@ -20,6 +22,7 @@ final class Lineup {
     private let titleFile: String
     private let coldRuntime: String
     private var dunstID = ""
+    private var freshTitles = 0
     var desktop: Desktop { screen.desktop }
     var supervisor: Supervisor { desktop.supervisor }
     var recorder: Recorder { desktop.recorder }
@@ -49,6 +52,25 @@ final class Lineup {
             try screen.run([banner, "dismiss"])
             try screen.waitUntilGone(appearance.window, what: "window-banner dismiss")
         }, follow: 0.4)
+    }
+
+    /// `base` with a number no run has used: a title the owner has never shaped or laid out,
+    /// so its first frame includes shaping it.
+    func freshTitle(_ base: String) -> String {
+        freshTitles += 1
+        return "\(base) \(freshTitles)"
+    }
+
+    /// A warm show of a title never shown before, `base` and a number.
+    func warmShowOfNewTitle(_ name: String, _ base: String) -> ScreenTool {
+        ScreenTool(
+            name: "window-banner show (warm, new \(name) title)", window: Self.bannerWindow, command: showCommand(base + " N"),
+            makeCommand: { [unowned self] in showCommand(freshTitle(base)) },
+            clear: { [unowned self] child, appearance in
+                try returned(child, "show")
+                try screen.run([banner, "dismiss"])
+                try screen.waitUntilGone(appearance.window, what: "window-banner dismiss")
+            })
     }
 
     var coldShow: ScreenTool {
@@ -86,6 +108,15 @@ final class Lineup {
         })
     }
 
+    /// dunst (pango: HarfBuzz and FriBidi too) showing the Arabic title.
+    var notifySendArabic: ScreenTool {
+        ScreenTool(name: "notify-send → dunst (Arabic)", window: Self.dunstWindow, command: ["notify-send", Self.arabicTitle], clear: { [unowned self] child, appearance in
+            try returned(child, "notify-send")
+            try screen.run(["dunstctl", "close-all"])
+            try screen.waitUntilGone(appearance.window, unmapIsEnough: true, what: "dunstctl close-all")
+        })
+    }
+
     var osdCat: ScreenTool {
         ScreenTool(
             name: "osd_cat -p top", window: Self.osdWindow,
@@ -100,7 +131,10 @@ final class Lineup {
     }
 
     /// Every tool of item 1, in the order each round runs them.
-    var appearanceTools: [ScreenTool] { [warmShow, coldShow, run, notifySend, osdCat, floorClient] }
+    var appearanceTools: [ScreenTool] {
+        [warmShow, warmShowOfNewTitle("Latin", Self.title), warmShowOfNewTitle("Arabic", Self.arabicTitle), coldShow, run,
+         notifySend, notifySendArabic, osdCat, floorClient]
+    }
 
     // MARK: Update in place
 

@@ -31,6 +31,8 @@ struct ScreenTool {
     let window: WindowMatch
     /// The command line for one run.
     let command: [String]
+    /// A new command line for each run instead (a title never shown before), if set.
+    var makeCommand: (() -> [String])? = nil
     var environment: [String: String]? = nil
     /// Before each run: the state the run must start from.
     var prepare: () throws -> Void = {}
@@ -75,7 +77,7 @@ final class ScreenLatency {
     func appearance(of tool: ScreenTool) throws -> Appearance {
         try tool.prepare()
         try recorder.mark()
-        let child = try supervisor.spawn(tool.command, environment: tool.environment ?? desktop.environment, name: tool.name)
+        let child = try supervisor.spawn(tool.makeCommand?() ?? tool.command, environment: tool.environment ?? desktop.environment, name: tool.name)
         guard let mapIndex = firstMap(of: tool.window) else {
             supervisor.stop(child)
             throw BenchFailure("\(tool.name): no window (\(tool.window.description)) mapped within 10 s")
