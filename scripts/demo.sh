@@ -75,6 +75,18 @@ sleep 0.6
 shot rich
 "$banner" dismiss --all --quit
 
+# The offline banner as an Arabic and a Japanese desktop show it: the built-in title from the
+# translations (Resources/po), shaped with HarfBuzz and ordered with FriBidi, the layout mirrored
+# for Arabic. The two locales are generated for this run only (localedef, into $workdir).
+mkdir -p "$workdir/locales"
+for locale in ar_EG ja_JP; do localedef -c -i "$locale" -f UTF-8 "$workdir/locales/$locale.UTF-8" 2>/dev/null || true; done
+for locale in ar_EG ja_JP; do
+  LOCPATH="$workdir/locales" LANG="$locale.UTF-8" "$banner" show --style offline --compact never
+  sleep 0.6
+  shot "offline-$locale"
+  "$banner" dismiss --all --quit
+done
+
 # Under a real status bar: lemonbar (a dock reserving the top 24 px) stays visible above the
 # banner, and the terminal moves down by the banner's height only.
 echo '%{l}  1  2  3%{c}Mon 09:41%{r}wlan0: no carrier  ' | lemonbar -p -g x24 -B "#3b4252" -F "#eceff4" &
@@ -98,6 +110,11 @@ echo "demo: screenshots/looks.png"
 # The rich banner on its own, with the desktop in its corners and the terminal pushed below.
 convert screenshots/rich.png -crop 1280x110+0+0 +repage screenshots/rich.png
 echo "demo: screenshots/rich.png"
+
+# The Arabic and Japanese offline banners, one above the other.
+convert screenshots/offline-ar_EG.png screenshots/offline-ja_JP.png -crop 1280x90+0+0 +repage -bordercolor "#888888" -border 0x2 \
+  -append screenshots/languages.png
+echo "demo: screenshots/languages.png"
 
 # The banner under the status bar, the terminal below both.
 convert screenshots/panel.png -crop 1280x135+0+0 +repage screenshots/panel.png
