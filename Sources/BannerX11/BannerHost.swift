@@ -189,8 +189,11 @@ public final class BannerHost {
             }
         }
         // Resolve everything up front: a bad colour or font must not disturb the current banner.
-        _ = try look(for: appearance.compact)
-        _ = try look(for: appearance)
+        // The variant this monitor shows now is laid out (its text shaped); the other one, which
+        // a RandR change may switch to, only has its colours and fonts checked.
+        let shown = effective(appearance)
+        _ = try look(for: shown)
+        try check(shown == appearance ? appearance.compact : appearance)
         let now = monotonicNow()
         // An animation from rest — a slide in from nothing, a cross-fade or a progress move on
         // a settled banner — starts one frame slot back, so the frame drawn now is its first
@@ -469,6 +472,14 @@ public final class BannerHost {
 
     private func effective(_ appearance: TopBannerAppearance) -> TopBannerAppearance {
         CompactRule.effectiveAppearance(appearance, on: monitor, policy: compactPolicy)
+    }
+
+    /// Throws what `look(for:)` would for `appearance`'s colours and fonts, without laying it out.
+    private func check(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+        _ = try context.resolve(appearance.backgroundColor)
+        _ = try context.resolve(appearance.textColor)
+        _ = try context.fonts.font(appearance.font, scale: context.pixelsPerPoint)
+        if !appearance.subtitle.isEmpty { _ = try context.fonts.font(appearance.effectiveSubtitleFont, scale: context.pixelsPerPoint) }
     }
 
     private func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
