@@ -36,7 +36,7 @@ po: deps
 # start-up, 0.7 MiB less resident in the owner; it also folds identical functions, and the code
 # is optimised for size (-Osize: the same start-up, ~0.2 MiB less resident; nothing here is
 # CPU-bound); with no $ORIGIN run path the loader looks for the X libraries in the system
-# directories only (see README "Performance").
+# directories only (see docs/performance.md).
 RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=all --disable-local-rpath
 # The three binaries: window-banner (what scripts call), window-banner-x11 (the owner and the
