@@ -123,6 +123,8 @@ install: deps po
 	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --show-bin-path))
 	for program in $(PROGRAMS); do install -Dm755 -s "$(BIN)/$$program" "$(DESTDIR)$(BINDIR)/$$program" || exit 1; done
 	install -Dm644 .build/plugins/GenerateManual/outputs/window-banner-x11/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
+	install -d "$(DESTDIR)$(DATADIR)/man/man5"
+	python3 scripts/md2man.py docs/config.md 5 > "$(DESTDIR)$(DATADIR)/man/man5/window-banner.toml.5"
 	install -d "$(DESTDIR)$(DATADIR)/bash-completion/completions" "$(DESTDIR)$(DATADIR)/zsh/site-functions" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
 	"$(BIN)/window-banner" --generate-completion-script bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner"
 	"$(BIN)/window-banner" --generate-completion-script zsh > "$(DESTDIR)$(DATADIR)/zsh/site-functions/_window-banner"
@@ -140,7 +142,7 @@ install: deps po
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner-x11" "$(DESTDIR)$(BINDIR)/window-banner-config" \
-		"$(DESTDIR)$(DATADIR)/man/man1/window-banner.1" \
+		"$(DESTDIR)$(DATADIR)/man/man1/window-banner.1" "$(DESTDIR)$(DATADIR)/man/man5/window-banner.toml.5" \
 		"$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner" \
 		"$(DESTDIR)$(DATADIR)/zsh/site-functions/_window-banner" \
 		"$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/window-banner.fish" \

@@ -29,6 +29,9 @@ packages=(
   libharfbuzz-bin libfribidi-bin
   # tests: X-Resource, to count what the banner holds on the server after thousands of cycles
   libxres-dev
+  # tests: what the documentation's examples use (jq) and groff, which checks the manual page
+  # made from docs/config.md
+  jq groff-base
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
   # demo: a client window to push down, a real status bar (lemonbar) to sit under, and
