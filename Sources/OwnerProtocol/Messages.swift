@@ -1,8 +1,9 @@
 // What clients and the owner say to each other, version 1. A client sends one request frame;
 // the owner answers with one response frame, and for `show --wait` a second one when the banner
-// is gone. Every frame carries `v`, the protocol version; the owner reads `v` before anything
+// is gone; a `subscribe` (`status --follow`) gets a status frame now and one per change. Frames
+// a client asked for with `keepalive` tell it the owner still runs while nothing changes. Every frame carries `v`, the protocol version; the owner reads `v` before anything
 // else, so a client of another version gets a clear `version` error instead of a decoding one.
-// The README's "Wire protocol" section documents these shapes.
+// docs/owner.md's "Wire protocol" section documents these shapes.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -65,6 +66,8 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case stats
         /// `show` as typed: the owner parses the arguments itself (see ShowArgumentsRequest).
         case showArguments = "show-arguments"
+        /// `status --follow`: the status now and after every change, until the client goes.
+        case subscribe
     }
 
     public var v: Int
@@ -75,6 +78,8 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
     public var dismiss: DismissRequest?
     /// The fields of a `show-arguments`.
     public var showArguments: ShowArgumentsRequest?
+    /// The fields of a `subscribe`.
+    public var subscribe: SubscribeRequest?
 
     public init(_ show: ShowRequest) {
         self.v = OwnerProtocol.version
@@ -86,6 +91,12 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         self.v = OwnerProtocol.version
         self.command = .showArguments
         self.showArguments = showArguments
+    }
+
+    public init(_ subscribe: SubscribeRequest) {
+        self.v = OwnerProtocol.version
+        self.command = .subscribe
+        self.subscribe = subscribe
     }
 
     public init(_ dismiss: DismissRequest) {
@@ -152,6 +163,9 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     /// built-in styles' titles. nil, from a client that sets none of them (a system service,
     /// a NetworkManager dispatcher script): the owner's own.
     public var locale: [String: String]?
+    /// With `wait`: send a `keepalive` frame every this many seconds until the `ended` one, so
+    /// that the client can tell a stalled owner from a banner still up (nil: none).
+    public var keepalive: Double?
 
     public init(
         settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,
@@ -159,7 +173,7 @@ public struct ShowRequest: Codable, Sendable, Equatable {
         id: String? = nil, enqueue: Bool = false, wait: Bool = false,
         onClick: [String]? = nil, environment: [String: String]? = nil, directory: String? = nil,
         strictContrast: Bool? = nil, once: String? = nil, dataDirectories: [String]? = nil,
-        locale: [String: String]? = nil
+        locale: [String: String]? = nil, keepalive: Double? = nil
     ) {
         self.settings = settings
         self.style = style
@@ -178,6 +192,7 @@ public struct ShowRequest: Codable, Sendable, Equatable {
         self.once = once
         self.dataDirectories = dataDirectories
         self.locale = locale
+        self.keepalive = keepalive
     }
 }
 
@@ -199,6 +214,16 @@ public struct ShowArgumentsRequest: Codable, Sendable, Equatable {
         self.arguments = arguments
         self.environment = environment
         self.directory = directory
+    }
+}
+
+/// `window-banner status --follow`.
+public struct SubscribeRequest: Codable, Sendable, Equatable {
+    /// Send a `keepalive` frame after this many seconds without another frame (nil: none).
+    public var keepalive: Double?
+
+    public init(keepalive: Double? = nil) {
+        self.keepalive = keepalive
     }
 }
 
@@ -236,8 +261,10 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public var warnings: [String]?
     /// Answer to `stats`.
     public var stats: BannerStats?
+    /// Nothing changed, and the owner still runs: sent only to clients that asked for it.
+    public var keepalive: Bool?
 
-    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil, warnings: [String]? = nil, stats: BannerStats? = nil) {
+    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil, warnings: [String]? = nil, stats: BannerStats? = nil, keepalive: Bool? = nil) {
         self.v = OwnerProtocol.version
         self.error = error
         self.shown = shown
@@ -246,6 +273,7 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
         self.ended = ended
         self.warnings = warnings
         self.stats = stats
+        self.keepalive = keepalive
     }
 }
 
@@ -297,12 +325,16 @@ public struct ShownReply: Codable, Sendable, Equatable {
     public var monitors: [String]
     /// True when the request asked to `--wait`: an `ended` frame follows (unless skipped).
     public var wait: Bool?
+    /// The seconds between the `keepalive` frames that come until then, when asked for (an
+    /// owner from before keepalives leaves it out and sends none).
+    public var keepalive: Double?
 
-    public init(state: State, position: Int? = nil, monitors: [String], wait: Bool? = nil) {
+    public init(state: State, position: Int? = nil, monitors: [String], wait: Bool? = nil, keepalive: Double? = nil) {
         self.state = state
         self.position = position
         self.monitors = monitors
         self.wait = wait
+        self.keepalive = keepalive
     }
 }
 
@@ -340,10 +372,15 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
     /// Why a presented banner is not on screen: `locked` (a screen locker or the screensaver
     /// is up); nil when it shows, or none is presented.
     public var hidden: String?
+    /// The `--style` the banner was shown with; nil for none.
+    public var style: String?
+    /// The progress bar's fraction, 0...1; nil for none.
+    public var progress: Double?
 
     public init(
         monitor: String, primary: Bool, presented: Bool, title: String?, subtitle: String? = nil, id: String?, height: Int?,
-        reserved: Int, compact: Bool?, mode: String?, remaining: Double?, queue: Int, hidden: String? = nil
+        reserved: Int, compact: Bool?, mode: String?, remaining: Double?, queue: Int, hidden: String? = nil,
+        style: String? = nil, progress: Double? = nil
     ) {
         self.monitor = monitor
         self.primary = primary
@@ -358,5 +395,7 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
         self.remaining = remaining
         self.queue = queue
         self.hidden = hidden
+        self.style = style
+        self.progress = progress
     }
 }

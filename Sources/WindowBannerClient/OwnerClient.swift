@@ -2,34 +2,78 @@
 // for `show` — start it first. Clients that find no owner take the display's start lock in
 // turn, so when fifty start at once exactly one owner is started and the others connect to it.
 // The owner reports readiness on a pipe, so nobody polls for the socket to appear.
+// Every wait on the owner is bounded (`replyTimeout`, `--owner-timeout`): an owner that is
+// stopped, or stuck on a stopped X server, costs a caller that many seconds and exit 75, never a
+// hang (docs/timeouts.md).
 
 import BannerCore
 import Glibc
 import OwnerProtocol
 
 package struct OwnerClient {
+    /// Seconds a command waits for the owner's answer unless `--owner-timeout` or
+    /// `$WINDOW_BANNER_OWNER_TIMEOUT` says otherwise.
+    package static let defaultReplyTimeout = 5.0
+    /// The variable that sets `replyTimeout` for every command (the flag wins).
+    package static let timeoutVariable = "WINDOW_BANNER_OWNER_TIMEOUT"
+
     package let paths: OwnerPaths
     /// How long to wait for a new owner to report ready, and for an answer. A command can
     /// afford to wait; the network monitor keeps these short so it never stops listening long.
     package var startTimeout = 10.0
-    package var replyTimeout = 15.0
+    package var replyTimeout = OwnerClient.defaultReplyTimeout
+
+    package init(paths: OwnerPaths, replyTimeout: Double = OwnerClient.defaultReplyTimeout) {
+        self.paths = paths
+        self.replyTimeout = replyTimeout
+    }
 
     /// An open connection and the first answer on it.
     package struct Exchange {
         package let fd: Int32
         package var reader: FrameReader
         package let response: OwnerResponse
+        /// The owner's process id (from the socket), for messages about it.
+        package let ownerPID: Int32?
+        package let display: String
+        /// Seconds of silence after which `next()` gives up on an owner that promised keepalives.
+        package let silence: Double
 
-        /// Waits for the next frame (`show --wait`); nil when the owner went away.
-        package mutating func next() throws(CommandFailure) -> OwnerResponse? {
-            switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: nil) {
-            case .success(let body): return try OwnerClient.decode(body)
-            case .failure(.badFrame(let error)): throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)
-            case .failure: return nil
+        /// Waits for the next frame other than a keepalive (`show --wait`, `status --follow`);
+        /// nil when the owner went away. With `keepalive` (the owner sends them every so often)
+        /// an owner silent for longer than `silence` counts as gone too (`nil` as well when
+        /// `silentIsGone`, else exit 75 naming it).
+        package mutating func next(keepalive: Bool, while doing: String, silentIsGone: Bool = false) throws(CommandFailure) -> OwnerResponse? {
+            while true {
+                switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: keepalive ? silence : nil) {
+                case .success(let body):
+                    let response = try OwnerClient.decode(body)
+                    if response.keepalive == true { continue }
+                    return response
+                case .failure(.badFrame(let error)):
+                    throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)
+                case .failure(.timedOut) where !silentIsGone:
+                    throw CommandFailure("the owner for \(display)\(OwnerClient.describe(ownerPID)) stopped answering \(doing) (nothing for \(BannerFont.format(silence)) s)", code: ExitStatus.unreachable)
+                case .failure:
+                    return nil
+                }
             }
         }
 
         package func close() { Glibc.close(fd) }
+    }
+
+    /// ` (pid N)`, or nothing when the pid is unknown.
+    static func describe(_ pid: Int32?) -> String { pid.map { " (pid \($0))" } ?? "" }
+
+    /// What a request is called in messages: the command that sent it.
+    static func name(of command: OwnerRequest.Command) -> String {
+        switch command {
+        case .showArguments: "show"
+        case .quit: "dismiss --quit"
+        case .subscribe: "status --follow"
+        default: command.rawValue
+        }
     }
 
     /// Sends `request`; with `start`, starts an owner when none runs. Nil when no owner runs and
@@ -43,14 +87,19 @@ package struct OwnerClient {
         // the next attempt starts a new one.
         for attempt in 1...3 {
             guard let fd = try connect(start: start, configPath: configPath) else { return nil }
+            let pid = UnixSocket.peerPID(fd)
             guard UnixSocket.send(Frame.encode(body), to: fd) else {
+                let failure = errno
                 Glibc.close(fd)
+                if failure == EAGAIN || failure == EWOULDBLOCK {
+                    throw CommandFailure("the owner for \(paths.display)\(Self.describe(pid)) did not take the \(Self.name(of: request.command)) request within \(BannerFont.format(replyTimeout)) s", code: ExitStatus.unreachable)
+                }
                 continue
             }
             var reader = FrameReader()
             switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: replyTimeout) {
             case .success(let body):
-                return Exchange(fd: fd, reader: reader, response: try Self.decode(body))
+                return Exchange(fd: fd, reader: reader, response: try Self.decode(body), ownerPID: pid, display: paths.display, silence: replyTimeout)
             case .failure(.closed) where attempt < 3:
                 Glibc.close(fd)
             case .failure(.closed):
@@ -58,7 +107,7 @@ package struct OwnerClient {
                 throw CommandFailure("the owner for \(paths.display) closed the connection without answering", code: ExitStatus.unreachable)
             case .failure(.timedOut):
                 Glibc.close(fd)
-                throw CommandFailure("the owner for \(paths.display) did not answer within \(Int(replyTimeout)) s", code: ExitStatus.unreachable)
+                throw CommandFailure("the owner for \(paths.display)\(Self.describe(pid)) did not answer the \(Self.name(of: request.command)) request within \(BannerFont.format(replyTimeout)) s", code: ExitStatus.unreachable)
             case .failure(.badFrame(let error)):
                 Glibc.close(fd)
                 throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)
@@ -89,12 +138,14 @@ package struct OwnerClient {
     }
 
     private func connect(start: Bool, configPath: String?) throws(CommandFailure) -> Int32? {
-        switch UnixSocket.connect(to: paths.socket) {
+        switch UnixSocket.connect(to: paths.socket, timeout: replyTimeout) {
         case .success(let fd):
             return fd
         case .failure(let error) where error.code == ENOENT || error.code == ECONNREFUSED:
             guard start else { return nil }
             return try startOwner(configPath: configPath)
+        case .failure(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK:
+            throw CommandFailure("the owner for \(paths.display) did not accept a connection within \(BannerFont.format(replyTimeout)) s (its queue is full)", code: ExitStatus.unreachable)
         case .failure(let error):
             throw CommandFailure("cannot reach the owner at \(paths.socket.printable): \(error.text)", code: ExitStatus.unreachable)
         }
@@ -109,7 +160,7 @@ package struct OwnerClient {
         while flock(lock, LOCK_EX) != 0 {
             guard errno == EINTR else { throw CommandFailure("cannot lock \(paths.startLock.printable): \(errorText())", code: ExitStatus.unreachable) }
         }
-        if case .success(let fd) = UnixSocket.connect(to: paths.socket) { return fd }
+        if case .success(let fd) = UnixSocket.connect(to: paths.socket, timeout: replyTimeout) { return fd }
 
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw CommandFailure("cannot create a pipe: \(errorText())", code: ExitStatus.unreachable) }
@@ -128,7 +179,7 @@ package struct OwnerClient {
             throw CommandFailure("cannot start the owner (\(arguments[0].printable)): \(String(cString: strerror(spawned)))", code: ExitStatus.unreachable)
         }
         let line = readLine(from: ends[0], timeout: startTimeout)
-        if line == "ready", case .success(let fd) = UnixSocket.connect(to: paths.socket) { return fd }
+        if line == "ready", case .success(let fd) = UnixSocket.connect(to: paths.socket, timeout: replyTimeout) { return fd }
         if let line, line.hasPrefix("error ") {
             let fields = line.dropFirst(6).split(separator: " ", maxSplits: 1)
             if fields.count == 2, let code = Int32(fields[0]) { throw CommandFailure(String(fields[1]), code: code) }

@@ -92,9 +92,17 @@ package enum UnixSocket {
     }
 
     /// A connected socket, or the errno of the failed connect (ENOENT/ECONNREFUSED: no owner).
-    package static func connect(to path: String) -> Result<Int32, Errno> {
+    /// With `timeout`, connecting and each send give up after that many seconds (EAGAIN): a
+    /// stopped owner's full listen queue, or a full socket, never blocks the caller for good.
+    package static func connect(to path: String, timeout: Double? = nil) -> Result<Int32, Errno> {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(Errno(errno)) }
+        if let timeout {
+            let whole = max(0, timeout.rounded(.down))
+            var limit = timeval(tv_sec: Int(whole), tv_usec: Int((timeout - whole) * 1e6))
+            if limit.tv_sec == 0, limit.tv_usec == 0 { limit.tv_usec = 1 }
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
         let result = withAddress(path) { Glibc.connect(fd, $0, $1) }
         guard result == 0 else {
             let failure = Errno(errno)
@@ -111,6 +119,15 @@ package enum UnixSocket {
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
         return credentials.1
+    }
+
+    /// The process id of the process at the other end: for a client, the owner that listens
+    /// (SO_PEERCRED, as recorded by listen(2): known even while that process is stopped).
+    package static func peerPID(_ fd: Int32) -> Int32? {
+        var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.0 > 0 else { return nil }
+        return credentials.0
     }
 
     /// Writes all of `bytes`; false if the peer is gone (or, for a non-blocking socket, full).

@@ -21,10 +21,25 @@ package enum ShowForwarding {
         // The display as the arguments name it; the owner checks its own reading of them
         // against the display it serves and redirects on any difference. No owner, a lost or
         // unreadable answer: nothing was shown, and the ordinary path starts over.
+        let environment = processEnvironment()
         let request = OwnerRequest(ShowArgumentsRequest(
-            arguments: arguments, environment: processEnvironment(), directory: currentDirectory()))
-        guard let paths = try? OwnerPaths.forDisplay(displayArgument(arguments)),
-              var exchange = try? OwnerClient(paths: paths).exchange(request, start: false, configPath: nil) else { return nil }
+            arguments: arguments, environment: environment, directory: currentDirectory()))
+        // A bad value is the owner's to report, as it reports every other.
+        let timeout = (try? ConnectionOptions.replyTimeout(flag: lastValue(of: "--owner-timeout", in: arguments), environment: environment))
+            ?? OwnerClient.defaultReplyTimeout
+        guard let paths = try? OwnerPaths.forDisplay(lastValue(of: "--display", in: arguments)) else { return nil }
+        var exchange: OwnerClient.Exchange
+        do {
+            guard let answered = try OwnerClient(paths: paths, replyTimeout: timeout).exchange(request, start: false, configPath: nil) else { return nil }
+            exchange = answered
+        } catch where error.code == ExitStatus.unreachable {
+            // An owner that runs but does not answer: asking it again the ordinary way would
+            // only double the wait.
+            Terminal.error(error.message)
+            return error.code
+        } catch {
+            return nil
+        }
         defer { exchange.close() }
         // `protocol`: an owner from before `show-arguments` did not understand it.
         if let kind = exchange.response.error?.kind, kind == .redirect || kind == .protocol { return nil }
@@ -36,23 +51,23 @@ package enum ShowForwarding {
         }
     }
 
-    /// The value of the last `--display` option, or nil (then `$DISPLAY`). A value that
+    /// The value of the last `option` (`--display`: nil, then `$DISPLAY`). A value that
     /// merely looks like the option (`--title --display`) may mislead this scan; the owner,
     /// which parses properly, then answers `redirect`.
-    static func displayArgument(_ arguments: [String]) -> String? {
-        var display: String?
+    static func lastValue(of option: String, in arguments: [String]) -> String? {
+        var value: String?
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
             if argument == "--" { break }
-            if argument == "--display", index + 1 < arguments.endIndex {
-                display = arguments[index + 1]
+            if argument == option, index + 1 < arguments.endIndex {
+                value = arguments[index + 1]
                 index += 1
-            } else if argument.hasPrefix("--display=") {
-                display = String(argument.dropFirst("--display=".count))
+            } else if argument.hasPrefix(option + "=") {
+                value = String(argument.dropFirst(option.count + 1))
             }
             index += 1
         }
-        return display
+        return value
     }
 }

@@ -119,6 +119,9 @@ package struct ShowCommand: ParsableCommand {
         }
         let configPath = connection.noConfig ? nil : BannerConfig.defaultPath(environment: environment)
         let locale = UserLocale.variables(in: environment)
+        // A third of the time the client waits for its owner: a keepalive or two may be late.
+        let replyTimeout = try connection.replyTimeout(environment: environment)
+        let keepalive = wait ? replyTimeout / 3 : nil
         return OwnerRequest(ShowRequest(
             settings: appearance.settings, style: style, configPath: configPath,
             sticky: sticky, transient: transient, timeout: duration, monitor: monitor ?? "primary",
@@ -127,7 +130,7 @@ package struct ShowCommand: ParsableCommand {
             directory: runsCommands || appearance.icon != nil ? directory : nil,
             strictContrast: appearance.strictContrast ? true : nil, once: once,
             dataDirectories: XDGBaseDirectories.data(environment: environment),
-            locale: locale.isEmpty ? nil : locale))
+            locale: locale.isEmpty ? nil : locale, keepalive: keepalive))
     }
 
     /// Turns the owner's answer to a `show` into output and an exit status: its warnings, and
@@ -140,7 +143,8 @@ package struct ShowCommand: ParsableCommand {
             return 0
         }
         guard wait else { return 0 }
-        guard let ended = try exchange.next()?.ended else {
+        let keepalive = exchange.response.shown?.keepalive != nil
+        guard let ended = try exchange.next(keepalive: keepalive, while: "while show --wait waited for the banner to end")?.ended else {
             throw CommandFailure("the owner went away before the banner ended", code: ExitStatus.unreachable)
         }
         print(ended.rawValue)
@@ -197,27 +201,59 @@ package struct StatusCommand: ParsableCommand {
         discussion: """
         Does not start an owner: with none running it reports no banner. The top-level JSON \
         fields describe the primary monitor's banner (or the first monitor showing one); \
-        `monitors` lists each. Exit codes: 0 (also when nothing shows); 75 owner not reachable; \
-        76 protocol version mismatch.
+        `monitors` lists each. --follow keeps running for a status bar: one line now, one per \
+        change, and across owners that stop and start (docs/status-bars.md). Exit codes: 0 \
+        (also when nothing shows, and for --follow on SIGINT, SIGTERM or a closed output); 64 \
+        bad --format; 75 owner not reachable or silent; 76 protocol version mismatch.
         """
     )
 
     @Flag(help: "Print JSON instead of text.")
     package var json = false
 
+    @Flag(help: "Keep running: a line now and one whenever the banner changes; never starts an owner, waits for the next one.")
+    package var follow = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("One line from a template: {title} {subtitle} {style} {id} {remaining} {queue} {progress} {hidden}; empty when nothing shows.", valueName: "template"))
+    package var format: String?
+
     @OptionGroup package var connection: ConnectionOptions
 
+    package func validate() throws {
+        if json, format != nil { throw ValidationError("--format cannot be combined with --json") }
+        if let format {
+            do {
+                _ = try StatusFormat(format)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+    }
+
     package func run() throws {
-        let status: OwnerStatus?
         do {
+            let template = try format.map(StatusFormat.init)
+            if follow {
+                let line: (OwnerStatus?) -> String = json ? { StatusReport($0).jsonLine } : { (template ?? .title).line(for: $0) }
+                let code = try StatusFollower(paths: try OwnerPaths.forDisplay(connection.display), timeout: try connection.replyTimeout(environment: processEnvironment()), line: line).run()
+                throw ExitCode(code)
+            }
+            let status: OwnerStatus?
             let exchange = try connection.client().exchange(.status, start: false, configPath: nil)
             exchange?.close()
             if let error = exchange?.response.error { throw OwnerClient.failure(error) }
             status = exchange?.response.status
+            if let template {
+                print(template.line(for: status))
+                return
+            }
+            output(StatusReport(status))
         } catch let failure as CommandFailure {
             throw failure.exit
         }
-        let report = StatusReport(status)
+    }
+
+    private func output(_ report: StatusReport) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -303,6 +339,10 @@ package struct StatusReport: Encodable {
     package var remaining: Double?
     /// Why the headline banner is not on screen (`locked`); nil when it shows.
     package var hidden: String?
+    /// The headline banner's `--style`.
+    package var style: String?
+    /// The headline banner's progress bar, 0...1.
+    package var progress: Double?
     /// Banners waiting, all monitors together.
     package var queue: Int
     package var owner: Owner?
@@ -321,9 +361,18 @@ package struct StatusReport: Encodable {
         mode = headline?.mode
         remaining = headline?.remaining
         hidden = headline?.hidden
+        style = headline?.style
+        progress = headline?.progress
         queue = monitors.reduce(0) { $0 + $1.queue }
         owner = status.map { Owner(pid: $0.pid, display: $0.display) }
         self.monitors = monitors
+    }
+
+    /// The report as one compact JSON line (`status --follow --json`).
+    package var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     package var text: String {
@@ -349,12 +398,15 @@ package struct StatusReport: Encodable {
     }
 }
 
-/// `--display` and `--no-config`, shared by the commands that talk to the owner.
+/// `--display`, `--owner-timeout` and `--no-config`, shared by the commands that talk to the owner.
 package struct ConnectionOptions: ParsableArguments {
     package init() {}
 
     @Option(parsing: .unconditional, help: ArgumentHelp("X display whose owner to use. Default: $DISPLAY.", valueName: "display"))
     package var display: String?
+
+    @Option(name: .customLong("owner-timeout"), parsing: .unconditional, help: ArgumentHelp("Give up (exit 75) when the owner does not answer within this many seconds. Default: $WINDOW_BANNER_OWNER_TIMEOUT, else 5.", valueName: "seconds"))
+    package var ownerTimeout: String?
 
     @Flag(name: .customLong("no-config"), help: "Ignore the config file (built-in defaults and styles only).")
     package var noConfig = false
@@ -365,6 +417,22 @@ package struct ConnectionOptions: ParsableArguments {
     }
 
     package func client() throws(CommandFailure) -> OwnerClient {
-        OwnerClient(paths: try OwnerPaths.forDisplay(display))
+        OwnerClient(paths: try OwnerPaths.forDisplay(display), replyTimeout: try replyTimeout(environment: processEnvironment()))
+    }
+
+    /// Seconds to wait for the owner: `--owner-timeout`, else `$WINDOW_BANNER_OWNER_TIMEOUT`, else 5.
+    package func replyTimeout(environment: [String: String]) throws(CommandFailure) -> Double {
+        try Self.replyTimeout(flag: ownerTimeout, environment: environment)
+    }
+
+    /// The same from a flag's value as written.
+    package static func replyTimeout(flag: String?, environment: [String: String]) throws(CommandFailure) -> Double {
+        let variable = OwnerClient.timeoutVariable
+        let (text, name) = flag.map { ($0, "--owner-timeout") } ?? (environment[variable].flatMap { $0.isEmpty ? nil : $0 }.map { ($0, variable) } ?? (nil, ""))
+        guard let text else { return OwnerClient.defaultReplyTimeout }
+        guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
+            throw CommandFailure("bad \(name) '\(text.printable)' (seconds, greater than 0 and at most 86400)", code: ExitStatus.usage)
+        }
+        return value
     }
 }

@@ -1,6 +1,7 @@
 // The owner process of one display (`window-banner daemon`, started by the first `show`): it
 // holds the display connection, so every banner on that display lives in this process, and it
-// serves requests from `show`, `dismiss` and `status` on the display's socket. One
+// serves requests from `show`, `dismiss` and `status` on the display's socket, and pushes
+// every change of what it shows to `status --follow` subscribers. One
 // `BannerSchedule` per monitor decides what shows; this file only turns requests into schedule
 // calls and schedule changes into presents, dismissals and replies.
 // Start reading at `handle(_:from:)`.
@@ -21,6 +22,8 @@ final class Owner {
     static let requestTimeout = 10.0
     /// A `show` reply waits at most this long for the first frame.
     static let frameReplyTimeout = 2.0
+    /// The shortest keepalive interval a client may ask for.
+    static let minimumKeepalive = 0.05
 
     let banners: BannerDisplay
     private let paths: OwnerPaths
@@ -44,6 +47,9 @@ final class Owner {
     private var timeoutTimer: EventLoop.Token?
     private var idleTimer: EventLoop.Token?
     private(set) var finished = false
+    /// `status --follow` clients, and the state they were last sent.
+    private var subscribers: Set<Int> = []
+    private var lastPushed: SubscriberView?
 
     init(banners: BannerDisplay, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
         self.banners = banners
@@ -63,6 +69,9 @@ final class Owner {
             state.saveChanges()
             _ = malloc_trim(0)
         }
+        // Whatever changed in this turn of the loop (a request, a frame milestone, a timeout, a
+        // click, the screen locking), subscribers hear it now, once.
+        banners.loop.beforeSleep { [unowned self] in pushToSubscribers() }
         updateIdle()
     }
 
@@ -80,6 +89,9 @@ final class Owner {
         var deadline: EventLoop.Token?
         /// Waiting for its banner to end (`show --wait`): kept open, no request timeout.
         var waitingFor: Int?
+        /// Seconds between the keepalive frames it asked for, once its first answer is out.
+        var keepaliveInterval: Double?
+        var keepalive: EventLoop.Token?
 
         init(fd: Int32) { self.fd = fd }
     }
@@ -150,6 +162,8 @@ final class Owner {
         guard let client = clients.removeValue(forKey: id) else { return }
         if let watch = client.watch { banners.loop.cancel(watch) }
         if let deadline = client.deadline { banners.loop.cancel(deadline) }
+        if let keepalive = client.keepalive { banners.loop.cancel(keepalive) }
+        subscribers.remove(id)
         if let token = client.waitingFor { requests[token]?.waiters.remove(id) }
         pendingReplies.removeAll { $0.client == id }
         close(client.fd)
@@ -196,6 +210,8 @@ final class Owner {
             reply(id, OwnerResponse(status: status()), thenClose: true)
         case .stats:
             reply(id, OwnerResponse(stats: state.stats), thenClose: true)
+        case .subscribe:
+            subscribe(id, keepalive: request.subscribe?.keepalive)
         case .quit:
             reply(id, OwnerResponse(dismissed: dismiss(DismissRequest(all: true))), thenClose: true)
             shutDown()
@@ -298,10 +314,13 @@ final class Owner {
 
         requests[banner.token] = RequestState(
             monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
-            key: BannerStats.key(id: request.id, style: request.style), once: request.once)
+            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style)
+        var keepalive: Double?
         if request.wait {
             requests[banner.token]?.waiters.insert(id)
             clients[id]?.waitingFor = banner.token
+            keepalive = request.keepalive.map { max(Self.minimumKeepalive, $0) }
+            clients[id]?.keepaliveInterval = keepalive
         }
         let now = monotonicNow()
         var placements: [BannerSchedule.Placement] = []
@@ -314,12 +333,12 @@ final class Owner {
         let names = hosts.map(\.monitorName)
         let shown: ShownReply
         if placements.contains(.presented) {
-            shown = ShownReply(state: .presented, monitors: names, wait: request.wait ? true : nil)
+            shown = ShownReply(state: .presented, monitors: names, wait: request.wait ? true : nil, keepalive: keepalive)
         } else if placements.contains(.updated) {
-            shown = ShownReply(state: .updated, monitors: names, wait: request.wait ? true : nil)
+            shown = ShownReply(state: .updated, monitors: names, wait: request.wait ? true : nil, keepalive: keepalive)
         } else {
             let position = placements.compactMap { if case .queued(let position) = $0 { position } else { nil } }.max()
-            shown = ShownReply(state: .queued, position: position, monitors: names, wait: request.wait ? true : nil)
+            shown = ShownReply(state: .queued, position: position, monitors: names, wait: request.wait ? true : nil, keepalive: keepalive)
         }
         let response = OwnerResponse(shown: shown, warnings: warnings.isEmpty ? nil : warnings)
         if drawing.isEmpty {
@@ -379,6 +398,57 @@ final class Owner {
         return ended.count
     }
 
+    // MARK: Subscribers
+
+    /// What a subscriber has been told: the status, with each monitor's transient deadline in
+    /// place of the remaining time (which changes by itself and is no news).
+    private struct SubscriberView: Equatable {
+        var status: OwnerStatus
+        var deadlines: [String: MonotonicTime]
+    }
+
+    private func subscriberView() -> SubscriberView {
+        var status = status()
+        for index in status.monitors.indices { status.monitors[index].remaining = nil }
+        return SubscriberView(status: status, deadlines: schedules.compactMapValues(\.deadline))
+    }
+
+    /// `status --follow`: the status now, then (`pushToSubscribers`) at every change, and a
+    /// keepalive frame every `keepalive` seconds so the client can tell a stalled owner.
+    private func subscribe(_ id: Int, keepalive: Double?) {
+        guard let client = clients[id] else { return }
+        client.keepaliveInterval = keepalive.map { max(Self.minimumKeepalive, $0) }
+        // The first subscriber starts from what it is sent now; later ones may find others
+        // still owed a change, which the next push brings to all.
+        if subscribers.isEmpty { lastPushed = subscriberView() }
+        subscribers.insert(id)
+        send(OwnerResponse(status: status()), to: id, closing: false)
+    }
+
+    private func pushToSubscribers() {
+        guard !subscribers.isEmpty, !finished else { return }
+        let view = subscriberView()
+        guard view != lastPushed else { return }
+        lastPushed = view
+        let frame = Frame.encode(OwnerProtocol.encode(OwnerResponse(status: status())))
+        for id in subscribers {
+            guard let client = clients[id] else { continue }
+            // The socket's buffer is the subscriber's buffer: one that stops reading until it
+            // is full is dropped, never waited for.
+            if !UnixSocket.send(frame, to: client.fd) { drop(id) }
+        }
+    }
+
+    /// Sends `id` a keepalive frame every interval it asked for, from now until it goes.
+    private func startKeepalive(_ id: Int) {
+        guard let client = clients[id], let interval = client.keepaliveInterval, client.keepalive == nil else { return }
+        client.keepalive = banners.loop.after(seconds: interval) { [unowned self] in
+            clients[id]?.keepalive = nil
+            reply(id, OwnerResponse(keepalive: true))
+            startKeepalive(id)
+        }
+    }
+
     private func status() -> OwnerStatus {
         let now = monotonicNow()
         let monitors = banners.hosts.map { host in
@@ -390,7 +460,8 @@ final class Owner {
                 id: current?.id, height: host.presentedHeight,
                 reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
                 remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count,
-                hidden: !host.isBannerPresented ? nil : banners.isScreenLocked ? "locked" : host.isWaitingForFullscreen ? "fullscreen" : nil)
+                hidden: !host.isBannerPresented ? nil : banners.isScreenLocked ? "locked" : host.isWaitingForFullscreen ? "fullscreen" : nil,
+                style: current.flatMap { requests[$0.token]?.style }, progress: current?.appearance.progress)
         }
         return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors)
     }
@@ -512,6 +583,7 @@ final class Owner {
 
     private func send(_ response: OwnerResponse, to id: Int, closing: Bool) {
         reply(id, response, thenClose: closing)
+        if !closing { startKeepalive(id) }
     }
 
     /// One timer for the earliest transient deadline of any monitor.
@@ -601,6 +673,8 @@ final class Owner {
         /// What the stats count it under.
         var key: String
         var once: String?
+        /// The `--style` it was shown with, for `status`.
+        var style: String?
         /// On screen at least once (counted as an impression).
         var presented = false
         var waiters: Set<Int> = []

@@ -149,6 +149,8 @@ struct StatusJSON: Decodable {
     var remaining: Double?
     var queue: Int
     var hidden: String?
+    var style: String?
+    var progress: Double?
     var owner: Owner?
     var monitors: [Monitor]
 }

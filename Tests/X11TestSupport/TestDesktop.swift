@@ -143,6 +143,9 @@ public final class TestDesktop {
         wm = nil
     }
 
+    /// The X server's process id: a test may stop it (SIGSTOP) to see what its clients do.
+    public var serverPID: pid_t { server.pid }
+
     /// The environment a client of this desktop runs with.
     public var environment: [String: String] {
         ["DISPLAY": displayName, "HOME": home, "PATH": String(cString: getenv("PATH") ?? strdup("/usr/bin:/bin"))]
