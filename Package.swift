@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -97,6 +97,12 @@ let package = Package(
         .target(name: "CNetlink"),
         // Reachability over rtnetlink, the NWPathMonitor of this port: no X11, no banner.
         .target(name: "NetworkPath", dependencies: ["CNetlink"]),
+        // sd-bus (libsystemd), the D-Bus client for NetworkManager's connectivity; linked by
+        // window-banner-x11 only, never by the static `window-banner` client.
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // NetworkManager's Connectivity property and its changes over the system bus, for
+        // `monitor --connectivity networkmanager`.
+        .target(name: "NetworkManagerBus", dependencies: ["CSDBus"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,

@@ -13,6 +13,11 @@ packages=(
   gettext
   # build: HarfBuzz (shaping) and FriBidi (bidirectional text)
   libharfbuzz-dev libfribidi-dev
+  # build: sd-bus (libsystemd), for `monitor --connectivity networkmanager`
+  libsystemd-dev
+  # tests: a private D-Bus daemon with a fake NetworkManager (python3-dbus on GLib's main loop),
+  # and python3's http.server as the connectivity check's server
+  dbus-daemon python3 python3-dbus python3-gi
   # tests: a private X server and real window managers, stacking and tiling (the matrix of
   # ReservationMatrixTests); network namespaces for rtnetlink
   xvfb openbox i3-wm awesome bspwm fluxbox herbstluftwm icewm jwm pekwm x11-xserver-utils iproute2

@@ -33,17 +33,21 @@ public struct BannerConfig: Sendable, Equatable, Codable {
     /// `[daemon] idle-exit`: seconds the owner process waits with no banner and no queue before
     /// exiting, 0 for never; nil when the file does not say.
     public var idleExit: Double?
+    /// `[monitor]`: where `window-banner monitor` learns whether the internet answers; nil
+    /// when the file has no such table.
+    public var monitor: MonitorSettings?
     /// The file these settings came from; nil for the built-in config.
     public var file: String?
 
     /// A config with these values.
     public init(
         defaults: AppearanceSettings = AppearanceSettings(), styles: [String: BannerStyle] = [:],
-        idleExit: Double? = nil, file: String? = nil
+        idleExit: Double? = nil, monitor: MonitorSettings? = nil, file: String? = nil
     ) {
         self.defaults = defaults
         self.styles = styles
         self.idleExit = idleExit
+        self.monitor = monitor
         self.file = file
     }
 
@@ -55,6 +59,7 @@ public struct BannerConfig: Sendable, Equatable, Codable {
         "offline": BannerStyle(appearance: AppearanceSettings(title: "No Internet Connection", background: "systemRed", icon: "window-banner-offline")),
         "online": BannerStyle(appearance: AppearanceSettings(title: "Back Online", background: "systemTeal", icon: "window-banner-online"), timeout: 2.0),
         "call": BannerStyle(appearance: AppearanceSettings(title: "Call in progress", background: "systemGreen")),
+        "portal": BannerStyle(appearance: AppearanceSettings(title: "Sign in to Network", background: "systemIndigo")),
     ])
 
     /// The largest config file read; anything bigger is surely not one.
@@ -107,5 +112,32 @@ public struct BannerConfig: Sendable, Equatable, Codable {
     /// `directory/name` without doubling a slash the environment already ends with.
     private static func joined(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}
+
+/// `[monitor]`: the connectivity keys of `window-banner monitor`, each checked when the file is
+/// read; the monitor's flags of the same names win.
+public struct MonitorSettings: Sendable, Equatable, Codable {
+    /// `connectivity`: auto, networkmanager, http or routes (`--connectivity`).
+    public var connectivity: ConnectivitySource?
+    /// `check-url`: the HTTP check's URL (`--check-url`).
+    public var checkURL: String?
+    /// `check-expect`: the start of the body that means online (`--check-expect`).
+    public var checkExpect: String?
+    /// `check-interval`: seconds between checks while a route exists (`--check-interval`).
+    public var checkInterval: Double?
+    /// `check-timeout`: seconds one check may take (`--check-timeout`).
+    public var checkTimeout: Double?
+
+    /// Settings with these values.
+    public init(
+        connectivity: ConnectivitySource? = nil, checkURL: String? = nil, checkExpect: String? = nil,
+        checkInterval: Double? = nil, checkTimeout: Double? = nil
+    ) {
+        self.connectivity = connectivity
+        self.checkURL = checkURL
+        self.checkExpect = checkExpect
+        self.checkInterval = checkInterval
+        self.checkTimeout = checkTimeout
     }
 }

@@ -21,6 +21,10 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case textTooLong(String, bytes: Int)
     /// A title below WCAG's contrast when `--strict-contrast` asks for it: the whole message.
     case contrast(String)
+    /// `monitor --connectivity`: not one of the sources.
+    case connectivitySource(String)
+    /// `monitor --check-url`: not a plain `http://` URL.
+    case checkURL(String)
 
     public var description: String {
         switch self {
@@ -54,6 +58,10 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad \(name) '\(value.printable)' (true or false)"
         case .contrast(let message):
             message
+        case .connectivitySource(let text):
+            "bad connectivity source '\(text.printable)' (auto, networkmanager, http or routes)"
+        case .checkURL(let text):
+            "bad check URL '\(text.printable)' (http://HOST[:PORT][/PATH])"
         case .textTooLong(let field, let bytes):
             "\(field) too long: \(bytes) bytes (at most \(TopBannerAppearance.maximumTextBytes); one line is shown, ellipsized)"
         }

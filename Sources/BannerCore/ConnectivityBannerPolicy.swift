@@ -1,7 +1,19 @@
 // The original's network-monitoring rules as a state machine on a manual clock: connectivity
 // reports and time go in, banner actions and the next deadline come out. It does not know
 // what the banners look like (the caller maps each action to its configured appearance) nor
-// where connectivity comes from (NetworkPath, a dispatcher script, a test).
+// where connectivity comes from (NetworkPath, NetworkManager, an HTTP check, a dispatcher
+// script, a test). ConnectivityCheck.swift turns those sources into a `NetworkConnectivity`.
+
+/// What the banners tell the user about the network.
+public enum NetworkConnectivity: Sendable, Hashable {
+    /// No internet: no route, or a route that leads nowhere (NetworkManager's `none` or
+    /// `limited`, a check that got no answer).
+    case offline
+    /// A captive portal wants a sign-in first; `signIn` is the page that opens on a click.
+    case portal(signIn: String)
+    /// The internet answers (or, from routes alone, a default route exists).
+    case online
+}
 
 /// When to show the offline banner, the restored banner, and when to take them away.
 ///
@@ -13,6 +25,9 @@
 /// - Any change cancels a pending hide.
 /// - Offline again while the restored banner is up: the offline banner again, persistent. (The
 ///   original dismissed here and left the user offline with no banner; not copied.)
+/// - Behind a captive portal: the portal banner ("Sign in to Network"), persistent, shown
+///   again when the sign-in page changes. Online after it counts like online after offline:
+///   the restored banner confirms the sign-in worked.
 ///
 /// A report equal to the last one is not a change: it does nothing and keeps any pending hide.
 /// Drive time with ``advance(to:)`` at ``nextDeadline``; every input first catches up with the
@@ -24,6 +39,8 @@ public struct ConnectivityBannerPolicy: Sendable, Hashable {
         case presentOffline
         /// Present (or cross-fade to) the restored banner.
         case presentRestored
+        /// Present (or cross-fade to) the portal banner, whose click opens `signIn`.
+        case presentPortal(signIn: String)
         /// Dismiss the banner.
         case dismiss
     }
@@ -34,6 +51,8 @@ public struct ConnectivityBannerPolicy: Sendable, Hashable {
         case idle
         /// The offline banner, until connectivity returns.
         case offline
+        /// The portal banner, until the portal lets the machine through (or it goes offline).
+        case portal
         /// The restored banner, until `hideAt`.
         case restored(hideAt: MonotonicTime)
     }
@@ -46,7 +65,10 @@ public struct ConnectivityBannerPolicy: Sendable, Hashable {
     /// Which banner of ours is on screen now.
     public private(set) var phase: Phase = .idle
     /// The last connectivity reported; nil before the first report.
-    public private(set) var isOnline: Bool?
+    public private(set) var connectivity: NetworkConnectivity?
+
+    /// Whether the last report was `online`; nil before the first report.
+    public var isOnline: Bool? { connectivity.map { $0 == .online } }
 
     /// A policy with nothing on screen and no connectivity reported yet. A negative
     /// `hideDelay` counts as 0.
@@ -60,21 +82,30 @@ public struct ConnectivityBannerPolicy: Sendable, Hashable {
         return nil
     }
 
-    /// Connectivity is now `online` (reported at `now`); returns what to do, in order.
+    /// Connectivity is now `online` or offline (reported at `now`); returns what to do, in order.
     public mutating func connectivityChanged(isOnline online: Bool, at now: MonotonicTime) -> [Action] {
+        connectivityChanged(to: online ? .online : .offline, at: now)
+    }
+
+    /// Connectivity is now `new` (reported at `now`); returns what to do, in order.
+    public mutating func connectivityChanged(to new: NetworkConnectivity, at now: MonotonicTime) -> [Action] {
         var actions = advance(to: now)
-        guard online != isOnline else { return actions }
-        isOnline = online
-        if online {
-            // Only an offline banner of ours on screen has something to confirm.
-            if phase == .offline {
+        guard new != connectivity else { return actions }
+        connectivity = new
+        switch new {
+        case .online:
+            // Only an offline or portal banner of ours on screen has something to confirm.
+            if phase == .offline || phase == .portal {
                 phase = .restored(hideAt: now + hideDelay)
                 actions.append(.presentRestored)
             }
-        } else {
+        case .offline:
             // From idle, or replacing the restored banner and cancelling its hide.
             phase = .offline
             actions.append(.presentOffline)
+        case .portal(let signIn):
+            phase = .portal
+            actions.append(.presentPortal(signIn: signIn))
         }
         return actions
     }

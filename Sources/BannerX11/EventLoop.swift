@@ -23,7 +23,7 @@ public final class EventLoop {
     }
 
     private var nextID = 0
-    private var readers: [Token: (fd: Int32, action: () -> Void)] = [:]
+    private var readers: [Token: (fd: Int32, events: Int16, action: () -> Void)] = [:]
     private var timers: [Token: Timer] = [:]
     /// Called before every sleep; returns the earliest time it wants to run again.
     var prepare: [() -> MonotonicTime?] = []
@@ -31,11 +31,11 @@ public final class EventLoop {
 
     public init() {}
 
-    /// Calls `action` whenever `fd` is readable (or hung up).
+    /// Calls `action` whenever `fd` is readable (or hung up), or has any of poll(2)'s `events`.
     @discardableResult
-    public func watch(fd: Int32, _ action: @escaping () -> Void) -> Token {
+    public func watch(fd: Int32, events: Int16 = Int16(POLLIN), _ action: @escaping () -> Void) -> Token {
         let token = makeToken()
-        readers[token] = (fd, action)
+        readers[token] = (fd, events, action)
         return token
     }
 
@@ -95,7 +95,7 @@ public final class EventLoop {
 
     private func wait(until wake: MonotonicTime?) {
         let watched = Array(readers)
-        var fds = watched.map { pollfd(fd: $0.value.fd, events: Int16(POLLIN), revents: 0) }
+        var fds = watched.map { pollfd(fd: $0.value.fd, events: $0.value.events, revents: 0) }
         // poll(2) counts milliseconds: round up so a frame is never drawn before its slot.
         let timeout = wake.map { Int32(min(max(0, ($0 - monotonicNow()) * 1000).rounded(.up), 3_600_000)) } ?? -1
         let result = poll(&fds, nfds_t(fds.count), timeout)

@@ -32,6 +32,8 @@ struct ConfigReader {
                 config.defaults = try appearance(table(value, at: path), at: path, allowingTimeout: false).appearance
             case "daemon":
                 config.idleExit = try idleExit(table(value, at: path), at: path)
+            case "monitor":
+                config.monitor = try monitorSettings(table(value, at: path), at: path)
             case "style":
                 let styles = try table(value, at: path)
                 for styleName in keysInFileOrder(styles, at: path) {
@@ -41,7 +43,7 @@ struct ConfigReader {
                 }
             default:
                 let what = value.type == .table ? "table" : "key"
-                throw error(.unknownKey, at: path, "unknown \(what) (expected [defaults], [daemon] or [style.NAME])")
+                throw error(.unknownKey, at: path, "unknown \(what) (expected [defaults], [daemon], [monitor] or [style.NAME])")
             }
         }
         return config
@@ -130,6 +132,42 @@ struct ConfigReader {
             idleExit = seconds
         }
         return idleExit
+    }
+
+    /// `[monitor]`: connectivity, check-url, check-expect, check-interval, check-timeout.
+    private func monitorSettings(_ table: TOMLTable, at path: [String]) throws(ConfigError) -> MonitorSettings {
+        var settings = MonitorSettings()
+        for name in keysInFileOrder(table, at: path) {
+            let keyPath = path + [name]
+            guard let value = table[name] else { continue }
+            switch name {
+            case "connectivity":
+                let written = try string(value, at: keyPath)
+                settings.connectivity = try checked(at: keyPath) { () throws(BannerValueError) in try ConnectivitySource.parse(written) }
+            case "check-url":
+                let written = try string(value, at: keyPath)
+                _ = try checked(at: keyPath) { () throws(BannerValueError) in try CheckURL(written) }
+                settings.checkURL = written
+            case "check-expect":
+                settings.checkExpect = try string(value, at: keyPath)
+            case "check-interval", "check-timeout":
+                let (seconds, written) = try number(value, at: keyPath)
+                guard seconds > 0, seconds.isFinite else { throw error(.badValue, at: keyPath, BannerValueError.duration(written).description) }
+                if name == "check-interval" { settings.checkInterval = seconds } else { settings.checkTimeout = seconds }
+            default:
+                throw error(.unknownKey, at: keyPath, "unknown key (expected one of: check-expect, check-interval, check-timeout, check-url, connectivity)")
+            }
+        }
+        return settings
+    }
+
+    /// `body`'s value, or its BannerValueError as a bad value at `keyPath`.
+    private func checked<Value>(at keyPath: [String], _ body: () throws(BannerValueError) -> Value) throws(ConfigError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw self.error(.badValue, at: keyPath, error.description)
+        }
     }
 
     private func table(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> TOMLTable {

@@ -1,10 +1,14 @@
 // `window-banner monitor`: the original's network banners, driven by the kernel's own view of
-// the network. NetworkPath's rtnetlink monitor says whether there is a path to the internet,
-// BannerCore's ConnectivityBannerPolicy decides which banner shows and when the "Back Online"
-// one goes, and the display's owner process shows them — the monitor holds no X connection, so
-// its banners queue, replace and report like any `show --id window-banner-monitor`. One poll
-// loop serves the netlink socket, the policy's hide timer, signals, and the owner connection
-// that says when someone else took our banner away. Nothing is polled.
+// the network and, since a default route is not the internet, by a connectivity source
+// (`--connectivity`): NetworkManager's `Connectivity` property over the system bus
+// (NetworkManagerBus, sd-bus), or the monitor's own HTTP check (NetworkPath's HTTPCheck).
+// NetworkPath's rtnetlink monitor says whether there is a route, BannerCore's
+// ConnectivityCheck rules turn route + source into offline / portal / online, its
+// ConnectivityBannerPolicy decides which banner shows and when the "Back Online" one goes, and
+// the display's owner process shows them — the monitor holds no X connection, so its banners
+// queue, replace and report like any `show --id window-banner-monitor`. One poll loop serves
+// the netlink socket, the bus, the check's thread, the timers, signals, and the owner
+// connection that says when someone else took our banner away. Nothing is polled.
 // Start reading at `MonitorCommand.run()`, then `NetworkBannerMonitor.networkChanged(to:)`.
 
 import ArgumentParser
@@ -12,6 +16,7 @@ import BannerConfig
 import BannerCore
 import BannerX11
 import Glibc
+import NetworkManagerBus
 import NetworkPath
 import OwnerProtocol
 import WindowBannerClient
@@ -27,18 +32,27 @@ struct MonitorCommand: ParsableCommand {
         banners are shown by the display's owner process (started if needed) with --id \
         \(NetworkBannerMonitor.bannerID), so the monitor only ever replaces or dismisses its own; \
         if the owner cannot be reached it warns on stderr and tries again at the next change.
+        Connectivity (--connectivity): with a route, `networkmanager` asks NetworkManager and \
+        `http` fetches --check-url at each route change and every --check-interval seconds; \
+        none, limited or no answer show the offline banner, a captive portal the portal banner \
+        ("Sign in to Network"; a click opens the portal with xdg-open). `auto` uses \
+        NetworkManager when it is on the system bus, else `routes` (a default route is online).
         Each banner's look: the built-in defaults, the config file's [defaults], its style \
-        (--offline-style, --restored-style), then its flags.
+        (--offline-style, --restored-style, --portal-style), then its flags; [monitor] in the \
+        config file sets connectivity, check-url, check-expect, check-interval, check-timeout.
         Output: one line per event on stdout, flushed at once: an ISO 8601 UTC timestamp with \
-        milliseconds, a space, then one of: `online via IFACE [ipv4] [ipv6] [expensive]`, \
-        `offline`, `offline banner shown`, `restored banner shown`, `restored banner hidden`, \
+        milliseconds, a space, then one of: `connectivity from SOURCE [(why)]` (first), \
+        `online via IFACE [ipv4] [ipv6] [expensive]`, `offline`, `connectivity LEVEL (why)` \
+        (none, portal, limited, full or unknown), `offline banner shown`, `portal banner shown`, \
+        `restored banner shown`, `restored banner hidden`, \
         `offline banner hidden`, `BANNER banner dismissed by another client`, `BANNER banner \
         dismissed by the user (clicked|closed|swiped|action)`, `BANNER banner replaced by \
         another client`, `BANNER banner gone: the owner exited`, `stopped (SIGNAL)`. \
         The first line is the state at start-up.
         Exit codes: 0 stopped by SIGTERM, SIGINT or SIGHUP (its banner dismissed first); 64 bad \
         value or unknown style; 69 no display; 70 internal error; 71 the network monitor failed \
-        (rtnetlink); 78 broken config file.
+        (rtnetlink, or the system bus or NetworkManager with --connectivity networkmanager); 78 \
+        broken config file.
         """
     )
 
@@ -47,6 +61,12 @@ struct MonitorCommand: ParsableCommand {
 
     @OptionGroup(title: "Restored banner")
     var restored: MonitorBannerOptions<RestoredBanner>
+
+    @OptionGroup(title: "Portal banner")
+    var portal: MonitorBannerOptions<PortalBanner>
+
+    @OptionGroup(title: "Connectivity")
+    var connectivity: ConnectivityOptions
 
     @Option(name: .customLong("hide-delay"), parsing: .unconditional, help: ArgumentHelp("Seconds the restored banner stays. Default: \(BannerFont.format(ConnectivityBannerPolicy.defaultHideDelay)).", valueName: "seconds"))
     var hideDelay: String?
@@ -62,14 +82,17 @@ struct MonitorCommand: ParsableCommand {
     func run() throws {
         do {
             // Values first: a bad flag is reported as such even without a display.
-            let requests = try showRequests()
+            let config = try loadConfig()
+            let requests = try showRequests(config)
             let hideDelay = try hideDelaySeconds()
+            let settings = try connectivity.settings(config.monitor ?? MonitorSettings(), environment: processEnvironment())
             // Short waits: while the monitor waits on the owner it hears no network change.
             var owner = try connection.client()
             owner.startTimeout = 5
             owner.replyTimeout = 2
-            let monitor = try NetworkBannerMonitor(requests: requests, hideDelay: hideDelay, owner: owner, configPath: connection.configPath)
-            throw ExitCode(monitor.run())
+            let monitor = try NetworkBannerMonitor(
+                requests: requests, hideDelay: hideDelay, connectivity: settings, owner: owner, configPath: connection.configPath)
+            throw ExitCode(try monitor.run())
         } catch let failure as CommandFailure {
             throw failure.exit
         }
@@ -84,23 +107,33 @@ struct MonitorCommand: ParsableCommand {
         }
     }
 
-    /// Both banners' requests, every value checked now rather than at the first network change
-    /// (only X11 colour names wait for the owner's server to judge them).
-    private func showRequests() throws(CommandFailure) -> [NetworkBannerMonitor.Banner: ShowRequest] {
-        let config: BannerConfig
+    /// The config file, or the built-in one with `--no-config`.
+    private func loadConfig() throws(CommandFailure) -> BannerConfig {
         do throws(ConfigError) {
-            config = try connection.configPath.map { path throws(ConfigError) in try BannerConfig.load(path: path) } ?? .builtIn
+            return try connection.configPath.map { path throws(ConfigError) in try BannerConfig.load(path: path) } ?? .builtIn
+        } catch {
+            throw CommandFailure("\(error)", code: ExitStatus.config)
+        }
+    }
+
+    /// The three banners' requests, every value checked now rather than at the first network
+    /// change (only X11 colour names wait for the owner's server to judge them).
+    private func showRequests(_ config: BannerConfig) throws(CommandFailure) -> [NetworkBannerMonitor.Banner: ShowRequest] {
+        do throws(ConfigError) {
             _ = try config.resolve(style: offline.styleName)
             _ = try config.resolve(style: restored.styleName)
+            _ = try config.resolve(style: portal.styleName)
         } catch {
             throw CommandFailure("\(error)", code: error.isUnknownStyle ? ExitStatus.usage : ExitStatus.config)
         }
         let shared = AppearanceSettings(placement: placement)
         let offlineSettings = shared.overlaid(by: offline.settings)
         let restoredSettings = shared.overlaid(by: restored.settings)
+        let portalSettings = shared.overlaid(by: portal.settings)
         do throws(BannerValueError) {
             try offlineSettings.validate()
             try restoredSettings.validate()
+            try portalSettings.validate()
         } catch {
             throw CommandFailure("\(error)", code: ExitStatus.usage)
         }
@@ -117,7 +150,72 @@ struct MonitorCommand: ParsableCommand {
         return [
             .offline: request(offlineSettings, style: offline.styleName),
             .restored: request(restoredSettings, style: restored.styleName),
+            .portal: request(portalSettings, style: portal.styleName),
         ]
+    }
+}
+
+/// `--connectivity` and the HTTP check's flags, as written; the config file's `[monitor]`
+/// keys fill what they leave out.
+struct ConnectivityOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Where the monitor learns whether the internet answers: auto (NetworkManager when it is on the system bus, else routes), networkmanager, http (its own check of --check-url) or routes (a default route counts as online). Default: the config file's, else auto.", valueName: "auto|networkmanager|http|routes"))
+    var connectivity: String?
+
+    @Option(name: .customLong("check-url"), help: ArgumentHelp("URL of the HTTP check (plain http), and the sign-in page a click on the portal banner opens when no redirect named one. Default: the config file's, else \(CheckURL.default).", valueName: "url"))
+    var checkURL: String?
+
+    @Option(name: .customLong("check-expect"), parsing: .unconditional, help: ArgumentHelp("Text the check's answer must start with (HTTP 2xx) to count as online. Default: the config file's, else none: HTTP 204 counts.", valueName: "text"))
+    var checkExpect: String?
+
+    @Option(name: .customLong("check-interval"), parsing: .unconditional, help: ArgumentHelp("Seconds between HTTP checks while a route exists (each route change checks at once). Default: the config file's, else \(BannerFont.format(HTTPCheckRule.defaultInterval)).", valueName: "seconds"))
+    var checkInterval: String?
+
+    @Option(name: .customLong("check-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds one HTTP check may take, from the name lookup to the answer; no answer by then counts as limited. Default: the config file's, else \(BannerFont.format(HTTPCheckRule.defaultTimeout)).", valueName: "seconds"))
+    var checkTimeout: String?
+
+    /// Test hook: with WINDOW_BANNER_TEST_LOCAL_ONLY=1 the monitor refuses a check URL whose
+    /// host is not localhost or a literal loopback or private address, so no test can reach a
+    /// public server (or a DNS server) by leaving --check-url out.
+    static let localOnlyVariable = "WINDOW_BANNER_TEST_LOCAL_ONLY"
+
+    /// Every value checked, flags over `file` over the defaults.
+    func settings(_ file: MonitorSettings, environment: [String: String]) throws(CommandFailure) -> ConnectivitySettings {
+        let settings: ConnectivitySettings
+        do throws(BannerValueError) {
+            let source = try connectivity.map { text throws(BannerValueError) in try ConnectivitySource.parse(text) } ?? file.connectivity ?? .default
+            let url = try CheckURL(checkURL ?? file.checkURL ?? CheckURL.default)
+            let interval = try checkInterval.map { text throws(BannerValueError) in try seconds(text) } ?? file.checkInterval ?? HTTPCheckRule.defaultInterval
+            let timeout = try checkTimeout.map { text throws(BannerValueError) in try seconds(text) } ?? file.checkTimeout ?? HTTPCheckRule.defaultTimeout
+            settings = ConnectivitySettings(
+                source: source, rule: HTTPCheckRule(url: url, expectedBody: checkExpect ?? file.checkExpect),
+                interval: interval, timeout: timeout, localOnly: environment[Self.localOnlyVariable] == "1")
+        } catch {
+            throw CommandFailure("\(error)", code: ExitStatus.usage)
+        }
+        // The check itself goes out only with `http`; other sources find out later whether
+        // they would use the URL (NetworkManager's portal opens it).
+        if settings.source == .http { try settings.refuseUnlessAllowed() }
+        return settings
+    }
+}
+
+/// Where connectivity comes from and how the HTTP check runs, every value checked.
+struct ConnectivitySettings {
+    var source: ConnectivitySource
+    var rule: HTTPCheckRule
+    /// Seconds between checks while a route exists.
+    var interval: Double
+    /// Seconds one check may take.
+    var timeout: Double
+    /// The test hook is on: only local check URLs.
+    var localOnly: Bool
+
+    /// Under the test hook, a check URL that is not local is an error naming it.
+    func refuseUnlessAllowed() throws(CommandFailure) {
+        guard localOnly, !rule.url.isLocal else { return }
+        throw CommandFailure(
+            "check URL '\(rule.url.description.printable)' is not local (\(ConnectivityOptions.localOnlyVariable)=1: localhost, loopback and private addresses only)",
+            code: ExitStatus.usage)
     }
 }
 
@@ -139,6 +237,12 @@ enum OfflineBanner: MonitorBannerRole {
 enum RestoredBanner: MonitorBannerRole {
     static let name = "restored"
     static let defaultStyle = "online"
+}
+
+/// The banner shown behind a captive portal ("Sign in to Network"); a click opens the portal.
+enum PortalBanner: MonitorBannerRole {
+    static let name = "portal"
+    static let defaultStyle = "portal"
 }
 
 /// `--offline-…` or `--restored-…`: a style and every appearance field, as written.
@@ -197,7 +301,8 @@ enum MonitorHelp {
 }
 
 extension ExitStatus {
-    /// `monitor`: the rtnetlink socket could not be opened or read (EX_OSERR).
+    /// `monitor`: the rtnetlink socket could not be opened or read, or (with `--connectivity
+    /// networkmanager`) the system bus or NetworkManager is not there (EX_OSERR).
     static let networkMonitorFailed: Int32 = 71
 }
 
@@ -205,7 +310,24 @@ extension ExitStatus {
 /// happens on the thread that runs `run()`.
 final class NetworkBannerMonitor {
     enum Banner: String {
-        case offline, restored
+        case offline, restored, portal
+    }
+
+    /// Where connectivity comes from, once `auto` has chosen.
+    private enum Source {
+        /// The route alone.
+        case routes
+        /// NetworkManager's property, watched on the system bus.
+        case networkManager(NetworkManagerWatch, busWatch: EventLoop.Token?, busTimer: EventLoop.Token?)
+        /// The monitor's own HTTP check.
+        case http
+    }
+
+    /// The HTTP check in flight: its thread's answer arrives on `watch`, `deadline` gives up.
+    private struct CheckInFlight {
+        var check: HTTPCheck
+        var watch: EventLoop.Token
+        var deadline: EventLoop.Token
     }
 
     /// The `--id` of every banner the monitor shows, so that it only ever replaces or dismisses
@@ -219,6 +341,17 @@ final class NetworkBannerMonitor {
     private let signals: SignalPipe
     private let network: PathMonitor
     private var policy: ConnectivityBannerPolicy
+    private let connectivity: ConnectivitySettings
+    private var source: Source = .routes
+    /// The route as last reported; nil before the first report.
+    private var route: PathStatus?
+    /// The source's last report; nil when it has none (or, for the HTTP check, none since the
+    /// route last changed).
+    private var report: ConnectivityReport?
+    /// The last report line printed, so a check that says the same again stays quiet.
+    private var reportLine: String?
+    private var checkInFlight: CheckInFlight?
+    private var nextCheck: EventLoop.Token?
     private var onScreen: OnScreen?
     private var networkTimer: EventLoop.Token?
     private var hideTimer: EventLoop.Token?
@@ -235,10 +368,13 @@ final class NetworkBannerMonitor {
         var watch: EventLoop.Token
     }
 
-    init(requests: [Banner: ShowRequest], hideDelay: Double, owner: OwnerClient, configPath: String?) throws(CommandFailure) {
+    init(
+        requests: [Banner: ShowRequest], hideDelay: Double, connectivity: ConnectivitySettings, owner: OwnerClient, configPath: String?
+    ) throws(CommandFailure) {
         self.requests = requests
         self.owner = owner
         self.configPath = configPath
+        self.connectivity = connectivity
         policy = ConnectivityBannerPolicy(hideDelay: hideDelay)
         // A banner request writes to a socket whose owner may be gone; that is an error to
         // handle, not a reason to die.
@@ -254,17 +390,195 @@ final class NetworkBannerMonitor {
         }
     }
 
-    /// Serves the network, the hide timer and signals until a signal or a network failure;
-    /// returns the exit status.
-    func run() -> Int32 {
+    /// Chooses the connectivity source, then serves the network, the source, the hide timer
+    /// and signals until a signal or a network failure; returns the exit status.
+    func run() throws(CommandFailure) -> Int32 {
+        let initial = try startSource()
         loop.watch(fd: network.fileDescriptor) { [unowned self] in networkReadable() }
         loop.watch(fd: signals.readEnd) { [unowned self] in
             if let number = signals.drain().first { stop(status: 0, reason: "stopped (\(Self.signalName(number)))") }
         }
         watchDisplay()
-        networkChanged(to: network.currentStatus)
+        route = network.currentStatus
+        logRoute(network.currentStatus)
+        if let initial { reported(initial) }
+        routeChanged()
         loop.run { exitStatus != nil }
         return exitStatus ?? 0
+    }
+
+    // MARK: Connectivity source
+
+    /// Picks the source `--connectivity` asks for and prints it; for NetworkManager, returns
+    /// its first report. Throws when an explicit `networkmanager` cannot be had.
+    private func startSource() throws(CommandFailure) -> ConnectivityReport? {
+        switch connectivity.source {
+        case .routes:
+            log("connectivity from routes")
+        case .http:
+            source = .http
+            log("connectivity from \(connectivity.rule.url) every \(BannerFont.format(connectivity.interval)) s")
+        case .networkmanager, .auto:
+            let required = connectivity.source == .networkmanager
+            let watch: NetworkManagerWatch
+            let running: Bool
+            do throws(SystemBusError) {
+                watch = try NetworkManagerWatch()
+                running = try watch.serviceIsRunning()
+            } catch {
+                guard !required else { throw CommandFailure("\(error)", code: ExitStatus.networkMonitorFailed) }
+                log("connectivity from routes (\(error))")
+                return nil
+            }
+            guard running else {
+                guard !required else { throw CommandFailure("NetworkManager is not on the system bus", code: ExitStatus.networkMonitorFailed) }
+                log("connectivity from routes (NetworkManager is not on the system bus)")
+                return nil
+            }
+            // NetworkManager's portal opens the check URL: under the test hook it must be local.
+            try connectivity.refuseUnlessAllowed()
+            let value: UInt32
+            do throws(SystemBusError) {
+                value = try watch.start()
+            } catch {
+                guard !required else { throw CommandFailure("\(error)", code: ExitStatus.networkMonitorFailed) }
+                log("connectivity from routes (\(error))")
+                return nil
+            }
+            source = .networkManager(watch, busWatch: nil, busTimer: nil)
+            loop.beforeSleep { [unowned self] in armBus() }
+            log("connectivity from networkmanager")
+            return networkManagerReport(value)
+        }
+        return nil
+    }
+
+    private func networkManagerReport(_ value: UInt32) -> ConnectivityReport {
+        .networkManager(ConnectivityLevel(networkManagerValue: value) ?? .unknown, checkURL: connectivity.rule.url.description)
+    }
+
+    /// Before each sleep: watch the bus for what sd-bus wants now, and wake at its deadline.
+    private func armBus() {
+        guard case .networkManager(let watch, let busWatch, let busTimer) = source else { return }
+        if let busWatch { loop.cancel(busWatch) }
+        if let busTimer { loop.cancel(busTimer) }
+        let newWatch = loop.watch(fd: watch.fileDescriptor, events: watch.pollEvents) { [unowned self] in busReady() }
+        let newTimer = watch.deadline.map { deadline in
+            loop.after(seconds: max(0, deadline - monotonicNow().seconds)) { [unowned self] in busReady() }
+        }
+        source = .networkManager(watch, busWatch: newWatch, busTimer: newTimer)
+    }
+
+    private func busReady() {
+        guard case .networkManager(let watch, let busWatch, let busTimer) = source else { return }
+        do throws(SystemBusError) {
+            for event in try watch.process() {
+                switch event {
+                case .connectivity(let value):
+                    reported(networkManagerReport(value))
+                case .gone:
+                    reported(ConnectivityReport(level: .unknown, reason: "networkmanager left the system bus; routes decide"))
+                }
+                decide()
+            }
+        } catch {
+            // Without the bus the routes still tell offline from online.
+            Terminal.warning("lost NetworkManager: \(error); going on with routes")
+            if let busWatch { loop.cancel(busWatch) }
+            if let busTimer { loop.cancel(busTimer) }
+            source = .routes
+            reported(ConnectivityReport(level: .unknown, reason: "\(error); routes decide"))
+            decide()
+        }
+    }
+
+    /// A new report from the source: printed when it says something new.
+    private func reported(_ new: ConnectivityReport) {
+        report = new
+        if new.line != reportLine { log(new.line) }
+        reportLine = new.line
+    }
+
+    // MARK: HTTP check
+
+    /// Starts a check now (the route changed, or the interval is up), dropping one in flight.
+    private func startCheck() {
+        cancelCheck()
+        let url = connectivity.rule.url
+        let request = HTTPCheck.Request(
+            host: url.host, port: url.port, path: url.path, hostHeader: url.hostHeader,
+            wantsBody: connectivity.rule.expectedBody != nil, maximumBody: HTTPCheckRule.maximumBody, timeout: connectivity.timeout)
+        do throws(PathMonitorError) {
+            let check = try HTTPCheck(request)
+            let watch = loop.watch(fd: check.fileDescriptor) { [unowned self] in checkAnswered() }
+            // The thread keeps the same deadline; this one also bounds a name lookup that does not.
+            let deadline = loop.after(seconds: connectivity.timeout + 0.5) { [unowned self] in
+                checkFinished(connectivity.rule.report(noAnswer: "no answer within \(BannerFont.format(connectivity.timeout)) s at \(url)"))
+            }
+            checkInFlight = CheckInFlight(check: check, watch: watch, deadline: deadline)
+        } catch {
+            checkFinished(connectivity.rule.report(noAnswer: "cannot check: \(error)"))
+        }
+    }
+
+    private func checkAnswered() {
+        guard let answer = checkInFlight?.check.answer else { return }
+        switch answer {
+        case .response(let status, let location, let body):
+            checkFinished(connectivity.rule.report(status: status, location: location, body: body))
+        case .failure(let reason):
+            checkFinished(connectivity.rule.report(noAnswer: "\(Self.lowercasedFirst(reason)) at \(connectivity.rule.url)"))
+        }
+    }
+
+    /// The check's report: it decides, and the next check is due an interval later.
+    private func checkFinished(_ new: ConnectivityReport) {
+        cancelCheck()
+        guard route?.isSatisfied == true else { return }
+        reported(new)
+        decide()
+        nextCheck = loop.after(seconds: connectivity.interval) { [unowned self] in
+            nextCheck = nil
+            startCheck()
+        }
+    }
+
+    private func cancelCheck() {
+        if let checkInFlight {
+            loop.cancel(checkInFlight.watch)
+            loop.cancel(checkInFlight.deadline)
+        }
+        checkInFlight = nil
+        if let nextCheck { loop.cancel(nextCheck) }
+        nextCheck = nil
+    }
+
+    private static func lowercasedFirst(_ text: String) -> String {
+        guard let first = text.first, text.dropFirst().first?.isLowercase ?? true else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+
+    // MARK: Decisions
+
+    /// The route changed (or the monitor started): the HTTP check runs again, or stops while
+    /// there is no route; the other sources decide at once.
+    private func routeChanged() {
+        guard case .http = source else { return decide() }
+        cancelCheck()
+        if route?.isSatisfied == true {
+            // The banners stay as they are until the check says what this route leads to.
+            startCheck()
+        } else {
+            report = nil
+            reportLine = nil
+            decide()
+        }
+    }
+
+    /// Route and report together say offline, portal or online; the policy says what shows.
+    private func decide() {
+        let state = NetworkConnectivity.judge(routeExists: route?.isSatisfied == true, report: report)
+        carryOut(policy.connectivityChanged(to: state, at: monotonicNow()))
     }
 
     // MARK: Network
@@ -295,13 +609,18 @@ final class NetworkBannerMonitor {
     }
 
     private func networkChanged(to status: PathStatus) {
+        logRoute(status)
+        route = status
+        routeChanged()
+    }
+
+    private func logRoute(_ status: PathStatus) {
         if status.isSatisfied {
             let tags = [status.supportsIPv4 ? "ipv4" : nil, status.supportsIPv6 ? "ipv6" : nil, status.isExpensive ? "expensive" : nil]
             log((["online via \(status.interfaceName ?? "?")"] + tags.compactMap { $0 }).joined(separator: " "))
         } else {
             log("offline")
         }
-        carryOut(policy.connectivityChanged(isOnline: status.isSatisfied, at: monotonicNow()))
     }
 
     private func networkFailed(_ error: PathMonitorError) {
@@ -316,6 +635,7 @@ final class NetworkBannerMonitor {
             switch action {
             case .presentOffline: show(.offline)
             case .presentRestored: show(.restored)
+            case .presentPortal(let signIn): show(.portal, onClick: ["xdg-open", signIn])
             case .dismiss: dismissOurBanner()
             }
         }
@@ -339,10 +659,17 @@ final class NetworkBannerMonitor {
         loop.watch(fd: watch.fileDescriptor) { watch.service() }
     }
 
-    /// Shows `banner` in place of ours (same id: a cross-fade when one is visible). A banner
-    /// that cannot be shown counts as not on screen, so the next change tries again.
-    private func show(_ banner: Banner) {
-        guard let request = requests[banner] else { return }
+    /// Shows `banner` in place of ours (same id: a cross-fade when one is visible); a click on
+    /// it runs `onClick` in the monitor's environment and directory (the session's user runs
+    /// the owner, and so the command). A banner that cannot be shown counts as not on screen,
+    /// so the next change tries again.
+    private func show(_ banner: Banner, onClick: [String]? = nil) {
+        guard var request = requests[banner] else { return }
+        if let onClick {
+            request.onClick = onClick
+            request.environment = processEnvironment()
+            request.directory = currentDirectory()
+        }
         watchDisplay()
         let previous = onScreen?.banner
         // Replacing our own banner is no news: stop listening for its end first.
@@ -361,7 +688,7 @@ final class NetworkBannerMonitor {
         } catch {
             Terminal.warning("cannot show the \(banner.rawValue) banner: \(error.message); trying again at the next change")
             policy.bannerWasDismissed()
-            // Online again: an offline banner still up must not stay.
+            // Online again: an offline or portal banner still up must not stay.
             if banner == .restored, sendDismiss(), let previous { log("\(previous.rawValue) banner hidden") }
         }
     }
@@ -432,6 +759,7 @@ final class NetworkBannerMonitor {
     /// Dismisses our banner and ends `run()` with `status`.
     private func stop(status: Int32, reason: String?) {
         guard exitStatus == nil else { return }
+        cancelCheck()
         dismissOurBanner()
         if let reason { log(reason) }
         exitStatus = status

@@ -54,12 +54,12 @@ private func loadError(_ path: String) -> ConfigError? {
             title = "Offline"
             """)
         #expect(error?.kind == .unknownKey)
-        #expect(error?.description == "config.toml:4: styles: unknown table (expected [defaults], [daemon] or [style.NAME])")
+        #expect(error?.description == "config.toml:4: styles: unknown table (expected [defaults], [daemon], [monitor] or [style.NAME])")
     }
 
     @Test func topLevelAppearanceKeyIsAnError() {
         #expect(parseError("\nbackground = \"systemRed\"\n")?.description
-            == "config.toml:2: background: unknown key (expected [defaults], [daemon] or [style.NAME])")
+            == "config.toml:2: background: unknown key (expected [defaults], [daemon], [monitor] or [style.NAME])")
     }
 
     @Test func unknownKeyInAStyleListsTheKnownKeys() {
@@ -258,7 +258,7 @@ private func loadError(_ path: String) -> ConfigError? {
             Issue.record("resolved an unknown style")
         } catch {
             #expect(error.isUnknownStyle)
-            #expect(error.description == "unknown style 'ofline' (known: call, offline, online)")
+            #expect(error.description == "unknown style 'ofline' (known: call, offline, online, portal)")
         }
         let config = try BannerConfig.parse("[style.meeting]\ntitle = \"In a meeting\"\n", file: "config.toml")
         do {
@@ -266,7 +266,7 @@ private func loadError(_ path: String) -> ConfigError? {
             Issue.record("resolved an unknown style")
         } catch {
             #expect(error.isUnknownStyle)
-            #expect(error.description == "config.toml: unknown style 'party' (known: call, meeting, offline, online)")
+            #expect(error.description == "config.toml: unknown style 'party' (known: call, meeting, offline, online, portal)")
         }
     }
 

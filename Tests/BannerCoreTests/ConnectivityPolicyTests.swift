@@ -121,4 +121,47 @@ struct ConnectivityPolicyTests {
         #expect(policy.connectivityChanged(isOnline: true, at: at(1)) == [.presentRestored])
         #expect(policy.advance(to: at(1)) == [.dismiss])
     }
+
+    // MARK: Captive portals
+
+    @Test func portalShowsThePortalBannerUntilTheInternetAnswers() {
+        var policy = ConnectivityBannerPolicy()
+        #expect(policy.connectivityChanged(to: .online, at: at(0)) == [])
+        #expect(policy.connectivityChanged(to: .portal(signIn: "http://portal/"), at: at(1)) == [.presentPortal(signIn: "http://portal/")])
+        #expect(policy.phase == .portal)
+        #expect(policy.nextDeadline == nil)
+        // Signed in: "Back Online" confirms it.
+        #expect(policy.connectivityChanged(to: .online, at: at(5)) == [.presentRestored])
+        #expect(policy.nextDeadline == at(7))
+    }
+
+    @Test func aPortalAtStartUpShowsAtOnce() {
+        var policy = ConnectivityBannerPolicy()
+        #expect(policy.connectivityChanged(to: .portal(signIn: "http://portal/"), at: at(0)) == [.presentPortal(signIn: "http://portal/")])
+    }
+
+    @Test func aNewSignInPageShowsThePortalBannerAgainTheSameOneDoesNot() {
+        var policy = ConnectivityBannerPolicy()
+        _ = policy.connectivityChanged(to: .portal(signIn: "http://portal/a"), at: at(0))
+        policy.bannerWasDismissed()
+        #expect(policy.connectivityChanged(to: .portal(signIn: "http://portal/a"), at: at(1)) == [])
+        #expect(policy.connectivityChanged(to: .portal(signIn: "http://portal/b"), at: at(2)) == [.presentPortal(signIn: "http://portal/b")])
+    }
+
+    @Test func portalAndOfflineReplaceEachOther() {
+        var policy = ConnectivityBannerPolicy()
+        _ = policy.connectivityChanged(to: .offline, at: at(0))
+        #expect(policy.connectivityChanged(to: .portal(signIn: "http://portal/"), at: at(1)) == [.presentPortal(signIn: "http://portal/")])
+        #expect(policy.connectivityChanged(to: .offline, at: at(2)) == [.presentOffline])
+        #expect(policy.isOnline == false)
+    }
+
+    @Test func aPortalDuringBackOnlineCancelsItsHide() {
+        var policy = ConnectivityBannerPolicy()
+        _ = policy.connectivityChanged(to: .offline, at: at(0))
+        _ = policy.connectivityChanged(to: .online, at: at(1))
+        #expect(policy.connectivityChanged(to: .portal(signIn: "http://portal/"), at: at(2)) == [.presentPortal(signIn: "http://portal/")])
+        #expect(policy.nextDeadline == nil)
+        #expect(policy.advance(to: at(10)) == [])
+    }
 }

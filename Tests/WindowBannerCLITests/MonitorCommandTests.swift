@@ -14,19 +14,34 @@ import X11TestSupport
 /// `window-banner monitor` started inside `namespace` as a client of `owner`'s desktop. The
 /// owner it starts lives in the namespace too: the X server and the owner socket are reached
 /// through Unix sockets in the file system, which every network namespace shares.
-private final class MonitorProcess {
+final class MonitorProcess {
     let process: Subprocess
+    /// The first line: where connectivity comes from (`connectivity from routes (…)`).
+    private(set) var source = ""
 
-    init(_ owner: OwnerFixture, in namespace: NetworkNamespace, _ arguments: [String] = [], environment extra: [String: String] = [:]) throws {
+    /// What every monitor under test gets: the test hook that refuses a check URL that is not
+    /// local, and a system bus that is not there — so `auto` means routes (never the machine's
+    /// own NetworkManager) unless a test passes its private bus.
+    static let testEnvironment = [
+        "WINDOW_BANNER_TEST_LOCAL_ONLY": "1",
+        "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/window-banner-test-no-bus",
+    ]
+
+    /// The first line of a monitor in `auto` with no system bus.
+    static let routesWithoutBus = "connectivity from routes (cannot connect to the system bus: No such file or directory)"
+
+    convenience init(_ owner: OwnerFixture, in namespace: NetworkNamespace, _ arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         let command = namespace.command([windowBannerExecutable(), "monitor"] + arguments)
-        process = try Subprocess(
+        let process = try Subprocess(
             executable: command[0], arguments: Array(command.dropFirst()),
-            environment: owner.fixture.environment(.desktop).merging(extra) { $1 })
+            environment: owner.fixture.environment(.desktop).merging(Self.testEnvironment) { $1 }.merging(extra) { $1 })
+        try self.init(process)
     }
 
     /// A monitor the test started itself.
-    init(_ process: Subprocess) {
+    init(_ process: Subprocess) throws {
         self.process = process
+        source = try nextEvent()
     }
 
     /// The next event the monitor printed, its timestamp checked and removed.
@@ -72,6 +87,7 @@ extension WindowBannerCLITests {
             let monitor = try MonitorProcess(owner, in: namespace, ["--hide-delay", "1"])
 
             // Online at start-up: nothing shown, not even an owner started.
+            #expect(monitor.source == MonitorProcess.routesWithoutBus)
             #expect(try monitor.nextEvent() == "online via veth0 ipv4")
             #expect(try owner.status().presented == false)
             #expect(owner.ownerProcesses().isEmpty)
@@ -242,8 +258,8 @@ extension WindowBannerCLITests {
             let command = namespace.command([windowBannerExecutable(), "monitor", "--no-config"])
             let monitor = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: [
                 "PATH": String(cString: getenv("PATH")), "HOME": runtime, "XDG_RUNTIME_DIR": runtime, "DISPLAY": ":987",
-            ])
-            let events = MonitorProcess(monitor)
+            ].merging(MonitorProcess.testEnvironment) { $1 })
+            let events = try MonitorProcess(monitor)
             #expect(try events.nextEvent() == "offline")
             try namespace.ip("route add \(NetworkNamespace.ipv4DefaultRoute)")
             #expect(try events.nextEvent() == "online via veth0 ipv4")
@@ -309,11 +325,23 @@ extension WindowBannerCLITests {
             (["--offline-height", "-5"], "window-banner: bad height '-5' (points, greater than 0 and at most 1000)"),
             (["--restored-background", "#12345"], "window-banner: unknown colour '#12345' (use #RRGGBB, #RRGGBBAA, an iOS name like systemRed, or an X11 name like SteelBlue)"),
             (["--restored-compact", "sideways"], "window-banner: bad compact policy 'sideways' (auto, always or never)"),
-            (["--offline-style", "nope"], "window-banner: unknown style 'nope' (known: call, offline, online)"),
+            (["--offline-style", "nope"], "window-banner: unknown style 'nope' (known: call, offline, online, portal)"),
+            (["--portal-background", "#1234"], "window-banner: unknown colour '#1234' (use #RRGGBB, #RRGGBBAA, an iOS name like systemRed, or an X11 name like SteelBlue)"),
+            (["--connectivity", "sometimes"], "window-banner: bad connectivity source 'sometimes' (auto, networkmanager, http or routes)"),
+            (["--check-url", "https://10.1.0.1/check"], "window-banner: bad check URL 'https://10.1.0.1/check' (http://HOST[:PORT][/PATH])"),
+            (["--check-url", "http://10.1.0.1:99999/"], "window-banner: bad check URL 'http://10.1.0.1:99999/' (http://HOST[:PORT][/PATH])"),
+            (["--check-interval", "0"], "window-banner: bad duration '0' (seconds, greater than 0)"),
+            (["--check-timeout", "-1"], "window-banner: bad duration '-1' (seconds, greater than 0)"),
+            // The test hook: the default check URL is public, so a test that forgets --check-url
+            // is refused before anything is contacted.
+            (["--connectivity", "http"], "window-banner: check URL 'http://connectivity-check.ubuntu.com/' is not local (WINDOW_BANNER_TEST_LOCAL_ONLY=1: localhost, loopback and private addresses only)"),
+            (["--connectivity", "http", "--check-url", "http://example.com/"], "window-banner: check URL 'http://example.com/' is not local (WINDOW_BANNER_TEST_LOCAL_ONLY=1: localhost, loopback and private addresses only)"),
         ])
         func badValueExitsSixtyFourWithOneLine(arguments: [String], message: String) throws {
             // Refused before anything else: no display, no network monitor, no owner needed.
-            let monitor = try Subprocess(executable: windowBannerExecutable(), arguments: ["monitor", "--no-config"] + arguments, environment: [:])
+            let monitor = try Subprocess(
+                executable: windowBannerExecutable(), arguments: ["monitor", "--no-config"] + arguments,
+                environment: MonitorProcess.testEnvironment)
             #expect(monitor.waitForExit() == 64)
             #expect(monitor.standardError == message + "\n")
             #expect(monitor.standardOutput == "")
@@ -323,7 +351,7 @@ extension WindowBannerCLITests {
             let help = try Subprocess(executable: windowBannerExecutable(), arguments: ["monitor", "--help"], environment: [:])
             #expect(help.waitForExit() == 0)
             let entries = HelpTests.optionEntries(help.standardOutput)
-            for banner in ["offline", "restored"] {
+            for banner in ["offline", "restored", "portal"] {
                 for field in ["style", "title", "background", "text-color", "height", "title-top-inset", "font", "subtitle", "subtitle-font", "compact"] {
                     #expect(entries["--\(banner)-\(field)"] != nil, "--\(banner)-\(field) missing from help")
                 }
@@ -332,8 +360,14 @@ extension WindowBannerCLITests {
             #expect(entries["--monitor"]?.contains("Default: all") == true)
             #expect(entries["--offline-style"]?.contains("No Internet Connection") == true)
             #expect(entries["--restored-style"]?.contains("Back Online") == true)
+            #expect(entries["--portal-style"]?.contains("Sign in to Network") == true)
+            #expect(entries["--connectivity"]?.contains("auto") == true)
+            #expect(entries["--check-url"]?.contains("http://connectivity-check.ubuntu.com/") == true)
+            #expect(entries["--check-interval"]?.contains("Default: the config file's, else 300") == true)
+            #expect(entries["--check-timeout"]?.contains("Default: the config file's, else 10") == true)
+            #expect(entries["--check-expect"] != nil)
             let text = help.standardOutput.split(separator: "\n").joined(separator: " ")
-            for event in ["offline banner shown", "restored banner hidden", "Exit codes"] {
+            for event in ["offline banner shown", "restored banner hidden", "portal banner shown", "connectivity from SOURCE", "Exit codes"] {
                 #expect(text.contains(event), "\(event) missing from help")
             }
         }

@@ -1,0 +1,236 @@
+// NetworkManager's opinion of the internet, read from the system D-Bus with sd-bus (libsystemd):
+// the `Connectivity` property of /org/freedesktop/NetworkManager (0 unknown, 1 none, 2 portal,
+// 3 limited, 4 full), then every change through `PropertiesChanged`, and NetworkManager
+// leaving or coming back through the bus's `NameOwnerChanged`. Nothing is polled: the caller's
+// poll loop watches ``NetworkManagerWatch/fileDescriptor`` for ``NetworkManagerWatch/pollEvents``
+// until ``NetworkManagerWatch/deadline`` and calls ``NetworkManagerWatch/process()``. sd-bus
+// honours DBUS_SYSTEM_BUS_ADDRESS, so tests point it at a private bus with a fake
+// NetworkManager. Used by `window-banner monitor` only: window-banner-x11 links libsystemd, the
+// static `window-banner` client never does.
+// Start reading at `NetworkManagerWatch.start()`.
+
+import CSDBus
+import Glibc
+
+/// Something NetworkManager did on the bus.
+public enum NetworkManagerEvent: Sendable, Hashable {
+    /// Its `Connectivity` property's value: at start-up, at each change, and when it comes back.
+    case connectivity(UInt32)
+    /// It left the bus (stopped or restarting); nothing is known until it comes back.
+    case gone
+}
+
+/// A failed sd-bus call: what was asked and the error that came back.
+public struct SystemBusError: Error, Hashable, CustomStringConvertible {
+    /// The sd-bus call or D-Bus method, e.g. `sd_bus_open_system`.
+    public var operation: String
+    /// The reason: a D-Bus error's message, or strerror(3) of a negative errno.
+    public var reason: String
+
+    /// `operation: reason`.
+    public var description: String { "\(operation): \(reason)" }
+
+    init(_ operation: String, code: Int32) {
+        self.operation = operation
+        reason = String(cString: strerror(-code))
+    }
+
+    init(_ operation: String, error: sd_bus_error) {
+        self.operation = operation
+        reason = error.message.map { String(cString: $0) } ?? error.name.map { String(cString: $0) } ?? "failed"
+    }
+}
+
+/// One connection to the system bus, watching NetworkManager's connectivity.
+public final class NetworkManagerWatch {
+    /// NetworkManager's well-known name on the bus.
+    public static let service = "org.freedesktop.NetworkManager"
+    private static let objectPath = "/org/freedesktop/NetworkManager"
+    /// Seconds a synchronous call at start-up may take (sd-bus's own default is 25).
+    private static let callTimeout: UInt64 = 5_000_000
+
+    private let bus: OpaquePointer
+    private var slots: [OpaquePointer] = []
+    private var pendingRead: OpaquePointer?
+    private var received: [NetworkManagerEvent] = []
+
+    /// Connects to the system bus (`sd_bus_open_system`: DBUS_SYSTEM_BUS_ADDRESS, else
+    /// /run/dbus/system_bus_socket).
+    public init() throws(SystemBusError) {
+        var opened: OpaquePointer?
+        let result = sd_bus_open_system(&opened)
+        guard result >= 0, let opened else { throw SystemBusError("cannot connect to the system bus", code: result) }
+        bus = opened
+        sd_bus_set_method_call_timeout(bus, Self.callTimeout)
+    }
+
+    deinit {
+        if let pendingRead { sd_bus_slot_unref(pendingRead) }
+        for slot in slots { sd_bus_slot_unref(slot) }
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// Whether NetworkManager owns its name on the bus now (`org.freedesktop.DBus.NameHasOwner`).
+    public func serviceIsRunning() throws(SystemBusError) -> Bool {
+        let reply = try call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "NameHasOwner", argument: Self.service)
+        defer { sd_bus_message_unref(reply) }
+        var owned: Int32 = 0
+        let result = sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "b")), &owned)
+        guard result >= 0 else { throw SystemBusError("NameHasOwner", code: result) }
+        return owned != 0
+    }
+
+    /// Subscribes to the property's changes and to NetworkManager leaving and returning, then
+    /// reads the property (in that order, so no change falls in between); returns its value.
+    public func start() throws(SystemBusError) -> UInt32 {
+        let properties = "type='signal',sender='\(Self.service)',path='\(Self.objectPath)',"
+            + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='\(Self.service)'"
+        let owner = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+            + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'"
+        try addMatch(properties) { message, userdata, _ in
+            if let message, let userdata { NetworkManagerWatch.watch(userdata).propertiesChanged(message) }
+            return 0
+        }
+        try addMatch(owner) { message, userdata, _ in
+            if let message, let userdata { NetworkManagerWatch.watch(userdata).ownerChanged(message) }
+            return 0
+        }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var value: UInt32 = 0
+        let result = sd_bus_get_property_trivial(
+            bus, Self.service, Self.objectPath, Self.service, "Connectivity", &error, CChar(UInt8(ascii: "u")), &value)
+        guard result >= 0 else {
+            throw sd_bus_error_is_set(&error) != 0 ? SystemBusError("Connectivity", error: error) : SystemBusError("Connectivity", code: result)
+        }
+        return value
+    }
+
+    /// The bus connection's descriptor (`sd_bus_get_fd`).
+    public var fileDescriptor: Int32 { sd_bus_get_fd(bus) }
+
+    /// What to poll the descriptor for now (`sd_bus_get_events`): POLLIN, plus POLLOUT while
+    /// messages wait to be written.
+    public var pollEvents: Int16 { Int16(truncatingIfNeeded: max(0, sd_bus_get_events(bus))) }
+
+    /// When sd-bus wants ``process()`` called even without I/O (a call's timeout), in seconds on
+    /// CLOCK_MONOTONIC (`sd_bus_get_timeout`); nil for never.
+    public var deadline: Double? {
+        var usec: UInt64 = 0
+        guard sd_bus_get_timeout(bus, &usec) >= 0, usec != UInt64.max else { return nil }
+        return Double(usec) / 1e6
+    }
+
+    /// Handles everything the bus has for us (`sd_bus_process` until it has nothing more);
+    /// returns what NetworkManager did, in order. Throws when the connection is gone.
+    public func process() throws(SystemBusError) -> [NetworkManagerEvent] {
+        while true {
+            let result = sd_bus_process(bus, nil)
+            guard result >= 0 else { throw SystemBusError("the system bus connection", code: result) }
+            if result == 0 { break }
+        }
+        defer { received = [] }
+        return received
+    }
+
+    // MARK: Signals
+
+    /// Adds a match rule whose messages go to `callback`, with this watch as its userdata.
+    private func addMatch(_ rule: String, _ callback: sd_bus_message_handler_t) throws(SystemBusError) {
+        var slot: OpaquePointer?
+        let result = sd_bus_add_match(bus, &slot, rule, callback, Unmanaged.passUnretained(self).toOpaque())
+        guard result >= 0, let slot else { throw SystemBusError("AddMatch", code: result) }
+        slots.append(slot)
+    }
+
+    /// The watch a callback's userdata points at.
+    private static func watch(_ userdata: UnsafeMutableRawPointer) -> NetworkManagerWatch {
+        Unmanaged<NetworkManagerWatch>.fromOpaque(userdata).takeUnretainedValue()
+    }
+
+    /// `PropertiesChanged(s interface, a{sv} changed, as invalidated)`: the Connectivity entry, if any.
+    private func propertiesChanged(_ message: OpaquePointer) {
+        var interface: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &interface) > 0,
+              let interface, String(cString: interface) == Self.service,
+              sd_bus_message_enter_container(message, CChar(UInt8(ascii: "a")), "{sv}") > 0 else { return }
+        while sd_bus_message_enter_container(message, CChar(UInt8(ascii: "e")), "sv") > 0 {
+            var key: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &key) > 0, let key else { return }
+            if String(cString: key) == "Connectivity", let value = Self.readVariantUInt32(message) {
+                received.append(.connectivity(value))
+            } else {
+                sd_bus_message_skip(message, "v")
+            }
+            sd_bus_message_exit_container(message)
+        }
+    }
+
+    /// `NameOwnerChanged(s name, s old, s new)` for NetworkManager's name: gone when the new
+    /// owner is empty, else back — then its property is read again (asynchronously).
+    private func ownerChanged(_ message: OpaquePointer) {
+        var name: UnsafePointer<CChar>?
+        var old: UnsafePointer<CChar>?
+        var new: UnsafePointer<CChar>?
+        let s = CChar(UInt8(ascii: "s"))
+        guard sd_bus_message_read_basic(message, s, &name) > 0, sd_bus_message_read_basic(message, s, &old) > 0,
+              sd_bus_message_read_basic(message, s, &new) > 0, let new else { return }
+        if new.pointee == 0 {
+            received.append(.gone)
+        } else {
+            readConnectivityAsynchronously()
+        }
+    }
+
+    private func readConnectivityAsynchronously() {
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(
+            bus, &message, Self.service, Self.objectPath, "org.freedesktop.DBus.Properties", "Get") >= 0, let message else { return }
+        defer { sd_bus_message_unref(message) }
+        let s = CChar(UInt8(ascii: "s"))
+        guard Self.service.withCString({ sd_bus_message_append_basic(message, s, $0) }) >= 0,
+              "Connectivity".withCString({ sd_bus_message_append_basic(message, s, $0) }) >= 0 else { return }
+        if let pendingRead { sd_bus_slot_unref(pendingRead) }
+        pendingRead = nil
+        var slot: OpaquePointer?
+        guard sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
+            guard let reply, let userdata else { return 0 }
+            if sd_bus_message_is_method_error(reply, nil) == 0, let value = NetworkManagerWatch.readVariantUInt32(reply) {
+                NetworkManagerWatch.watch(userdata).received.append(.connectivity(value))
+            }
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque(), Self.callTimeout) >= 0 else { return }
+        pendingRead = slot
+    }
+
+    /// A `v` holding a `u`, read and left; nil (and skipped) when it holds something else.
+    private static func readVariantUInt32(_ message: OpaquePointer) -> UInt32? {
+        guard sd_bus_message_enter_container(message, CChar(UInt8(ascii: "v")), "u") > 0 else { return nil }
+        defer { sd_bus_message_exit_container(message) }
+        var value: UInt32 = 0
+        guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &value) > 0 else { return nil }
+        return value
+    }
+
+    // MARK: Calls
+
+    /// A synchronous method call with one string argument; the caller unrefs the reply.
+    private func call(destination: String, path: String, interface: String, member: String, argument: String) throws(SystemBusError) -> OpaquePointer {
+        var message: OpaquePointer?
+        var result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+        guard result >= 0, let message else { throw SystemBusError(member, code: result) }
+        defer { sd_bus_message_unref(message) }
+        result = argument.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        guard result >= 0 else { throw SystemBusError(member, code: result) }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        result = sd_bus_call(bus, message, 0, &error, &reply)
+        guard result >= 0, let reply else {
+            throw sd_bus_error_is_set(&error) != 0 ? SystemBusError(member, error: error) : SystemBusError(member, code: result)
+        }
+        return reply
+    }
+}
