@@ -6,8 +6,14 @@ SWIFT ?= swift
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
+# Where install puts the systemd user units and the zsh completion; `make deb` sets Debian's
+# places (/usr/lib/systemd/user, /usr/share/zsh/vendor-completions).
+SYSTEMD_USER_UNITDIR ?= $(DATADIR)/systemd/user
+ZSH_COMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
+# The build directory of install and deb (swift build --scratch-path).
+SCRATCH ?= .build
 
-.PHONY: all deps po build release demo test leaks soak fuzz install uninstall clean
+.PHONY: all deps po build release demo test leaks soak fuzz install uninstall deb clean
 
 all: build
 
@@ -53,8 +59,10 @@ demo: release
 
 # Unit tests, X11 tests (each suite starts its own Xvfb + openbox/i3), CLI, owner and network
 # tests; the soak test in a process of its own (it measures that process's memory); then the
-# core and X11 tests again under AddressSanitizer/LeakSanitizer.
+# core and X11 tests again under AddressSanitizer/LeakSanitizer. The Debian package is built first
+# (`make deb`, in the same build directory): DebianPackageTests reads dist/*.deb.
 test: deps po
+	$(MAKE) deb
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip SoakTests
 	$(SWIFT) test --skip-build --filter SoakTests
@@ -118,20 +126,20 @@ bench: deps
 # (The manual plugin builds the package itself: in debug mode, as only the Makefile's RELEASE
 # flags can link the small client fully static.)
 install: deps po
-	$(SWIFT) package plugin generate-manual --configuration debug
-	$(SWIFT) build $(RELEASE)
-	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --show-bin-path))
+	$(SWIFT) package --scratch-path $(SCRATCH) plugin generate-manual --configuration debug
+	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH)
+	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --show-bin-path))
 	for program in $(PROGRAMS); do install -Dm755 -s "$(BIN)/$$program" "$(DESTDIR)$(BINDIR)/$$program" || exit 1; done
-	install -Dm644 .build/plugins/GenerateManual/outputs/window-banner-x11/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
+	install -Dm644 $(SCRATCH)/plugins/GenerateManual/outputs/window-banner-x11/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
 	install -d "$(DESTDIR)$(DATADIR)/man/man5"
 	python3 scripts/md2man.py docs/config.md 5 > "$(DESTDIR)$(DATADIR)/man/man5/window-banner.toml.5"
-	install -d "$(DESTDIR)$(DATADIR)/bash-completion/completions" "$(DESTDIR)$(DATADIR)/zsh/site-functions" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
+	install -d "$(DESTDIR)$(DATADIR)/bash-completion/completions" "$(DESTDIR)$(ZSH_COMPLETIONDIR)" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
 	"$(BIN)/window-banner" --generate-completion-script bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner"
-	"$(BIN)/window-banner" --generate-completion-script zsh > "$(DESTDIR)$(DATADIR)/zsh/site-functions/_window-banner"
+	"$(BIN)/window-banner" --generate-completion-script zsh > "$(DESTDIR)$(ZSH_COMPLETIONDIR)/_window-banner"
 	"$(BIN)/window-banner" --generate-completion-script fish > "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/window-banner.fish"
-	install -d "$(DESTDIR)$(DATADIR)/systemd/user"
+	install -d "$(DESTDIR)$(SYSTEMD_USER_UNITDIR)"
 	for unit in Resources/systemd/*.service; do \
-		sed "s|@BINDIR@|$(BINDIR)|g" "$$unit" > "$(DESTDIR)$(DATADIR)/systemd/user/$$(basename $$unit)"; \
+		sed "s|@BINDIR@|$(BINDIR)|g" "$$unit" > "$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/$$(basename $$unit)"; \
 	done
 	install -Dm644 Resources/config.example.toml "$(DESTDIR)$(DATADIR)/doc/window-banner/config.example.toml"
 	install -d "$(DESTDIR)$(DATADIR)/window-banner/icons"
@@ -139,17 +147,31 @@ install: deps po
 	for lang in $(LANGUAGES); do \
 		install -Dm644 Resources/locale/$$lang/LC_MESSAGES/window-banner.mo "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/window-banner.mo" || exit 1; \
 	done
+	install -Dm644 Resources/man/window-banner-config.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner-config.1"
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner-x11" "$(DESTDIR)$(BINDIR)/window-banner-config" \
 		"$(DESTDIR)$(DATADIR)/man/man1/window-banner.1" "$(DESTDIR)$(DATADIR)/man/man5/window-banner.toml.5" \
 		"$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner" \
-		"$(DESTDIR)$(DATADIR)/zsh/site-functions/_window-banner" \
+		"$(DESTDIR)$(ZSH_COMPLETIONDIR)/_window-banner" \
 		"$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/window-banner.fish" \
-		"$(DESTDIR)$(DATADIR)/systemd/user/window-banner.service" \
-		"$(DESTDIR)$(DATADIR)/systemd/user/window-banner-monitor.service"
+		"$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/window-banner.service" \
+		"$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/window-banner-monitor.service"
 	rm -rf "$(DESTDIR)$(DATADIR)/doc/window-banner" "$(DESTDIR)$(DATADIR)/window-banner"
 	for lang in $(LANGUAGES); do rm -f "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/window-banner.mo"; done
+	rm -f "$(DESTDIR)$(DATADIR)/man/man1/window-banner-config.1"
+
+# A Debian package of what install installs, under /usr (units in /usr/lib/systemd/user), plus
+# the NetworkManager dispatcher script: dist/window-banner_VERSION_ARCH.deb, its Depends
+# computed from the binaries by dpkg-shlibdeps (packaging/debian/build-deb.sh, docs/packaging.md).
+# SCRATCH=.build-deb builds it beside another build.
+DEB_ROOT = $(abspath $(SCRATCH)/deb/debian/window-banner)
+
+deb: deps
+	rm -rf "$(abspath $(SCRATCH)/deb)"
+	$(MAKE) install DESTDIR="$(DEB_ROOT)" PREFIX=/usr BINDIR=/usr/bin DATADIR=/usr/share \
+		SYSTEMD_USER_UNITDIR=/usr/lib/systemd/user ZSH_COMPLETIONDIR=/usr/share/zsh/vendor-completions SCRATCH=$(SCRATCH)
+	packaging/debian/build-deb.sh "$(abspath $(SCRATCH)/deb)" dist
 
 clean:
-	rm -rf .build Resources/locale
+	rm -rf .build Resources/locale dist

@@ -41,6 +41,9 @@ packages=(
   i3blocks
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
+  # make deb: dpkg-shlibdeps and dpkg-gencontrol (dpkg-dev), readelf and strip (binutils); tests:
+  # lintian on the package
+  dpkg-dev binutils lintian
   # demo: a client window to push down, a real status bar (lemonbar) to sit under, and
   # screenshots; tests: xdotool clicks, scrolls and drags (XTEST), lemonbar as a real panel
   xterm wmctrl xdotool imagemagick x11-utils lemonbar
