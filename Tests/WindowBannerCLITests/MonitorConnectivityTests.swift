@@ -119,6 +119,24 @@ extension WindowBannerCLITests {
             #expect(ending.status == 0)
         }
 
+        @Test func thePortalBannerSpeaksTheMonitorsLanguage() throws {
+            let owner = try WindowBannerCLITests.TranslationCLITests.makeOwner()
+            let bus = try PrivateSystemBus()
+            let manager = try FakeNetworkManager(on: bus, connectivity: .portal)
+            defer { manager.stop() }
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.connectIPv4()
+            let monitor = try MonitorProcess(
+                owner, in: namespace, ["--check-url", "http://10.1.0.1/check"],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "LANG": TestLocales.lang("de")])
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+            #expect(try monitor.nextEvent() == "connectivity portal (networkmanager)")
+            #expect(try monitor.nextEvent() == "portal banner shown")
+            #expect(try owner.status().title == "Beim Netzwerk anmelden")
+            #expect(monitor.terminate().status == 0)
+        }
+
         @Test func withoutARouteItIsOfflineWhateverNetworkManagerSaid() throws {
             let owner = try OwnerFixture()
             let bus = try PrivateSystemBus()
