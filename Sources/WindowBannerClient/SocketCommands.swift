@@ -40,7 +40,7 @@ package struct ShowCommand: ParsableCommand {
 
     @OptionGroup package var appearance: AppearanceOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("A named style from the config file (built in: offline, online, call).", valueName: "name"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A named style from the config file (built in: offline, online, call, portal).", valueName: "name"))
     package var style: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Transient: dismiss after this many seconds.", valueName: "seconds"))
