@@ -37,8 +37,8 @@ packages=(
   # tests: what the documentation's examples use (jq) and groff, which checks the manual page
   # made from docs/config.md
   jq groff-base
-  # tests: a real status bar that runs `status --follow` the way bars do (StatusFollowTests)
-  i3blocks
+  # tests: real status bars that run `status --follow` the way bars do (StatusFollowTests)
+  i3blocks polybar
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
   # make deb: dpkg-shlibdeps and dpkg-gencontrol (dpkg-dev), readelf and strip (binutils); tests:

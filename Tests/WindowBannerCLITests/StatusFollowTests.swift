@@ -188,6 +188,42 @@ extension WindowBannerCLITests {
             #expect(try Self.nextLine(bar) == "")
         }
 
+        @Test func theRealPolybarShowsTheTitleWhileABannerIsUpAndNothingOnceItIsGone() throws {
+            let owner = try OwnerFixture()
+            let observer = owner.observer
+            // A bar along the top (a dock reserving 24 px) with the module from Resources/examples
+            // as its only module, centred; the module paints its text on #d70015.
+            let config = owner.configHome + "/polybar.ini"
+            try """
+                include-file = \(Self.examples)/polybar-window-banner.ini
+                [bar/top]
+                width = 100%
+                height = 24
+                modules-center = window-banner
+                font-0 = DejaVu Sans:size=10
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+            let polybar = try Subprocess(executable: "/usr/bin/polybar", arguments: ["-c", config, "-q", "top"], environment: Self.barEnvironment(owner))
+            defer { polybar.signal(SIGKILL) }
+            #expect(observer.wait(timeout: 20) { observer.workAreas().first?.y == 24 }, "polybar never reserved its row: \(polybar.standardError)")
+            let moduleColour = Pixel(hex: 0xD70015)
+            func moduleColumns() -> [Int] {
+                observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 24))?.columns(matching: moduleColour, tolerance: 8) ?? []
+            }
+            #expect(moduleColumns().isEmpty, "the module shows something before any banner")
+
+            try owner.show(["--title", "Call from Anna", "--compact", "never"])
+            // The module's block appears in the bar's middle, as wide as the title and its padding.
+            #expect(observer.wait { moduleColumns().count > 40 }, "no title in the bar: \(moduleColumns().count) columns")
+            let columns = moduleColumns()
+            #expect((columns.min() ?? 0) > 500 && (columns.max() ?? 1280) < 780, "the block is not centred: \(columns.min() ?? -1)…\(columns.max() ?? -1)")
+            // The banner itself sits under the bar.
+            #expect(observer.wait { observer.workAreas().first?.y == 24 + 80 })
+
+            #expect(try owner.run(["dismiss"]).status == 0)
+            #expect(observer.wait { moduleColumns().isEmpty }, "the title stayed in the bar")
+            #expect(polybar.waitForExit(timeout: 0.1) == nil, "polybar ended: \(polybar.standardError)")
+        }
+
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/i3blocks"), "i3blocks is not installed (scripts/install-deps.sh installs it)"))
         func theI3blocksBlockShowsTheTitleInTheRealI3blocks() throws {
             let owner = try OwnerFixture()
