@@ -26,13 +26,11 @@ public struct MonitorGeometry: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The user's choice (`--compact`): `auto` follows the monitor's orientation like the original.
-public enum CompactPolicy: String, Sendable, CaseIterable {
+public enum CompactPolicy: String, Sendable, CaseIterable, SettingWord {
     case auto, always, never
 
-    public init(parsing text: String) throws(BannerValueError) {
-        guard let policy = CompactPolicy(rawValue: text.lowercased()) else { throw .compactPolicy(text) }
-        self = policy
-    }
+    /// `auto`, `always` or `never`, in any case.
+    public static func badValue(_ text: String) -> BannerValueError { .compactPolicy(text) }
 }
 
 /// Regular or compact: the one place that decides.

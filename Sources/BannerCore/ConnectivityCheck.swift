@@ -8,7 +8,7 @@
 
 /// Where the monitor learns whether the internet answers (`--connectivity`, `[monitor]
 /// connectivity`).
-public enum ConnectivitySource: String, Sendable, Hashable, CaseIterable, Codable {
+public enum ConnectivitySource: String, Sendable, Hashable, CaseIterable, Codable, SettingWord {
     /// NetworkManager when it is on the system bus at start-up, else `routes`.
     case auto
     /// NetworkManager's `Connectivity` property and its changes.
@@ -21,11 +21,8 @@ public enum ConnectivitySource: String, Sendable, Hashable, CaseIterable, Codabl
     /// The default (`--connectivity`).
     public static let `default` = ConnectivitySource.auto
 
-    /// `text` as a source; throws naming it otherwise.
-    public static func parse(_ text: String) throws(BannerValueError) -> ConnectivitySource {
-        guard let source = ConnectivitySource(rawValue: text) else { throw .connectivitySource(text) }
-        return source
-    }
+    /// `auto`, `networkmanager`, `http` or `routes`, in any case, like every word setting.
+    public static func badValue(_ text: String) -> BannerValueError { .connectivitySource(text) }
 }
 
 /// How connected the machine is, in NetworkManager's words (NMConnectivityState).

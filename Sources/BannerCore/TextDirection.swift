@@ -4,7 +4,7 @@
 // right-to-left locale). The levels themselves come from FriBidi, in the X11 layer.
 
 /// The base direction of a title or subtitle (`--direction`, config key `direction`).
-public enum TextDirection: String, Sendable, CaseIterable, Codable {
+public enum TextDirection: String, Sendable, CaseIterable, Codable, SettingWord {
     /// From the first strong character (rule P2 of the bidi algorithm); left to right when
     /// there is none.
     case auto
@@ -14,10 +14,7 @@ public enum TextDirection: String, Sendable, CaseIterable, Codable {
     case rtl
 
     /// `auto`, `ltr` or `rtl`, in any case.
-    public init(parsing text: String) throws(BannerValueError) {
-        guard let direction = TextDirection(rawValue: text.lowercased()) else { throw .direction(text) }
-        self = direction
-    }
+    public static func badValue(_ text: String) -> BannerValueError { .direction(text) }
 }
 
 /// Which way the banner is laid out: its icon on the side where reading starts, its buttons

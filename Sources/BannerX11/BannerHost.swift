@@ -153,10 +153,6 @@ public final class BannerHost {
     /// The title's baseline as last drawn, in the banner's own pixels.
     var drawnBaseline: Int? { drawnContent?.new.baseline }
 
-    /// The subtitle, action label and ✕ as last drawn; nil for those not shown.
-    var drawnTexts: (subtitle: PlacedText?, action: PlacedText?, close: PlacedText?)? {
-        drawnContent.map { ($0.new.subtitle, $0.new.actionButton?.label, $0.new.closeButton) }
-    }
 
     /// Where the icon of the banner as last drawn is, in its own pixels; nil without one.
     var drawnIconFrame: PixelRect? { drawnContent?.new.icon?.frame }

@@ -125,19 +125,21 @@ final class Canvas {
     /// alpha, so while text fades they go through a transparent buffer composited at that alpha.
     func text(_ line: ShapedLine, colour: RGBA, x: Int, baseline: Int) {
         guard !line.glyphs.isEmpty, colour.alpha > 0 else { return }
-        func specs(_ glyphs: [PlacedGlyph], dx: Int = 0) -> [XftGlyphFontSpec] {
-            glyphs.map { glyph in
-                XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x + dx + glyph.x), y: Int16(clamping: baseline + glyph.y))
-            }
-        }
         let fading = colour.alpha < 1 && line.hasColourGlyphs
-        var drawn = specs(fading ? line.glyphs.filter { !line.isColour($0) } : line.glyphs)
+        var drawn = Self.specs(fading ? line.glyphs.filter { !line.isColour($0) } : line.glyphs, x: x, baseline: baseline)
         if !drawn.isEmpty {
             connection.withXftColour(colour, on: surface) { xft in
                 XftDrawGlyphFontSpec(draw, xft, &drawn, Int32(drawn.count))
             }
         }
         if fading { fadedColourGlyphs(line, opacity: colour.alpha, x: x, baseline: baseline) }
+    }
+
+    /// Xft's specs for `glyphs` of a line drawn from `x` with its baseline at `baseline`.
+    private static func specs(_ glyphs: [PlacedGlyph], x: Int, baseline: Int) -> [XftGlyphFontSpec] {
+        glyphs.map { glyph in
+            XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x + glyph.x), y: Int16(clamping: baseline + glyph.y))
+        }
     }
 
     /// `line`'s colour glyphs drawn into a transparent ARGB buffer as wide as the line and as
@@ -155,9 +157,7 @@ final class Canvas {
         let picture = XftDrawPicture(bufferDraw)
         var clear = XRenderColor(red: 0, green: 0, blue: 0, alpha: 0)
         XRenderFillRectangle(display, PictOpSrc, picture, &clear, 0, 0, UInt32(width), UInt32(height))
-        var glyphs = line.glyphs.filter { line.isColour($0) }.map { glyph in
-            XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x - left + glyph.x), y: Int16(clamping: baseline + glyph.y))
-        }
+        var glyphs = Self.specs(line.glyphs.filter { line.isColour($0) }, x: x - left, baseline: baseline)
         connection.withXftColour(RGBA(red: 1, green: 1, blue: 1), on: argb) { xft in
             XftDrawGlyphFontSpec(bufferDraw, xft, &glyphs, Int32(glyphs.count))
         }

@@ -143,7 +143,7 @@ struct ConfigReader {
             switch name {
             case "connectivity":
                 let written = try string(value, at: keyPath)
-                settings.connectivity = try checked(at: keyPath) { () throws(BannerValueError) in try ConnectivitySource.parse(written) }
+                settings.connectivity = try checked(at: keyPath) { () throws(BannerValueError) in try ConnectivitySource(parsing: written) }
             case "check-url":
                 let written = try string(value, at: keyPath)
                 _ = try checked(at: keyPath) { () throws(BannerValueError) in try CheckURL(written) }

@@ -182,7 +182,7 @@ struct ConnectivityOptions: ParsableArguments {
     func settings(_ file: MonitorSettings, environment: [String: String]) throws(CommandFailure) -> ConnectivitySettings {
         let settings: ConnectivitySettings
         do throws(BannerValueError) {
-            let source = try connectivity.map { text throws(BannerValueError) in try ConnectivitySource.parse(text) } ?? file.connectivity ?? .default
+            let source = try connectivity.map { text throws(BannerValueError) in try ConnectivitySource(parsing: text) } ?? file.connectivity ?? .default
             let url = try CheckURL(checkURL ?? file.checkURL ?? CheckURL.default)
             let interval = try checkInterval.map { text throws(BannerValueError) in try seconds(text) } ?? file.checkInterval ?? HTTPCheckRule.defaultInterval
             let timeout = try checkTimeout.map { text throws(BannerValueError) in try seconds(text) } ?? file.checkTimeout ?? HTTPCheckRule.defaultTimeout

@@ -40,9 +40,9 @@ struct ConnectivityCheckTests {
     }
 
     @Test func sourcesParseAndABadOneIsNamed() throws {
-        #expect(try ConnectivitySource.parse("networkmanager") == .networkmanager)
+        #expect(try ConnectivitySource(parsing: "networkmanager") == .networkmanager)
         #expect(ConnectivitySource.default == .auto)
-        #expect(throws: BannerValueError.connectivitySource("nm")) { try ConnectivitySource.parse("nm") }
+        #expect(throws: BannerValueError.connectivitySource("nm")) { try ConnectivitySource(parsing: "nm") }
     }
 
     // MARK: HTTP answers

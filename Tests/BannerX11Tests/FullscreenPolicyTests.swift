@@ -19,11 +19,7 @@ extension BannerX11Tests {
             observer.sendToRoot(client, "_NET_ACTIVE_WINDOW", [2, 0, 0])
             #expect(fixture.run { observer.cardinals(observer.root, "_NET_ACTIVE_WINDOW")?.first == Int(client) },
                     "the client never got the focus: \(observer.describeStack())")
-            // openbox now and then manages a window mapped full-screen as an ordinary one (its
-            // state dropped): ask again, as an application does, and await the state.
-            observer.sendToRoot(client, "_NET_WM_STATE", [1, Int(observer.atom("_NET_WM_STATE_FULLSCREEN")), 0, 1])
-            #expect(fixture.run { observer.atomNames(client, "_NET_WM_STATE").contains("_NET_WM_STATE_FULLSCREEN") },
-                    "the client never became full-screen: \(String(describing: observer.geometry(of: client)))")
+            #expect(observer.requestFullscreen(client), "the client never became full-screen: \(String(describing: observer.geometry(of: client)))")
             return client
         }
 

@@ -27,10 +27,7 @@ extension BannerX11Tests {
             // Fullscreen: the WM puts it over the banner's rows, in its topmost layer.
             let client = observer.mapClientWindow(maximized: false, fullscreen: true)
             #expect(fixture.run { observer.topLevel(of: client) != client && observer.isViewable(client) })
-            // openbox now and then manages a window mapped full-screen as an ordinary one: ask
-            // again, as an application does, and await the state.
-            observer.sendToRoot(client, "_NET_WM_STATE", [1, Int(observer.atom("_NET_WM_STATE_FULLSCREEN")), 0, 1])
-            #expect(fixture.run { observer.atomNames(client, "_NET_WM_STATE").contains("_NET_WM_STATE_FULLSCREEN") })
+            #expect(observer.requestFullscreen(client))
             let frame = observer.topLevel(of: client)
             XRaiseWindow(observer.display, frame)
             XRaiseWindow(observer.display, client)

@@ -70,10 +70,7 @@ extension WindowBannerCLITests {
             #expect(observer.wait { observer.isViewable(client) && observer.cardinals(client, "_NET_FRAME_EXTENTS") != nil })
             observer.sendToRoot(client, "_NET_ACTIVE_WINDOW", [2, 0, 0])
             #expect(observer.wait { observer.cardinals(observer.root, "_NET_ACTIVE_WINDOW")?.first == Int(client) })
-            // openbox now and then manages a window mapped full-screen as an ordinary one (its
-            // state dropped): ask again, as an application does, and await the state.
-            observer.sendToRoot(client, "_NET_WM_STATE", [1, Int(observer.atom("_NET_WM_STATE_FULLSCREEN")), 0, 1])
-            #expect(observer.wait { observer.atomNames(client, "_NET_WM_STATE").contains("_NET_WM_STATE_FULLSCREEN") })
+            #expect(observer.requestFullscreen(client))
 
             try owner.show(["--title", "Call from Anna", "--fullscreen", "delay", "--compact", "never"])
             #expect(try owner.status().hidden == "fullscreen")

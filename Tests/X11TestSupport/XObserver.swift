@@ -370,6 +370,15 @@ public final class XObserver {
         return window
     }
 
+    /// Asks the WM to make managed `window` full-screen (`_NET_WM_STATE` add), as an application
+    /// does, and waits until its state says so. openbox now and then manages a window mapped with
+    /// the full-screen state as an ordinary one; asking again once it is managed settles it.
+    @discardableResult
+    public func requestFullscreen(_ window: Window, timeout: Double = 10) -> Bool {
+        sendToRoot(window, "_NET_WM_STATE", [1, Int(atom("_NET_WM_STATE_FULLSCREEN")), 0, 1])
+        return wait(timeout: timeout) { atomNames(window, "_NET_WM_STATE").contains("_NET_WM_STATE_FULLSCREEN") }
+    }
+
     /// openbox announces itself before its main loop runs, and a window mapped in between stays
     /// unmanaged until some later event wakes it. Map a probe window and nudge the WM with a
     /// no-op request until the probe is managed: from then on the WM serves every request.
