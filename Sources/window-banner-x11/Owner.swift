@@ -50,6 +50,8 @@ final class Owner {
     /// `status --follow` clients, and the state they were last sent.
     private var subscribers: Set<Int> = []
     private var lastPushed: SubscriberView?
+    private var listening = true
+    private var listenerWatch: EventLoop.Token?
 
     init(banners: BannerDisplay, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
         self.banners = banners
@@ -58,7 +60,8 @@ final class Owner {
         self.idleExit = idleExit
         self.log = log
         state = OwnerState(directory: OwnerState.defaultDirectory(environment: processEnvironment()))
-        banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
+        for problem in state.problems { log(problem) }
+        listenerWatch = banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
         banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
         // Once nothing moves on screen after a request: the state files are written (a file
         // sync never delays a frame) and the heap's free pages go back to the system, so an
@@ -154,8 +157,18 @@ final class Owner {
 
     private func reply(_ id: Int, _ response: OwnerResponse, thenClose: Bool = false) {
         guard let client = clients[id] else { return }
-        let sent = UnixSocket.send(Frame.encode(OwnerProtocol.encode(response)), to: client.fd)
+        let sent = UnixSocket.send(frame(response), to: client.fd)
         if thenClose || !sent { drop(id) }
+    }
+
+    /// `response` as a frame — or, when it would be longer than any client accepts (a status
+    /// of several monitors each showing a title near the limit), a `protocol` error saying so.
+    private func frame(_ response: OwnerResponse) -> [UInt8] {
+        let body = OwnerProtocol.encode(response)
+        guard body.count > Frame.maximumLength else { return Frame.encode(body) }
+        let message = "the owner's reply would be \(body.count) bytes, more than the \(Frame.maximumLength) a client accepts"
+        log(message)
+        return Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.protocol, message))))
     }
 
     private func drop(_ id: Int) {
@@ -204,17 +217,19 @@ final class Owner {
                 return
             }
             showArguments(forwarded, from: id)
+        case .stats:
+            reply(id, statsPage(after: request.stats?.after), thenClose: true)
         case .dismiss:
             reply(id, OwnerResponse(dismissed: dismiss(request.dismiss ?? DismissRequest())), thenClose: true)
         case .status:
             reply(id, OwnerResponse(status: status()), thenClose: true)
-        case .stats:
-            reply(id, OwnerResponse(stats: state.stats), thenClose: true)
         case .subscribe:
             subscribe(id, keepalive: request.subscribe?.keepalive)
         case .quit:
             reply(id, OwnerResponse(dismissed: dismiss(DismissRequest(all: true))), thenClose: true)
             shutDown()
+        case .handover:
+            handOver(to: id)
         }
         updateIdle()
     }
@@ -249,10 +264,12 @@ final class Owner {
             return
         }
         guard let show = request.show else { return }
-        self.show(show, from: id)
+        self.show(show, from: id, environment: forwarded.environment)
     }
 
-    private func show(_ request: ShowRequest, from id: Int) {
+    /// `environment`: the client's whole environment when it sent its arguments as typed, kept
+    /// for a `handover`.
+    private func show(_ request: ShowRequest, from id: Int, environment: [String: String]? = nil) {
         // Once per key, ever: shown before, or on its way (visible or queued) now.
         if let once = request.once, state.wasShown(once: once) || requests.values.contains(where: { $0.once == once }) {
             reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [], wait: request.wait ? true : nil)), thenClose: true)
@@ -314,7 +331,8 @@ final class Owner {
 
         requests[banner.token] = RequestState(
             monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
-            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style)
+            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style,
+            show: request, environment: environment ?? request.environment)
         var keepalive: Double?
         if request.wait {
             requests[banner.token]?.waiters.insert(id)
@@ -398,6 +416,55 @@ final class Owner {
         return ended.count
     }
 
+    // MARK: Stats and handover
+
+    /// One page of `stats`: the keys after `after`, as many as fit in a frame with room to spare.
+    private func statsPage(after: String?) -> OwnerResponse {
+        let budget = Frame.maximumLength - 1024
+        let (page, more) = state.stats.page(after: after, budget: budget) { key, counts in
+            OwnerProtocol.encode([key: counts]).count
+        }
+        return OwnerResponse(stats: page, more: more ? true : nil)
+    }
+
+    /// `handover`: a newer client replaces this owner. It gets every banner (visible ones first,
+    /// then each queue in order) as the `show` arguments that bring it back — as many as fit in
+    /// a frame, the rest logged — and this owner stops listening at once, so that the client's
+    /// next connection starts the new owner, then slides its banners away and exits.
+    private func handOver(to id: Int) {
+        let now = monotonicNow()
+        var visible: [(ScheduledBanner, remaining: Double?)] = []
+        var queued: [ScheduledBanner] = []
+        for host in banners.hosts {
+            guard let schedule = schedules[host.monitorName] else { continue }
+            if let current = schedule.current { visible.append((current, schedule.remaining(at: now))) }
+            queued += schedule.queue
+        }
+        var seen: Set<Int> = []
+        var banners: [ShowArgumentsRequest] = []
+        var size = 0
+        var left = 0
+        let described = visible.map { ($0.0, $0.remaining, false) } + queued.map { ($0, nil as Double?, true) }
+        for (banner, remaining, enqueue) in described where seen.insert(banner.token).inserted {
+            guard let request = requests[banner.token] else { continue }
+            var mode = banner.mode
+            if case .transient = mode, let remaining { mode = .transient(max(remaining, 0.1)) }
+            let description = Handover.describe(request.show, environment: request.environment, display: paths.display, mode: mode, enqueue: enqueue)
+            let cost = OwnerProtocol.encode(description).count
+            guard size + cost < Frame.maximumLength - 1024 else {
+                left += 1
+                continue
+            }
+            size += cost
+            banners.append(description)
+        }
+        if left > 0 { log("handover: \(left) banner(s) did not fit in the reply and are not handed over") }
+        log("handing over \(banners.count) banner(s) to a newer window-banner and exiting")
+        stopListening()
+        reply(id, OwnerResponse(handover: Handover(banners: banners)), thenClose: true)
+        shutDown()
+    }
+
     // MARK: Subscribers
 
     /// What a subscriber has been told: the status, with each monitor's transient deadline in
@@ -430,7 +497,7 @@ final class Owner {
         let view = subscriberView()
         guard view != lastPushed else { return }
         lastPushed = view
-        let frame = Frame.encode(OwnerProtocol.encode(OwnerResponse(status: status())))
+        let frame = frame(OwnerResponse(status: status()))
         for id in subscribers {
             guard let client = clients[id] else { continue }
             // The socket's buffer is the subscriber's buffer: one that stops reading until it
@@ -652,8 +719,7 @@ final class Owner {
     func shutDown() {
         guard !finished else { return }
         finished = true
-        unlink(paths.socket)
-        close(listener)
+        stopListening()
         for name in Array(schedules.keys) {
             guard var schedule = schedules[name] else { continue }
             let change = schedule.clear()
@@ -667,6 +733,15 @@ final class Owner {
         banners.loop.stop()
     }
 
+    /// No new connections from now on: the socket goes, so the next client starts a new owner.
+    private func stopListening() {
+        guard listening else { return }
+        listening = false
+        if let listenerWatch { banners.loop.cancel(listenerWatch) }
+        unlink(paths.socket)
+        close(listener)
+    }
+
     private struct RequestState {
         var monitors: Set<String>
         var commands: ClickCommands
@@ -678,6 +753,19 @@ final class Owner {
         /// On screen at least once (counted as an impression).
         var presented = false
         var waiters: Set<Int> = []
+        /// The request as received, and the client's environment: what a `handover` describes.
+        var show: ShowRequest
+        var environment: [String: String]?
+
+        init(monitors: Set<String>, commands: ClickCommands, key: String, once: String?, style: String?, show: ShowRequest, environment: [String: String]?) {
+            self.monitors = monitors
+            self.commands = commands
+            self.key = key
+            self.once = once
+            self.style = style
+            self.show = show
+            self.environment = environment
+        }
     }
 
     private struct PendingReply {
