@@ -9,6 +9,7 @@
 // the display from each other in turn. `quit` reaches an owner of any version.
 // Both requests, and the `version` error that starts all this, are frozen (docs/owner.md).
 
+import BannerConfig
 import BannerCore
 import Glibc
 import OwnerProtocol
@@ -37,7 +38,9 @@ extension OwnerClient {
             Terminal.warning("replaced \(owner), from an older window-banner (protocol \(version)) that cannot hand its banners over: they are gone")
             return nil
         }
-        reshow(handover.banners, configPath: configPath)
+        // The new owner reads its [daemon] settings from the user's file, whichever command
+        // happened to meet the old one.
+        reshow(handover.banners, configPath: configPath ?? BannerConfig.defaultPath(environment: processEnvironment()))
         return nil
     }
 
