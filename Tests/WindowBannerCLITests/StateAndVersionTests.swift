@@ -108,6 +108,24 @@ extension WindowBannerCLITests {
             #expect(again.output == "skipped\n")
         }
 
+        /// A reply that would not fit in a frame (a status of two monitors each with a title and
+        /// subtitle near their limits, quotes that JSON doubles) is never sent as such: the
+        /// client gets one line saying so, exit 76, and the owner serves on.
+        @Test func aReplyTooLargeForAFrameIsRefusedInOneLine() throws {
+            let owner = try OwnerFixture(setup: MonitorTests.twoMonitors)
+            let shown = try owner.run([
+                "show", "--title", String(repeating: "\"", count: 16_000), "--subtitle", String(repeating: "\"", count: 4_000),
+                "--monitor", "all", "--compact", "never",
+            ])
+            #expect(shown.status == 0, "\(shown.error)")
+            let outcome = try owner.run(["status"])
+            #expect(outcome.status == 76)
+            #expect(outcome.error.split(separator: "\n").count == 1)
+            #expect(outcome.error.contains("more than the 65536 a client accepts"), "\(outcome.error)")
+            try owner.show(["--title", "Short", "--monitor", "all"])
+            #expect(try owner.status().title == "Short")
+        }
+
         // MARK: Versions
 
         /// An upgrade under a running owner: the first command of the new version (here
