@@ -152,6 +152,11 @@ extension WindowBannerCLITests {
             #expect(owner.waitForExit(of: old))
             #expect(owner.ownerProcesses().count == 1)
             #expect(owner.fixture.waitForBanner(height: 80))
+            // Its look came along: systemRed, not the default green.
+            let systemRed = Pixel(hex: 0xFF3B30)
+            #expect(owner.observer.wait {
+                owner.observer.screenshot(Rect(x: 0, y: 70, width: 8, height: 8))?.pixel(x: 2, y: 76) == systemRed
+            })
 
             // The queued banner kept its place and its look.
             #expect(try owner.run(["dismiss", "--id", "call"]).status == 0)
