@@ -26,9 +26,10 @@ extension OwnerClient {
                 "\(owner) is from a newer window-banner (protocol \(version); this one speaks \(OwnerProtocol.version)): run the newer window-banner, or stop the owner with `window-banner dismiss --all --quit`",
                 code: ExitStatus.protocolMismatch)
         }
-        let answer = try ask(.frozen(.handover, version: version))
-        answer?.close()
-        guard let handover = answer?.response.handover else {
+        // Gone already: another client replaced it first, and the request goes to the new owner.
+        guard let answer = try ask(.frozen(.handover, version: version)) else { return nil }
+        answer.close()
+        guard let handover = answer.response.handover else {
             guard start else {
                 throw CommandFailure(
                     "\(owner) is from an older window-banner (protocol \(version)) that cannot hand its banners over: stop it with `window-banner dismiss --all --quit` (its banners go), then try again",
@@ -63,7 +64,8 @@ extension OwnerClient {
     }
 
     /// Sends `request` (already in the owner's version) and reads the answer without checking
-    /// its version; nil when no owner runs any more.
+    /// its version; nil when no owner runs any more, or it went without answering (replaced
+    /// by another client at this very moment).
     private func ask(_ request: OwnerRequest) throws(CommandFailure) -> Exchange? {
         guard let fd = try connect(start: false, configPath: nil) else { return nil }
         let pid = UnixSocket.peerPID(fd)
@@ -80,9 +82,12 @@ extension OwnerClient {
         case .failure(.timedOut):
             Glibc.close(fd)
             throw CommandFailure("the owner for \(paths.display)\(Self.describe(pid)) did not answer the \(request.command.rawValue) request within \(BannerFont.format(replyTimeout)) s", code: ExitStatus.unreachable)
-        case .failure:
+        case .failure(.closed):
             Glibc.close(fd)
-            throw CommandFailure("the owner for \(paths.display)\(Self.describe(pid)) closed the connection without answering the \(request.command.rawValue) request", code: ExitStatus.unreachable)
+            return nil
+        case .failure(.badFrame(let error)):
+            Glibc.close(fd)
+            throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)
         }
     }
 }

@@ -217,12 +217,12 @@ final class Owner {
                 return
             }
             showArguments(forwarded, from: id)
-        case .stats:
-            reply(id, statsPage(after: request.stats?.after), thenClose: true)
         case .dismiss:
             reply(id, OwnerResponse(dismissed: dismiss(request.dismiss ?? DismissRequest())), thenClose: true)
         case .status:
             reply(id, OwnerResponse(status: status()), thenClose: true)
+        case .stats:
+            reply(id, statsPage(after: request.stats?.after), thenClose: true)
         case .subscribe:
             subscribe(id, keepalive: request.subscribe?.keepalive)
         case .quit:
@@ -440,14 +440,16 @@ final class Owner {
             if let current = schedule.current { visible.append((current, schedule.remaining(at: now))) }
             queued += schedule.queue
         }
+        // A banner shown on several monitors (`--monitor all`) is one request, described once.
         var seen: Set<Int> = []
-        var banners: [ShowArgumentsRequest] = []
+        var handed: [ShowArgumentsRequest] = []
         var size = 0
         var left = 0
-        let described = visible.map { ($0.0, $0.remaining, false) } + queued.map { ($0, nil as Double?, true) }
-        for (banner, remaining, enqueue) in described where seen.insert(banner.token).inserted {
+        let candidates = visible.map { ($0.0, $0.remaining, false) } + queued.map { ($0, nil as Double?, true) }
+        for (banner, remaining, enqueue) in candidates where seen.insert(banner.token).inserted {
             guard let request = requests[banner.token] else { continue }
             var mode = banner.mode
+            // A banner about to time out still comes back, for the shortest time a timeout takes.
             if case .transient = mode, let remaining { mode = .transient(max(remaining, 0.1)) }
             let description = Handover.describe(request.show, environment: request.environment, display: paths.display, mode: mode, enqueue: enqueue)
             let cost = OwnerProtocol.encode(description).count
@@ -456,12 +458,12 @@ final class Owner {
                 continue
             }
             size += cost
-            banners.append(description)
+            handed.append(description)
         }
         if left > 0 { log("handover: \(left) banner(s) did not fit in the reply and are not handed over") }
-        log("handing over \(banners.count) banner(s) to a newer window-banner and exiting")
+        log("handing over \(handed.count) banner(s) to a newer window-banner and exiting")
         stopListening()
-        reply(id, OwnerResponse(handover: Handover(banners: banners)), thenClose: true)
+        reply(id, OwnerResponse(handover: Handover(banners: handed)), thenClose: true)
         shutDown()
     }
 
@@ -756,16 +758,6 @@ final class Owner {
         /// The request as received, and the client's environment: what a `handover` describes.
         var show: ShowRequest
         var environment: [String: String]?
-
-        init(monitors: Set<String>, commands: ClickCommands, key: String, once: String?, style: String?, show: ShowRequest, environment: [String: String]?) {
-            self.monitors = monitors
-            self.commands = commands
-            self.key = key
-            self.once = once
-            self.style = style
-            self.show = show
-            self.environment = environment
-        }
     }
 
     private struct PendingReply {
