@@ -154,6 +154,10 @@ package struct OwnerState {
             return errno == ENOENT ? .success(nil) : .failure(StateFileProblem(description: String(cString: strerror(errno))))
         }
         defer { close(fd) }
+        let tooLarge = StateFileProblem(description: "larger than \(maximumFileSize >> 20) MiB")
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_size > maximumFileSize { return .failure(tooLarge) }
+        // The size is checked again while reading: the file may grow meanwhile.
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -162,9 +166,7 @@ package struct OwnerState {
             guard count >= 0 else { return .failure(StateFileProblem(description: String(cString: strerror(errno)))) }
             guard count > 0 else { break }
             bytes += buffer[0..<count]
-            guard bytes.count <= maximumFileSize else {
-                return .failure(StateFileProblem(description: "larger than \(maximumFileSize >> 20) MiB"))
-            }
+            guard bytes.count <= maximumFileSize else { return .failure(tooLarge) }
         }
         do {
             return .success(try JSONDecoder().decode(type, from: Data(bytes)))
