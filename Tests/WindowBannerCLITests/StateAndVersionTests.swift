@@ -163,6 +163,31 @@ extension WindowBannerCLITests {
             #expect(owner.observer.wait { (try? owner.status().title) == "Next up" })
         }
 
+        /// Every kind of flag survives the trip through the command line: a style, a subtitle,
+        /// on/off flags, an action with its command, a progress bar, a click command, and a
+        /// transient banner's remaining time.
+        @Test func aRichBannerComesBackWithItsStyleSubtitleProgressAndTimeLeft() throws {
+            let owner = try OwnerFixture()
+            let shown = try run(owner, version: 1, [
+                "show", "--style", "call", "--subtitle", "Alice", "--close-button", "--action", "Hang up=true",
+                "--progress", "0.5", "--corner-radius", "10", "--no-reduce-motion", "--placement", "screen-edge",
+                "--timeout", "60", "--id", "call", "--compact", "never", "--on-click", "--", "true",
+            ])
+            #expect(shown.status == 0, "\(shown.error)")
+            let old = try #require(owner.ownerProcesses().first)
+            let outcome = try owner.run(["status", "--json"])
+            #expect(outcome.status == 0, "\(outcome.error)")
+            #expect(outcome.error.isEmpty, "\(outcome.error)")
+            let status = try JSONDecoder().decode(StatusJSON.self, from: Data(outcome.output.utf8))
+            #expect(status.owner.map { pid_t($0.pid) } != old)
+            #expect(status.style == "call")
+            #expect(status.subtitle == "Alice")
+            #expect(status.progress == 0.5)
+            #expect(status.id == "call")
+            #expect(status.mode == "transient")
+            #expect((status.remaining ?? 0) > 0 && (status.remaining ?? 100) <= 60)
+        }
+
         /// `show` meeting an older owner: its banner joins the ones handed over.
         @Test func showThroughAnOlderOwnerKeepsWhatItShowed() throws {
             let owner = try OwnerFixture()
