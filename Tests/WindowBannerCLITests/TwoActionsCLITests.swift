@@ -40,10 +40,10 @@ extension WindowBannerCLITests {
         /// The two button boxes as drawn, left to right: the runs of columns where the text
         /// colour at 20 % over the background shows. Nothing else is drawn in that colour
         /// (the banner has no title and no ✕, whose anti-aliased edges would pass through it).
-        static func buttonBoxes(_ owner: OwnerFixture) -> [ClosedRange<Int>] {
+        static func buttonBoxes(_ observer: XObserver) -> [ClosedRange<Int>] {
             // #FF3B30 with white at 20 % over it.
             let box = Pixel(red: 255, green: 98, blue: 89)
-            let columns = owner.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80))?.columns(matching: box, tolerance: 3) ?? []
+            let columns = observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80))?.columns(matching: box, tolerance: 3) ?? []
             var runs: [ClosedRange<Int>] = []
             for column in columns.sorted() {
                 if let last = runs.last, column <= last.upperBound + 1 {
@@ -63,7 +63,7 @@ extension WindowBannerCLITests {
             var waiting = try Self.showJoinDecline(owner)
             var boxes: [ClosedRange<Int>] = []
             #expect(owner.observer.wait {
-                boxes = Self.buttonBoxes(owner)
+                boxes = Self.buttonBoxes(owner.observer)
                 return boxes.count == 2
             }, "button boxes \(boxes)")
             try #require(boxes.count == 2)
@@ -119,6 +119,29 @@ extension WindowBannerCLITests {
             #expect(waiting.waitForExit() == 15)
             #expect(waiting.standardOutput == "action\n")
             #expect(owner.fixture.waitForRestoredDesktop())
+        }
+
+        @Test func runRunsTheCommandOfTheButtonClicked() throws {
+            let fixture = try Fixture()
+            var template = Array("/tmp/wb-run-XXXXXX".utf8CString)
+            let directory = String(cString: try #require(mkdtemp(&template)))
+            defer { _ = try? Subprocess.run("/bin/rm", ["-rf", directory]) }
+            let run = try fixture.launch(["run", "--compact", "never", "--background", "#FF3B30",
+                                          "--action", "Retry=touch \(directory)/retried", "--action", "Skip=touch \(directory)/skipped"])
+            #expect(fixture.waitForBanner(height: 80))
+            var boxes: [ClosedRange<Int>] = []
+            #expect(fixture.observer.wait {
+                boxes = Self.buttonBoxes(fixture.observer)
+                return boxes.count == 2
+            }, "button boxes \(boxes)")
+            let secondary = try #require(boxes.first)
+            try fixture.desktop.run(["xdotool", "mousemove", "\((secondary.lowerBound + secondary.upperBound) / 2)", "40", "click", "1"])
+            #expect(run.waitForExit() == 0)
+            #expect(fixture.waitForRestoredDesktop())
+            let deadline = monotonicSeconds() + 10
+            while monotonicSeconds() < deadline, !FileManager.default.fileExists(atPath: directory + "/skipped") { poll(nil, 0, 10) }
+            #expect(FileManager.default.fileExists(atPath: directory + "/skipped"))
+            #expect(!FileManager.default.fileExists(atPath: directory + "/retried"))
         }
 
         @Test func badActionInputIsOneLineAndLeavesTheBannerAndOwner() throws {
