@@ -396,6 +396,7 @@ package struct StatusReport: Encodable {
             if monitor.compact == true { details.append("compact") }
             if monitor.hidden == "locked" { details.append("hidden: the screen is locked") }
             if let id = monitor.id { details.append("id \(id.printable)") }
+            if let actions = monitor.actions { details.append("actions " + actions.map { "\"\($0.printable)\"" }.joined(separator: " / ")) }
             details.append("queue \(monitor.queue)")
             let text = monitor.subtitle.map { "\"\(title.printable)\" / \"\($0.printable)\"" } ?? "\"\(title.printable)\""
             lines.append("\(name): \(text) — \(details.joined(separator: ", "))")

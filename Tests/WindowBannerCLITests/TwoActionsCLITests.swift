@@ -78,6 +78,8 @@ extension WindowBannerCLITests {
             let status = try Self.status(owner)
             #expect(status.actions == ["Join", "Decline"])
             #expect(status.monitors.first?.actions == ["Join", "Decline"])
+            let text = try owner.run(["status"]).output
+            #expect(text.contains("actions \"Join\" / \"Decline\""), "status: \(text)")
 
             try owner.fixture.desktop.run(["xdotool", "mousemove", "\((secondary.lowerBound + secondary.upperBound) / 2)", "40", "click", "1"])
             #expect(waiting.waitForExit() == 16)
