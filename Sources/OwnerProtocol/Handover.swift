@@ -20,6 +20,9 @@ extension Handover {
             // The two on/off settings are flags: `--close-button` or `--no-close-button`.
             case "close-button", "reduce-motion":
                 arguments.append(value == "true" ? "--\(name)" : "--no-\(name)")
+            // The secondary action is the second `--action` (the primary one comes first).
+            case "secondary-action":
+                arguments += ["--action", value]
             default:
                 arguments += ["--\(name)", value]
             }

@@ -5,13 +5,16 @@ import Testing
 @Suite struct HandoverTests {
     @Test func aBannerIsDescribedAsTheShowArgumentsThatBringItBack() {
         let request = ShowRequest(
-            settings: AppearanceSettings(title: "-5 °C outside", background: "systemRed", closeButton: "true", reduceMotion: "false"),
+            settings: AppearanceSettings(
+                title: "-5 °C outside", background: "systemRed", closeButton: "true", action: "Join=true",
+                secondaryAction: "Decline", reduceMotion: "false"),
             style: "call", configPath: nil, timeout: 30, monitor: "all", id: "call", wait: true,
             onClick: ["xdg-open", "https://example.org"], directory: "/home/me", strictContrast: true, once: "welcome",
             locale: ["LANG": "de_DE.UTF-8"], keepalive: 1)
         let described = Handover.describe(request, environment: ["HOME": "/home/me", "LANG": "C"], display: ":3", mode: .transient(12.5), enqueue: true)
         #expect(described.arguments == [
-            "--title", "-5 °C outside", "--background", "systemRed", "--close-button", "--no-reduce-motion",
+            "--title", "-5 °C outside", "--background", "systemRed", "--close-button", "--action", "Join=true",
+            "--action", "Decline", "--no-reduce-motion",
             "--style", "call", "--timeout", "12.5", "--monitor", "all", "--display", ":3", "--id", "call",
             "--enqueue", "--no-config", "--on-click", "--", "xdg-open", "https://example.org",
         ])

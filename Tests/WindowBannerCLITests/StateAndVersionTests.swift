@@ -169,7 +169,7 @@ extension WindowBannerCLITests {
         @Test func aRichBannerComesBackWithItsStyleSubtitleProgressAndTimeLeft() throws {
             let owner = try OwnerFixture()
             let shown = try run(owner, version: 1, [
-                "show", "--style", "call", "--subtitle", "Alice", "--close-button", "--action", "Hang up=true",
+                "show", "--style", "call", "--subtitle", "Alice", "--close-button", "--action", "Hang up=true", "--action", "Mute",
                 "--progress", "0.5", "--corner-radius", "10", "--no-reduce-motion", "--placement", "screen-edge",
                 "--timeout", "60", "--id", "call", "--compact", "never", "--on-click", "--", "true",
             ])
@@ -183,6 +183,7 @@ extension WindowBannerCLITests {
             #expect(status.style == "call")
             #expect(status.subtitle == "Alice")
             #expect(status.progress == 0.5)
+            #expect(outcome.output.contains(#""actions" : ["#) && outcome.output.contains("Hang up") && outcome.output.contains("Mute"), "both actions came back: \(outcome.output)")
             #expect(status.id == "call")
             #expect(status.mode == "transient")
             #expect((status.remaining ?? 0) > 0 && (status.remaining ?? 100) <= 60)
