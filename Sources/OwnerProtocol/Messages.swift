@@ -18,7 +18,7 @@ import Glibc
 /// The protocol's version and codec.
 public enum OwnerProtocol {
     /// Bumped whenever a message changes shape. 1: up to issue 21; 2: `handover`, paged
-    /// `stats`. `WINDOW_BANNER_TEST_PROTOCOL_VERSION` makes a process speak another number,
+    /// `stats`, the `action` request and the `secondary-action` ending. `WINDOW_BANNER_TEST_PROTOCOL_VERSION` makes a process speak another number,
     /// so that tests can run a real owner of another version beside this one.
     public static let version: Int = getenv(testVersionVariable).flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil } ?? 2
 
