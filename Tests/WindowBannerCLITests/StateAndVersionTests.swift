@@ -108,6 +108,20 @@ extension WindowBannerCLITests {
             #expect(again.output == "skipped\n")
         }
 
+        /// `stats` with no owner reads the file itself: a broken one is a warning and an empty
+        /// table, and the file stays where it is for the next owner to keep aside.
+        @Test func statsWithoutAnOwnerWarnsAboutABrokenFile() throws {
+            let owner = try OwnerFixture()
+            mkdir(owner.stateHome + "/window-banner", 0o700)
+            #expect(FileManager.default.createFile(atPath: stateFile(owner, "stats.json"), contents: Data("[1, 2".utf8)))
+            let outcome = try owner.run(["stats"])
+            #expect(outcome.status == 0)
+            #expect(outcome.output.split(separator: "\n").count == 1, "the header only: \(outcome.output)")
+            #expect(outcome.error == "window-banner: warning: \(stateFile(owner, "stats.json")) is not a window-banner state file; the next owner keeps it aside\n")
+            #expect(FileManager.default.contents(atPath: stateFile(owner, "stats.json")) == Data("[1, 2".utf8))
+            #expect(owner.ownerProcesses().isEmpty)
+        }
+
         /// A reply that would not fit in a frame (a status of two monitors each with a title and
         /// subtitle near their limits, quotes that JSON doubles) is never sent as such: the
         /// client gets one line saying so, exit 76, and the owner serves on.
