@@ -565,7 +565,7 @@ final class Owner {
                 style: current.flatMap { requests[$0.token]?.style }, progress: current?.appearance.progress,
                 actions: current.flatMap { $0.appearance.actionLabels.isEmpty ? nil : $0.appearance.actionLabels })
         }
-        return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors)
+        return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors).fitted(within: Frame.maximumLength - 1024)
     }
 
     // MARK: Schedule changes
