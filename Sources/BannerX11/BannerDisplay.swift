@@ -41,7 +41,8 @@ public final class BannerDisplay {
     let fonts: FontLibrary
     let icons = IconLibrary(searchPath: .processDefault)
     let pacer = FramePacer(rate: 60)
-    /// Other clients' top struts (status bars, panels), which the banners sit under.
+    /// Other clients' top struts (status bars, panels), which the banners sit under, and their
+    /// side struts (vertical panels), which they sit between.
     let panels: PanelWatch
     /// Lockers and the screensaver: no banner shows while the screen is locked.
     let screenLock: ScreenLock
@@ -257,6 +258,7 @@ public final class BannerDisplay {
             serviceX()
             monitorsChanged = false
             refreshMonitors()
+            panels.screenResized()
             if screenLock.monitorsChanged(to: hosts.map(\.monitor)) { lockChanged = true }
             onMonitorsChanged?()
         }
