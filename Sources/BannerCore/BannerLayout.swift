@@ -518,24 +518,23 @@ public struct SideStrut: Sendable, Hashable {
     /// spans the whole screen's height. Struts count from the screen's edges (`screenWidth` ×
     /// `screenHeight` px). Empty when neither reserves a side, or the values are malformed.
     public static func struts(partial: [Int]?, legacy: [Int]?, screenWidth: Int, screenHeight: Int) -> [SideStrut] {
-        let values: (left: Int, right: Int, leftRows: ClosedRange<Int>, rightRows: ClosedRange<Int>)
+        let reach: (left: Int, right: Int)
+        let rows: (left: (Int, Int), right: (Int, Int))
         if let partial, partial.count >= 12 {
-            guard partial[4] <= partial[5], partial[6] <= partial[7] else { return [] }
-            values = (partial[0], partial[1], partial[4]...partial[5], partial[6]...partial[7])
+            reach = (partial[0], partial[1])
+            rows = ((partial[4], partial[5]), (partial[6], partial[7]))
         } else if let legacy, legacy.count >= 4 {
-            let rows = 0...max(screenHeight - 1, 0)
-            values = (legacy[0], legacy[1], rows, rows)
+            reach = (legacy[0], legacy[1])
+            rows = ((0, screenHeight - 1), (0, screenHeight - 1))
         } else {
             return []
         }
         var found: [SideStrut] = []
-        if values.left > 0, values.left <= screenWidth {
-            found.append(SideStrut(edge: .left, startX: 0, endX: values.left - 1, startY: values.leftRows.lowerBound, endY: values.leftRows.upperBound))
+        if reach.left > 0, reach.left <= screenWidth, rows.left.0 <= rows.left.1 {
+            found.append(SideStrut(edge: .left, startX: 0, endX: reach.left - 1, startY: rows.left.0, endY: rows.left.1))
         }
-        if values.right > 0, values.right <= screenWidth {
-            found.append(SideStrut(
-                edge: .right, startX: screenWidth - values.right, endX: screenWidth - 1,
-                startY: values.rightRows.lowerBound, endY: values.rightRows.upperBound))
+        if reach.right > 0, reach.right <= screenWidth, rows.right.0 <= rows.right.1 {
+            found.append(SideStrut(edge: .right, startX: screenWidth - reach.right, endX: screenWidth - 1, startY: rows.right.0, endY: rows.right.1))
         }
         return found
     }
