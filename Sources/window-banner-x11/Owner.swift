@@ -616,7 +616,7 @@ final class Owner {
     private func monitorsChanged() {
         let present = Set(banners.hosts.map(\.monitorName))
         let now = monotonicNow()
-        var moving: [ScheduledBanner] = []
+        var moving: [(banner: ScheduledBanner, from: String)] = []
         for name in Array(schedules.keys) where !present.contains(name) {
             guard var schedule = schedules.removeValue(forKey: name) else { continue }
             let onIt = [schedule.currentKeepingTimeLeft(at: now)].compactMap { $0 } + schedule.queue
@@ -624,13 +624,13 @@ final class Owner {
             let homeless = onIt.filter { requests[$0.token].map { !$0.everyMonitor && $0.monitors == [name] } ?? false }
             change.ended.removeAll { ended in homeless.contains { $0.token == ended.token } }
             for banner in homeless { requests[banner.token]?.monitors.remove(name) }
-            moving += homeless
+            moving += homeless.map { ($0, name) }
             endAll(change, on: name)
             finishHiding(on: name)
         }
         let primary = banners.primaryHost
-        for banner in moving {
-            log("monitor gone: \(banner.id.map { "banner \($0)" } ?? "the banner \"\(banner.appearance.title)\"") moves to the primary monitor \(primary.monitorName)")
+        for (banner, name) in moving {
+            log("monitor \(name) is gone: \(banner.id.map { "banner \($0)" } ?? "the banner \"\(banner.appearance.title)\"") moves to the primary monitor \(primary.monitorName)")
             carry(banner, to: primary, at: now)
         }
         for host in banners.hosts where !knownMonitors.contains(host.monitorName) {
