@@ -60,6 +60,8 @@ struct RunCommand: ParsableCommand {
         defer { banners.close() }
 
         let hosts: [BannerHost]
+        // `all` follows the monitors: one plugged in while the banner shows gets it too.
+        let everyMonitor = monitor == "all"
         do {
             hosts = try banners.hosts(named: monitor ?? "primary")
             if let problem = try contrastProblem(of: look, on: banners) {
@@ -70,25 +72,30 @@ struct RunCommand: ParsableCommand {
                 host.compactPolicy = policy
                 host.placement = placement
                 host.fullscreenPolicy = fullscreen
-                try host.presentTopBanner(look)
+                if !everyMonitor { try host.presentTopBanner(look) }
             }
+            if everyMonitor { try banners.presentTopBannerOnEveryMonitor(look) }
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
-        let dismiss = { for host in hosts { host.dismissTopBanner() } }
+        let dismiss = {
+            if everyMonitor { banners.dismissTopBannerOnEveryMonitor() } else { for host in hosts { host.dismissTopBanner() } }
+        }
         // Dismissed by the user on one monitor: gone from all, and the action button's command runs.
         let actionCommand = appearance.action.flatMap { try? ActionSetting(parsing: $0) }?.command ?? []
         var launched: [pid_t] = []
-        for host in hosts {
-            host.onDismiss = { reason in
-                dismiss()
-                guard reason == .action, !actionCommand.isEmpty else { return }
-                let command = BannerCommand(arguments: actionCommand, environment: processEnvironment(), directory: nil)
-                switch command.launch() {
-                case .success(let pid): launched.append(pid)
-                case .failure(let failure): Terminal.warning("the --action command did not run: \(failure)")
-                }
+        let dismissedByUser = { (reason: BannerDismissReason) in
+            dismiss()
+            guard reason == .action, !actionCommand.isEmpty else { return }
+            let command = BannerCommand(arguments: actionCommand, environment: processEnvironment(), directory: nil)
+            switch command.launch() {
+            case .success(let pid): launched.append(pid)
+            case .failure(let failure): Terminal.warning("the --action command did not run: \(failure)")
             }
+        }
+        for host in hosts { host.onDismiss = dismissedByUser }
+        if everyMonitor {
+            banners.onMonitorsChanged = { [unowned banners] in for host in banners.hosts { host.onDismiss = dismissedByUser } }
         }
 
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGCHLD]) else {

@@ -51,6 +51,22 @@ extension WindowBannerCLITests {
             #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && Self.banners(observer).isEmpty })
         }
 
+        @Test func runOnAllMonitorsReachesAMonitorPluggedInLater() throws {
+            let fixture = try Fixture(setup: [Self.setMonitor("left", Self.left, output: "screen")])
+            let observer = fixture.observer
+            let banner = try fixture.launch(["run", "--title", "T", "--compact", "never", "--monitor", "all"])
+            #expect(observer.wait { Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80)] })
+            try fixture.desktop.run(Self.setMonitor("right", Self.right, output: "none"))
+            #expect(observer.wait {
+                Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80), Rect(x: 640, y: 0, width: 640, height: 80)]
+                    && Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0], [0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]]
+            }, "banners \(Self.banners(observer)), struts \(Self.struts(observer))")
+            banner.signal(SIGTERM)
+            #expect(banner.waitForExit() == 0)
+            #expect(banner.standardError == "")
+            #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && Self.banners(observer).isEmpty })
+        }
+
         @Test func aBannerWhoseMonitorIsUnpluggedMovesToThePrimaryMonitor() throws {
             let owner = try OwnerFixture(setup: [
                 Self.setMonitor("left", Self.left, output: "screen"), Self.setMonitor("right", Self.right, output: "none"),
