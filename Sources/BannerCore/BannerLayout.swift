@@ -1,5 +1,6 @@
 // Where things go, in pixels: point → pixel scaling, the banner's height (exactly as configured),
-// the title's baseline, the icon beside the text, ellipsizing, the buttons at the right edge and
+// the title's baseline, the icon beside the text, ellipsizing, the buttons at the right edge (the
+// ✕, the primary action, the secondary one) and
 // the progress bar, the rounded bottom corners, how much of the banner shows at a given reveal,
 // where it sits under the panels other clients reserve, and the strut that reserves it. The X
 // layer measures text and reads other clients' struts, and asks; these functions decide.
@@ -135,16 +136,28 @@ public enum BannerLayout {
     /// The action button's box is the text colour at this opacity over the background.
     public static let actionButtonFillOpacity = 0.2
 
-    /// The widest the action button's label may be on a monitor `monitorWidth` px wide: a third
-    /// of it, so the title keeps the middle.
-    public static func maximumActionLabelWidth(monitorWidth: Int, scale: Double) -> Int {
-        max(0, monitorWidth / 3 - 2 * pixels(actionButtonPadding, scale: scale))
+    /// Space between the primary and the secondary action buttons, in points.
+    public static let actionButtonSpacing: Double = 8
+
+    /// The widest each action button's label may be on a monitor `monitorWidth` px wide, with
+    /// `count` (1 or 2) action buttons: together, with their padding and the space between
+    /// them, they take at most a third of it, so the title keeps the middle.
+    public static func maximumActionLabelWidth(monitorWidth: Int, scale: Double, count: Int = 1) -> Int {
+        let buttons = max(count, 1)
+        let chrome = buttons * 2 * pixels(actionButtonPadding, scale: scale) + (buttons - 1) * pixels(actionButtonSpacing, scale: scale)
+        return max(0, (monitorWidth / 3 - chrome) / buttons)
     }
 
     /// The columns of the buttons at the right edge: the close button at the very edge, the
-    /// action button (its label `actionLabelWidth` px wide; nil for none) left of it, or one
-    /// padding in from the edge without a close button.
-    public static func trailingButtons(monitorWidth: Int, scale: Double, closeButton: Bool, actionLabelWidth: Int?) -> TrailingButtons {
+    /// primary action button (its label `actionLabelWidth` px wide; nil for none) left of it, or
+    /// one padding in from the edge without a close button, and the secondary action button
+    /// (`secondaryActionLabelWidth`) ``actionButtonSpacing`` left of the primary one — the
+    /// primary action next to the edge, as a dialog's default button is. A secondary action
+    /// without a primary one takes the primary's place. A right-to-left layout mirrors all of
+    /// it (``BannerLayout/mirrored(_:width:)``).
+    public static func trailingButtons(
+        monitorWidth: Int, scale: Double, closeButton: Bool, actionLabelWidth: Int?, secondaryActionLabelWidth: Int? = nil
+    ) -> TrailingButtons {
         var buttons = TrailingButtons()
         var edge = monitorWidth
         if closeButton {
@@ -152,10 +165,17 @@ public enum BannerLayout {
             edge -= width
             buttons.close = PixelRange(x: edge, width: width)
         }
+        let padding = pixels(actionButtonPadding, scale: scale)
+        var right = closeButton ? edge : edge - pixels(horizontalPadding, scale: scale)
         if let actionLabelWidth {
-            let width = actionLabelWidth + 2 * pixels(actionButtonPadding, scale: scale)
-            let right = closeButton ? edge : edge - pixels(horizontalPadding, scale: scale)
+            let width = actionLabelWidth + 2 * padding
             buttons.action = PixelRange(x: right - width, width: width)
+            edge = right - width
+            right = edge - pixels(actionButtonSpacing, scale: scale)
+        }
+        if let secondaryActionLabelWidth {
+            let width = secondaryActionLabelWidth + 2 * padding
+            buttons.secondaryAction = PixelRange(x: right - width, width: width)
             edge = right - width
         }
         buttons.width = monitorWidth - edge
@@ -173,11 +193,23 @@ public enum BannerLayout {
     }
 
     /// Where a click counts as a button's: its columns, the banner's full height (a target as
-    /// tall as the banner is easy to hit).
+    /// tall as the banner is easy to hit). The space between the two action buttons is split
+    /// between them, so a click that just misses one lands on its neighbour, never on the banner.
     public static func hitAreas(_ buttons: TrailingButtons, bannerHeight: Int) -> BannerHitAreas {
-        BannerHitAreas(
-            closeButton: buttons.close.map { PixelRect(x: $0.x, y: 0, width: $0.width, height: bannerHeight) },
-            actionButton: buttons.action.map { PixelRect(x: $0.x, y: 0, width: $0.width, height: bannerHeight) }
+        func fullHeight(_ columns: PixelRange) -> PixelRect {
+            PixelRect(x: columns.x, y: 0, width: columns.width, height: bannerHeight)
+        }
+        var action = buttons.action
+        var secondary = buttons.secondaryAction
+        if let primary = action, let other = secondary {
+            let middle = (other.x + other.width + primary.x) / 2
+            action = PixelRange(x: middle, width: primary.x + primary.width - middle)
+            secondary = PixelRange(x: other.x, width: middle - other.x)
+        }
+        return BannerHitAreas(
+            closeButton: buttons.close.map(fullHeight),
+            actionButton: action.map(fullHeight),
+            secondaryActionButton: secondary.map(fullHeight)
         )
     }
 
@@ -444,12 +476,14 @@ public struct PixelRange: Sendable, Hashable {
     }
 }
 
-/// The buttons at a banner's right edge, as columns (see ``BannerLayout/trailingButtons(monitorWidth:scale:closeButton:actionLabelWidth:)``).
+/// The buttons at a banner's right edge, as columns (see ``BannerLayout/trailingButtons(monitorWidth:scale:closeButton:actionLabelWidth:secondaryActionLabelWidth:)``).
 public struct TrailingButtons: Sendable, Hashable {
     /// The close button's columns; its ✕ is centred in them.
     public var close: PixelRange?
-    /// The action button's box, left of the close button.
+    /// The primary action button's box, left of the close button.
     public var action: PixelRange?
+    /// The secondary action button's box, left of the primary one.
+    public var secondaryAction: PixelRange?
     /// Columns the buttons take from the right edge; 0 without buttons.
     public var width = 0
 

@@ -37,8 +37,10 @@ public enum BannerEndReason: String, Sendable, Hashable, Codable, CaseIterable {
     case closed
     /// The user scrolled up over it or dragged it upwards.
     case swiped
-    /// The user clicked its action button.
+    /// The user clicked its (primary) action button, or `window-banner action` did.
     case action
+    /// The user clicked its secondary action button, or `window-banner action --secondary` did.
+    case secondaryAction = "secondary-action"
 
     /// The end reason of a dismissal by the user.
     public init(_ reason: BannerDismissReason) {
@@ -47,6 +49,7 @@ public enum BannerEndReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .closed: self = .closed
         case .swiped: self = .swiped
         case .action: self = .action
+        case .secondaryAction: self = .secondaryAction
         }
     }
 }

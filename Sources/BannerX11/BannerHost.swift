@@ -87,9 +87,11 @@ public final class BannerHost {
     /// down, `dismissalFinished` once it is gone and its space given back.
     public var onMilestone: ((BannerPresentation.Milestone) -> Void)?
     /// Called when the user dismisses the banner — a click on it (`clicked`), on its ✕
-    /// (`closed`) or its action button (`action`), the wheel turned up or a drag upwards over
-    /// it (`swiped`) — just after its slide out started. `dismissTopBanner()` calls are not
-    /// reported: the caller knows about those. `onMilestone` says when the slide out ends.
+    /// (`closed`), its action buttons (`action`, `secondaryAction`), the wheel turned up or a
+    /// drag upwards over it (`swiped`), or ``activate(_:)`` standing in for one of those — just
+    /// after its slide out started, and after the builder's action handler. `dismissTopBanner()`
+    /// calls are not reported: the caller knows about those. `onMilestone` says when the slide
+    /// out ends.
     public var onDismiss: ((BannerDismissReason) -> Void)?
 
     private unowned let context: BannerDisplay
@@ -105,6 +107,8 @@ public final class BannerHost {
     private var nextFrameDue: MonotonicTime?
     private var frameOrigin = MonotonicTime(seconds: 0)
     private var gesture: BannerGesture?
+    /// The builder's handlers of the banner presented last: `action` and `secondaryAction`.
+    private var actionHandlers: [BannerDismissReason: () -> Void] = [:]
 
     init(monitor: Monitor, context: BannerDisplay, timing: BannerTiming) {
         monitorName = monitor.name
@@ -166,20 +170,32 @@ public final class BannerHost {
     /// monitor at the origin, once fully down).
     var drawnHitAreas: BannerHitAreas? { drawnContent?.new.hitAreas }
 
-    /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides.
-    /// Throws, leaving whatever is on screen untouched, when a value cannot be used.
+    /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides;
+    /// the handlers given to its `action(_:handler:)` and `secondaryAction(_:handler:)` are
+    /// called when the user clicks those buttons. Throws, leaving whatever is on screen (and
+    /// the handlers) untouched, when a value cannot be used.
     public func presentTopBanner(config: ((inout TopBannerConfigBuilder) -> Void)? = nil) throws(BannerValueError) {
         var builder = TopBannerConfigBuilder()
         config?(&builder)
-        try presentTopBanner(builder.build())
+        try present(builder.build())
+        actionHandlers = [:]
+        actionHandlers[.action] = builder.actionHandler
+        actionHandlers[.secondaryAction] = builder.secondaryActionHandler
     }
 
-    /// Presents (or updates in place) exactly `appearance`. Presenting the look already shown
-    /// (or on its way in) changes nothing, draws no frame and returns false. An icon that
-    /// cannot be found or read is reported to `BannerDisplay.onWarning`, and the banner shows
-    /// without it.
+    /// Presents (or updates in place) exactly `appearance`, with no action handlers (`onDismiss`
+    /// still hears every dismissal). Presenting the look already shown (or on its way in)
+    /// changes nothing, draws no frame and returns false. An icon that cannot be found or read
+    /// is reported to `BannerDisplay.onWarning`, and the banner shows without it.
     @discardableResult
     public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
+        let presented = try present(appearance)
+        actionHandlers = [:]
+        return presented
+    }
+
+    @discardableResult
+    private func present(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
         var appearance = appearance
         if let icon = appearance.icon {
             switch context.loadIcon(icon, for: appearance) {
@@ -219,6 +235,27 @@ public final class BannerHost {
         requestFrame()
     }
 
+    /// Does what the user's click would, without a pointer (a keyboard shortcut, an assistive
+    /// tool, `window-banner action`): `action` or `secondaryAction` on that button, `closed` on
+    /// the ✕, `clicked` on the banner, `swiped`. The banner slides out, the action's handler
+    /// runs and `onDismiss` hears `reason`. Returns false, changing nothing, when no banner is
+    /// presented (or it is already going) or it has no such button.
+    @discardableResult
+    public func activate(_ reason: BannerDismissReason) -> Bool {
+        guard presentation.phase == .presenting || presentation.phase == .presented,
+              let appearance = presentation.appearance,
+              let look = try? look(for: effective(appearance)), look.hitAreas.has(reason) else { return false }
+        userDismissed(reason)
+        return true
+    }
+
+    private func userDismissed(_ reason: BannerDismissReason) {
+        let handler = actionHandlers[reason]
+        dismissTopBanner()
+        handler?()
+        onDismiss?(reason)
+    }
+
     // MARK: The user's pointer
 
     /// True for the window that takes this banner's pointer events.
@@ -243,8 +280,7 @@ public final class BannerHost {
             reason = gesture?.release(button, x: x, y: y)
         }
         guard let reason else { return }
-        dismissTopBanner()
-        onDismiss?(reason)
+        userDismissed(reason)
     }
 
     // MARK: Frames (driven by BannerDisplay's loop)
@@ -363,7 +399,7 @@ public final class BannerHost {
             canvas.fill(rects.track, with: text(BannerLayout.progressTrackOpacity))
             canvas.fill(rects.filled, with: text(1))
         }
-        if let action = look.actionButton {
+        for action in [look.actionButton, look.secondaryActionButton].compactMap(\.self) {
             canvas.fill(action.box, with: text(BannerLayout.actionButtonFillOpacity))
             draw(action.label, colour: text(1), on: canvas)
         }
@@ -511,12 +547,12 @@ public final class BannerHost {
             let fitted = BannerLayout.ellipsize(BannerLayout.singleLine(text), maxWidth: maxWidth) { stack.width(of: $0, direction: direction) }
             return stack.shape(fitted, direction: direction)
         }
-        var actionLabel: ShapedLine?
-        if !appearance.actionLabel.isEmpty {
-            actionLabel = fitted(appearance.actionLabel, font, maxWidth: BannerLayout.maximumActionLabelWidth(monitorWidth: bannerWidth, scale: scale))
-        }
+        let labelWidth = BannerLayout.maximumActionLabelWidth(monitorWidth: bannerWidth, scale: scale, count: appearance.actionLabels.count)
+        let actionLabel = appearance.actionLabel.isEmpty ? nil : fitted(appearance.actionLabel, font, maxWidth: labelWidth)
+        let secondaryActionLabel = appearance.secondaryActionLabel.isEmpty ? nil : fitted(appearance.secondaryActionLabel, font, maxWidth: labelWidth)
         let buttons = BannerLayout.trailingButtons(
-            monitorWidth: bannerWidth, scale: scale, closeButton: appearance.closeButton, actionLabelWidth: actionLabel?.width)
+            monitorWidth: bannerWidth, scale: scale, closeButton: appearance.closeButton,
+            actionLabelWidth: actionLabel?.width, secondaryActionLabelWidth: secondaryActionLabel?.width)
         // The icon, loaded by presentTopBanner; one whose file went away since is left out.
         var iconSide = 0
         var iconBitmap: IconBitmap?
@@ -556,17 +592,19 @@ public final class BannerHost {
             let glyph = font.shape(Self.closeGlyph)
             return PlacedText(line: glyph, baseline: baselines.title, x: columns.x + (columns.width - glyph.width) / 2)
         }
-        var actionButton: ActionButtonLook?
-        if let columns = buttons.action, let actionLabel {
-            actionButton = ActionButtonLook(
+        func actionButton(_ columns: PixelRange?, _ label: ShapedLine?) -> ActionButtonLook? {
+            guard let columns, let label else { return nil }
+            return ActionButtonLook(
                 box: BannerLayout.actionButtonFrame(columns, baseline: baselines.title, line: titleMetrics, bannerHeight: height, scale: scale),
-                label: PlacedText(line: actionLabel, baseline: baselines.title,
+                label: PlacedText(line: label, baseline: baselines.title,
                                   x: columns.x + BannerLayout.pixels(BannerLayout.actionButtonPadding, scale: scale)))
         }
         var look = Look(
             title: title, background: background, text: text, font: font, height: height,
             baseline: baselines.title, titleX: titleX,
-            subtitle: subtitle, icon: icon, closeButton: closeButton, actionButton: actionButton,
+            subtitle: subtitle, icon: icon, closeButton: closeButton,
+            actionButton: actionButton(buttons.action, actionLabel),
+            secondaryActionButton: actionButton(buttons.secondaryAction, secondaryActionLabel),
             hitAreas: BannerLayout.hitAreas(buttons, bannerHeight: height),
             cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: bannerWidth, bannerHeight: height),
             isMirrored: false
@@ -596,6 +634,7 @@ struct Look: Equatable {
     var icon: PlacedIcon?
     var closeButton: PlacedText?
     var actionButton: ActionButtonLook?
+    var secondaryActionButton: ActionButtonLook?
     var hitAreas: BannerHitAreas
     /// The bottom corners' radius in pixels, 0 for square ones.
     var cornerRadius: Int
@@ -611,8 +650,8 @@ struct Look: Equatable {
         subtitle?.mirror(width: width)
         if let frame = icon?.frame { icon?.frame = BannerLayout.mirrored(frame, width: width) }
         closeButton?.mirror(width: width)
-        if let box = actionButton?.box { actionButton?.box = BannerLayout.mirrored(box, width: width) }
-        actionButton?.label.mirror(width: width)
+        actionButton?.mirror(width: width)
+        secondaryActionButton?.mirror(width: width)
         hitAreas = hitAreas.mirrored(width: width)
         isMirrored = true
     }
@@ -621,6 +660,7 @@ struct Look: Equatable {
         a.title === b.title && a.background == b.background && a.text == b.text && a.font === b.font
             && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX && a.subtitle == b.subtitle
             && a.icon == b.icon && a.closeButton == b.closeButton && a.actionButton == b.actionButton
+            && a.secondaryActionButton == b.secondaryActionButton
             && a.hitAreas == b.hitAreas && a.cornerRadius == b.cornerRadius && a.isMirrored == b.isMirrored
     }
 }
@@ -646,10 +686,15 @@ struct PlacedText: Equatable {
     }
 }
 
-/// The action button: a box tinted with the text colour, and its label.
+/// An action button: a box tinted with the text colour, and its label.
 struct ActionButtonLook: Equatable {
     var box: PixelRect
     var label: PlacedText
+
+    mutating func mirror(width: Int) {
+        box = BannerLayout.mirrored(box, width: width)
+        label.mirror(width: width)
+    }
 }
 
 /// What the back buffer holds, to skip redrawing frames that only move the window.

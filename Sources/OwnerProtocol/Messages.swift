@@ -68,6 +68,8 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case showArguments = "show-arguments"
         /// `status --follow`: the status now and after every change, until the client goes.
         case subscribe
+        /// `window-banner action`: what a click on an action button does.
+        case action
     }
 
     public var v: Int
@@ -80,6 +82,8 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
     public var showArguments: ShowArgumentsRequest?
     /// The fields of a `subscribe`.
     public var subscribe: SubscribeRequest?
+    /// The fields of an `action`.
+    public var action: ActionRequest?
 
     public init(_ show: ShowRequest) {
         self.v = OwnerProtocol.version
@@ -97,6 +101,12 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         self.v = OwnerProtocol.version
         self.command = .subscribe
         self.subscribe = subscribe
+    }
+
+    public init(_ action: ActionRequest) {
+        self.v = OwnerProtocol.version
+        self.command = .action
+        self.action = action
     }
 
     public init(_ dismiss: DismissRequest) {
@@ -243,6 +253,25 @@ public struct DismissRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// `window-banner action`: click an action button of the banner on screen, without the pointer.
+public struct ActionRequest: Codable, Sendable, Equatable {
+    /// The button's label, exactly as shown before ellipsizing; nil: by position (`secondary`).
+    public var label: String?
+    /// Without a label: the secondary action button rather than the primary one.
+    public var secondary: Bool
+    /// `--monitor`; `nil` means every monitor.
+    public var monitor: String?
+    /// `--id KEY`: only the banner shown with this key.
+    public var id: String?
+
+    public init(label: String? = nil, secondary: Bool = false, monitor: String? = nil, id: String? = nil) {
+        self.label = label
+        self.secondary = secondary
+        self.monitor = monitor
+        self.id = id
+    }
+}
+
 /// What the owner answers.
 public struct OwnerResponse: Codable, Sendable, Equatable {
     public var v: Int
@@ -250,7 +279,8 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public var error: OwnerError?
     /// Answer to `show`.
     public var shown: ShownReply?
-    /// Answer to `dismiss`: how many banners (visible or queued) went away.
+    /// Answer to `dismiss`: how many banners (visible or queued) went away; to `action`: how
+    /// many had the button clicked (1, or 0 never: an error says why).
     public var dismissed: Int?
     /// Answer to `status`.
     public var status: OwnerStatus?
@@ -376,11 +406,13 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
     public var style: String?
     /// The progress bar's fraction, 0...1; nil for none.
     public var progress: Double?
+    /// The action buttons' labels, the primary first; nil for none.
+    public var actions: [String]?
 
     public init(
         monitor: String, primary: Bool, presented: Bool, title: String?, subtitle: String? = nil, id: String?, height: Int?,
         reserved: Int, compact: Bool?, mode: String?, remaining: Double?, queue: Int, hidden: String? = nil,
-        style: String? = nil, progress: Double? = nil
+        style: String? = nil, progress: Double? = nil, actions: [String]? = nil
     ) {
         self.monitor = monitor
         self.primary = primary
@@ -397,5 +429,6 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
         self.hidden = hidden
         self.style = style
         self.progress = progress
+        self.actions = actions
     }
 }

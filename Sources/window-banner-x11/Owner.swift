@@ -215,6 +215,11 @@ final class Owner {
             reply(id, OwnerResponse(stats: state.stats), thenClose: true)
         case .subscribe:
             subscribe(id, keepalive: request.subscribe?.keepalive)
+        case .action:
+            switch act(request.action ?? ActionRequest()) {
+            case .success: reply(id, OwnerResponse(dismissed: 1), thenClose: true)
+            case .failure(let error): reply(id, OwnerResponse(error: error), thenClose: true)
+            }
         case .quit:
             reply(id, OwnerResponse(dismissed: dismiss(DismissRequest(all: true))), thenClose: true)
             shutDown()
@@ -402,6 +407,33 @@ final class Owner {
         return ended.count
     }
 
+    /// `window-banner action`: clicks the button `request` names on the banner on screen — the
+    /// primary monitor's, else the first monitor's that has it — with everything a click brings
+    /// (the button's command, `show --wait` told `action` or `secondary-action`, the next queued
+    /// banner). An error, changing nothing, when no banner on screen has that button.
+    private func act(_ request: ActionRequest) -> Result<Void, OwnerError> {
+        let hosts: [BannerHost]
+        if let monitor = request.monitor {
+            do {
+                hosts = try banners.hosts(named: monitor)
+            } catch {
+                return .failure(OwnerError(.usage, "\(error)"))
+            }
+        } else {
+            hosts = banners.hosts.filter { $0 === banners.primaryHost } + banners.hosts.filter { $0 !== banners.primaryHost }
+        }
+        for host in hosts {
+            guard let current = schedules[host.monitorName]?.current, request.id == nil || current.id == request.id,
+                  let reason = current.appearance.actionButton(labelled: request.label, secondary: request.secondary),
+                  host.activate(reason) else { continue }
+            return .success(())
+        }
+        let button = request.label.map { "an action '\($0.printable)'" } ?? (request.secondary ? "a secondary action" : "an action")
+        let banner = request.id.map { "no banner with id '\($0.printable)'" } ?? "no banner"
+        let place = request.monitor.map { " on \($0.printable)" } ?? ""
+        return .failure(OwnerError(.usage, "\(banner) on screen\(place) has \(button)"))
+    }
+
     // MARK: Subscribers
 
     /// What a subscriber has been told: the status, with each monitor's transient deadline in
@@ -465,7 +497,8 @@ final class Owner {
                 reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
                 remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count,
                 hidden: !host.isBannerPresented ? nil : banners.isScreenLocked ? "locked" : host.isWaitingForFullscreen ? "fullscreen" : nil,
-                style: current.flatMap { requests[$0.token]?.style }, progress: current?.appearance.progress)
+                style: current.flatMap { requests[$0.token]?.style }, progress: current?.appearance.progress,
+                actions: current.flatMap { $0.appearance.actionLabels.isEmpty ? nil : $0.appearance.actionLabels })
         }
         return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors)
     }
@@ -515,7 +548,7 @@ final class Owner {
     private func userDismissed(_ reason: BannerDismissReason, on host: BannerHost) {
         guard let token = schedules[host.monitorName]?.current?.token else { return }
         if let command = requests[token]?.commands.command(for: reason), case .failure(let failure) = command.launch() {
-            log("the \(reason == .action ? "--action" : "--on-click") command did not run: \(failure)")
+            log("the \(reason == .clicked ? "--on-click" : "--action") command did not run: \(failure)")
         }
         let now = monotonicNow()
         for name in Array(schedules.keys) where schedules[name]?.current?.token == token {

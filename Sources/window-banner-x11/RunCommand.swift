@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
         or COMMAND exits (then window-banner exits with COMMAND's status), and slides out before \
         exiting. COMMAND is run directly, without a shell. A banner the user dismisses (a click, \
         its buttons, a swipe up) slides out too; a COMMAND still running is waited for. The \
-        --action button's command starts detached, like show's.
+        --action buttons' commands start detached, like show's.
         """
     )
 
@@ -82,12 +82,13 @@ struct RunCommand: ParsableCommand {
             if everyMonitor { banners.dismissTopBannerOnEveryMonitor() } else { for host in hosts { host.dismissTopBanner() } }
         }
         // Dismissed by the user on one monitor: gone from all, and the action button's command runs.
-        let actionCommand = appearance.action.flatMap { try? ActionSetting(parsing: $0) }?.command ?? []
+        let actionCommands = appearance.action.map { (try? ActionSetting(parsing: $0))?.command ?? [] }
         var launched: [pid_t] = []
         let dismissedByUser = { (reason: BannerDismissReason) in
             dismiss()
-            guard reason == .action, !actionCommand.isEmpty else { return }
-            let command = BannerCommand(arguments: actionCommand, environment: processEnvironment(), directory: nil)
+            guard let index = [BannerDismissReason.action, .secondaryAction].firstIndex(of: reason),
+                  index < actionCommands.count, !actionCommands[index].isEmpty else { return }
+            let command = BannerCommand(arguments: actionCommands[index], environment: processEnvironment(), directory: nil)
             switch command.launch() {
             case .success(let pid): launched.append(pid)
             case .failure(let failure): Terminal.warning("the --action command did not run: \(failure)")
