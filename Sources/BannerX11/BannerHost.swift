@@ -1,10 +1,10 @@
 // One banner on one monitor: the "UIWindow" of this port. It owns the presentation state
 // machine, the two windows (visible banner + reservation dock) and the back buffer, creates
 // them when a presentation starts and releases them, in `tearDown`, when it ends. The banner
-// sits under the panels other clients reserve at the monitor's top (BannerDisplay.panels), and
-// its dock reserves the whole banner before the first frame and until after the last. It also hears
-// the pointer on its banner and, when BannerGesture calls that a dismissal, slides the banner
-// out and says why (`onDismiss`).
+// sits under the panels other clients reserve at the monitor's top and between those they
+// reserve at its sides (BannerDisplay.panels), and its dock reserves the whole banner before the
+// first frame and until after the last. It also hears the pointer on its banner and, when
+// BannerGesture calls that a dismissal, slides the banner out and says why (`onDismiss`).
 // Start reading at `presentTopBanner`; `renderFrame` turns the core's frame into X requests.
 
 import CX11
@@ -167,7 +167,7 @@ public final class BannerHost {
     var drawnIconFrame: PixelRect? { drawnContent?.new.icon?.frame }
 
     /// Where the buttons of the banner as last drawn are, in its own pixels (= root pixels on a
-    /// monitor at the origin, once fully down).
+    /// monitor at the origin without a left panel, once fully down).
     var drawnHitAreas: BannerHitAreas? { drawnContent?.new.hitAreas }
 
     /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides;
