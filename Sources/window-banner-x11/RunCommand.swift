@@ -59,7 +59,7 @@ struct RunCommand: ParsableCommand {
         let banners = try openBannerDisplay(display)
         defer { banners.close() }
 
-        let hosts: [BannerHost]
+        var hosts: [BannerHost]
         // `all` follows the monitors: one plugged in while the banner shows gets it too.
         let everyMonitor = monitor == "all"
         do {
@@ -78,7 +78,9 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
+        var dismissed = false
         let dismiss = {
+            dismissed = true
             if everyMonitor { banners.dismissTopBannerOnEveryMonitor() } else { for host in hosts { host.dismissTopBanner() } }
         }
         // Dismissed by the user on one monitor: gone from all, and the action button's command runs.
@@ -95,8 +97,23 @@ struct RunCommand: ParsableCommand {
             }
         }
         for host in hosts { host.onDismiss = dismissedByUser }
-        if everyMonitor {
-            banners.onMonitorsChanged = { [unowned banners] in for host in banners.hosts { host.onDismiss = dismissedByUser } }
+        banners.onMonitorsChanged = { [unowned banners] in
+            if everyMonitor {
+                for host in banners.hosts { host.onDismiss = dismissedByUser }
+                return
+            }
+            // A banner whose monitor was unplugged moves to the primary monitor, as the owner's do.
+            hosts.removeAll { host in !banners.hosts.contains { $0 === host } }
+            guard hosts.isEmpty, !dismissed else { return }
+            let primary = banners.primaryHost
+            primary.compactPolicy = policy
+            primary.placement = placement
+            primary.fullscreenPolicy = fullscreen
+            primary.onDismiss = dismissedByUser
+            // Its values were checked when it was first presented.
+            _ = try? primary.presentTopBanner(look)
+            hosts = [primary]
+            Terminal.warning("its monitor is gone: the banner moves to the primary monitor \(primary.monitorName)")
         }
 
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGCHLD]) else {

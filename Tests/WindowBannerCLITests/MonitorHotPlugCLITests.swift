@@ -67,6 +67,24 @@ extension WindowBannerCLITests {
             #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && Self.banners(observer).isEmpty })
         }
 
+        @Test func runOnAMonitorThatIsUnpluggedMovesToThePrimaryMonitor() throws {
+            let fixture = try Fixture(setup: [
+                Self.setMonitor("left", Self.left, output: "screen"), Self.setMonitor("right", Self.right, output: "none"),
+            ])
+            let observer = fixture.observer
+            let banner = try fixture.launch(["run", "--title", "T", "--compact", "never", "--monitor", "right"])
+            #expect(observer.wait { Self.banners(observer) == [Rect(x: 640, y: 0, width: 640, height: 80)] })
+            try fixture.desktop.run(["xrandr", "--delmonitor", "right"])
+            #expect(observer.wait {
+                Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80)]
+                    && Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]]
+            }, "banners \(Self.banners(observer)), struts \(Self.struts(observer))")
+            banner.signal(SIGTERM)
+            #expect(banner.waitForExit() == 0)
+            #expect(banner.standardError == "window-banner: warning: its monitor is gone: the banner moves to the primary monitor left\n")
+            #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && Self.banners(observer).isEmpty })
+        }
+
         @Test func aBannerWhoseMonitorIsUnpluggedMovesToThePrimaryMonitor() throws {
             let owner = try OwnerFixture(setup: [
                 Self.setMonitor("left", Self.left, output: "screen"), Self.setMonitor("right", Self.right, output: "none"),
