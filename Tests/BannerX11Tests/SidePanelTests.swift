@@ -5,7 +5,7 @@
 // Measured by an independent observer: window geometry, strut properties, `_NET_WORKAREA`, pixels.
 
 import BannerCore
-import BannerX11
+@testable import BannerX11
 import CX11
 import Glibc
 import ProcessTestSupport
@@ -110,7 +110,8 @@ extension BannerX11Tests {
             // A left dock that starts below the banner changes nothing; grown to the top, it does.
             let left = try StandInPanel(displayName: fixture.desktop.displayName, edge: .left, x: 0, y: 200, width: 48, height: 600, colour: Self.leftColour)
             defer { left.close() }
-            #expect(fixture.run { observer.workAreas().first?.x == 48 })
+            #expect(fixture.run { observer.workAreas().first?.x == 48 && fixture.display.panels.sidePanels.count == 2 })
+            #expect(fixture.run { !fixture.host.isAnimating })
             #expect(fixture.bannerGeometry == Rect(x: 0, y: 0, width: 1216, height: 80))
             left.close()
             let tall = try StandInPanel(displayName: fixture.desktop.displayName, edge: .left, x: 0, y: 0, width: 48, height: 800, colour: Self.leftColour)
