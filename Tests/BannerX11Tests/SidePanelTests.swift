@@ -87,6 +87,27 @@ extension BannerX11Tests {
             #expect(windowManager == .icewm || fixture.run { Self.fills(client, in: observer, Self.besideDocks) }, "client at \(observer.geometry(of: client).map(\.description) ?? "nowhere")")
         }
 
+        @Test func aLongTitleIsEllipsizedToTheBannersWidthNotTheMonitors() throws {
+            let fixture = try Fixture()
+            let (left, right) = try Self.docks(on: fixture)
+            defer { left.close(); right.close() }
+            #expect(fixture.run { fixture.display.panels.sidePanels.count == 2 })
+            fixture.host.compactPolicy = .never
+            let title = String(repeating: "Synchronising the shared folders ", count: 8)
+            try fixture.host.presentTopBanner { $0.title(title).backgroundColor(.systemRed) }
+            #expect(fixture.run { fixture.host.phase == .presented && !fixture.host.isAnimating })
+            let drawn = try #require(fixture.host.drawnTitle)
+            #expect(drawn.text.hasSuffix("…"))
+            let room = BannerLayout.maximumTitleWidth(monitorWidth: 1168, scale: fixture.display.pixelsPerPoint)
+            #expect(drawn.line.width <= room && drawn.line.width > room - 40, "title \(drawn.line.width) px in \(room)")
+            #expect(drawn.x >= 0 && drawn.x + drawn.line.width <= 1168)
+            // On screen, the text stays between the docks.
+            #expect(fixture.waitUntilBannerIsOnTop())
+            let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
+            let columns = shot.columns(matching: Self.white, tolerance: 40)
+            #expect((columns.first ?? 0) > 48 && (columns.last ?? 1280) < 1216, "text spans \(columns.first ?? -1)...\(columns.last ?? -1)")
+        }
+
         @Test func bannerFollowsSidePanelsThatComeAndGoWhileItShows() throws {
             let fixture = try Fixture()
             let observer = fixture.observer
