@@ -124,6 +124,14 @@ public struct BannerSchedule: Sendable {
         deadline.map { max(0, $0.seconds - now.seconds) }
     }
 
+    /// The visible banner as another monitor would take it over now: a transient one with
+    /// the time it has left here (a monitor added, or this one gone).
+    public func currentKeepingTimeLeft(at now: MonotonicTime) -> ScheduledBanner? {
+        guard var banner = current else { return nil }
+        if case .transient = banner.mode, let remaining = remaining(at: now) { banner.mode = .transient(max(remaining, 0.001)) }
+        return banner
+    }
+
     /// Where a shown banner went.
     public enum Placement: Sendable, Equatable {
         case presented

@@ -1,10 +1,10 @@
 // One banner on one monitor: the "UIWindow" of this port. It owns the presentation state
 // machine, the two windows (visible banner + reservation dock) and the back buffer, creates
 // them when a presentation starts and releases them, in `tearDown`, when it ends. The banner
-// sits under the panels other clients reserve at the monitor's top (BannerDisplay.panels), and
-// its dock reserves the whole banner before the first frame and until after the last. It also hears
-// the pointer on its banner and, when BannerGesture calls that a dismissal, slides the banner
-// out and says why (`onDismiss`).
+// sits under the panels other clients reserve at the monitor's top and between those they
+// reserve at its sides (BannerDisplay.panels), and its dock reserves the whole banner before the
+// first frame and until after the last. It also hears the pointer on its banner and, when
+// BannerGesture calls that a dismissal, slides the banner out and says why (`onDismiss`).
 // Start reading at `presentTopBanner`; `renderFrame` turns the core's frame into X requests.
 
 import CX11
@@ -51,6 +51,10 @@ public final class BannerHost {
     public let monitorName: String
     /// The monitor's rectangle in root coordinates; follows RandR changes.
     public private(set) var monitor: MonitorGeometry
+    /// The banner's width in pixels: the monitor's, less the columns side panels take at the
+    /// banner's rows (see ``BannerLayout/sideInsets(of:panels:placement:panelInset:bannerHeight:)``).
+    /// Its text is fitted and centred to it; followed by a visible banner at its next frame.
+    public private(set) var bannerWidth: Int
     public private(set) var isPrimary: Bool
     /// Regular or compact: re-evaluated for every frame, so changing it re-lays out a visible banner.
     public var compactPolicy: CompactPolicy = .auto {
@@ -109,6 +113,7 @@ public final class BannerHost {
     init(monitor: Monitor, context: BannerDisplay, timing: BannerTiming) {
         monitorName = monitor.name
         self.monitor = monitor.geometry
+        bannerWidth = monitor.geometry.width
         isPrimary = monitor.isPrimary
         self.context = context
         presentation = BannerPresentation(timing: timing)
@@ -144,7 +149,7 @@ public final class BannerHost {
     /// The X window id of the visible banner while it exists (0 otherwise).
     public var bannerWindowID: UInt { bannerWindow?.window ?? 0 }
 
-    /// The title as last drawn (ellipsized to the monitor, shaped), with the font stack it was
+    /// The title as last drawn (ellipsized to the banner's width, shaped), with the font stack it was
     /// drawn with and its left edge; nil while no banner is drawn.
     var drawnTitle: (text: String, font: FontStack, line: ShapedLine, x: Int)? {
         drawnContent.map { ($0.new.title.text, $0.new.font, $0.new.title, $0.new.titleX) }
@@ -162,7 +167,7 @@ public final class BannerHost {
     var drawnIconFrame: PixelRect? { drawnContent?.new.icon?.frame }
 
     /// Where the buttons of the banner as last drawn are, in its own pixels (= root pixels on a
-    /// monitor at the origin, once fully down).
+    /// monitor at the origin without a left panel, once fully down).
     var drawnHitAreas: BannerHitAreas? { drawnContent?.new.hitAreas }
 
     /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides;
@@ -308,22 +313,34 @@ public final class BannerHost {
         }
         // Values were validated in presentTopBanner; the compact variant may change with RandR,
         // but its font and colours were validated there too.
-        guard let new = try? look(for: effective(frame.appearance)) else { return }
-        let old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
-        let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
+        guard var new = try? look(for: effective(frame.appearance)) else { return }
+        var old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
         let reserved = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
         let panelInset = BannerLayout.panelInset(of: monitor, panels: context.panels.panels, placement: placement, bannerHeight: reserved)
+        let sides = BannerLayout.sideInsets(
+            of: monitor, panels: context.panels.sidePanels, placement: placement, panelInset: panelInset, bannerHeight: reserved)
+        let width = BannerLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides).width
+        if width != bannerWidth {
+            // Side panels came, went or changed: the text is fitted and centred again for the
+            // banner's new width (its height does not depend on the width).
+            bannerWidth = width
+            looks.removeAll()
+            guard let fitted = try? look(for: effective(frame.appearance)) else { return }
+            new = fitted
+            old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
+        }
+        let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
 
         let surface = self.surface ?? context.connection.surfaceForNewBanner()
         self.surface = surface
 
         // The space first, whole: the dock is mapped (or replaced) before the banner moves.
-        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: reserved)
+        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: reserved, sides: sides)
         reserve(dock, surface: surface, background: new.background, cornerRadius: new.cornerRadius)
 
         // Over the dock: under the panels, unless the WM laid the dock out elsewhere itself.
         let inset = reservation?.bannerInset ?? panelInset
-        let area = BannerLayout.bannerArea(on: monitor, panelInset: inset)
+        let area = BannerLayout.bannerArea(on: monitor, panelInset: inset, sides: sides)
         let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: reserved)
         let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: area, on: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
         let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
@@ -331,10 +348,10 @@ public final class BannerHost {
 
         let banner = ensureBannerWindow(surface: surface, area: area, height: height, placement: placement, clipsAtEdge: clipsAtEdge)
         let content = DrawnContent(
-            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height,
+            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: bannerWidth, height: height,
             newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
         if content != drawnContent, let canvas {
-            canvas.resize(width: monitor.width, height: height)
+            canvas.resize(width: bannerWidth, height: height)
             draw(content, on: canvas)
             canvas.roundBottomCorners(radius: radius)
             // Before the windows move: a resized content window is repainted from this buffer.
@@ -345,7 +362,7 @@ public final class BannerHost {
         // whole banner (the same shape all through a slide).
         let outline = radius > 0
             ? BannerLayout.roundedBottomShape(
-                width: monitor.width, bannerHeight: height,
+                width: bannerWidth, bannerHeight: height,
                 visibleHeight: clipsAtEdge ? placement.visibleHeight : height, radius: radius)
             : nil
         banner.place(on: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge, outline: outline)
@@ -375,9 +392,9 @@ public final class BannerHost {
             return colour
         }
         if let bar {
-            var rects = BannerLayout.progressBar(bar, monitorWidth: monitor.width, bannerHeight: look.height, scale: context.pixelsPerPoint)
+            var rects = BannerLayout.progressBar(bar, monitorWidth: bannerWidth, bannerHeight: look.height, scale: context.pixelsPerPoint)
             if look.isMirrored {
-                rects = (BannerLayout.mirrored(rects.filled, width: monitor.width), BannerLayout.mirrored(rects.track, width: monitor.width))
+                rects = (BannerLayout.mirrored(rects.filled, width: bannerWidth), BannerLayout.mirrored(rects.track, width: bannerWidth))
             }
             canvas.fill(rects.track, with: text(BannerLayout.progressTrackOpacity))
             canvas.fill(rects.filled, with: text(1))
@@ -416,7 +433,7 @@ public final class BannerHost {
         let connection = context.connection
         let banner = BannerWindow(connection: connection, surface: surface, monitor: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
         banner.isSuppressed = mustHide
-        canvas = Canvas(connection: connection, surface: surface, width: monitor.width, height: height)
+        canvas = Canvas(connection: connection, surface: surface, width: bannerWidth, height: height)
         drawnContent = nil
         bannerWindow = banner
         return banner
@@ -485,7 +502,8 @@ public final class BannerHost {
         }
     }
 
-    /// The panels at the monitor's top edge changed: a shown banner moves under them.
+    /// The panels at the monitor's top edge or sides changed: a shown banner moves under and
+    /// between them.
     func panelsChanged() {
         if bannerWindow != nil { drawAtNextSlot() }
     }
@@ -529,11 +547,11 @@ public final class BannerHost {
             let fitted = BannerLayout.ellipsize(BannerLayout.singleLine(text), maxWidth: maxWidth) { stack.width(of: $0, direction: direction) }
             return stack.shape(fitted, direction: direction)
         }
-        let labelWidth = BannerLayout.maximumActionLabelWidth(monitorWidth: monitor.width, scale: scale, count: appearance.actionLabels.count)
+        let labelWidth = BannerLayout.maximumActionLabelWidth(monitorWidth: bannerWidth, scale: scale, count: appearance.actionLabels.count)
         let actionLabel = appearance.actionLabel.isEmpty ? nil : fitted(appearance.actionLabel, font, maxWidth: labelWidth)
         let secondaryActionLabel = appearance.secondaryActionLabel.isEmpty ? nil : fitted(appearance.secondaryActionLabel, font, maxWidth: labelWidth)
         let buttons = BannerLayout.trailingButtons(
-            monitorWidth: monitor.width, scale: scale, closeButton: appearance.closeButton,
+            monitorWidth: bannerWidth, scale: scale, closeButton: appearance.closeButton,
             actionLabelWidth: actionLabel?.width, secondaryActionLabelWidth: secondaryActionLabel?.width)
         // The icon, loaded by presentTopBanner; one whose file went away since is left out.
         var iconSide = 0
@@ -543,7 +561,7 @@ public final class BannerHost {
             iconBitmap = try? context.icons.bitmap(atPath: path).scaled(toSquare: iconSide)
         }
         let maximumWidth = BannerLayout.maximumTitleWidth(
-            monitorWidth: monitor.width, scale: scale, trailingWidth: buttons.width,
+            monitorWidth: bannerWidth, scale: scale, trailingWidth: buttons.width,
             leadingWidth: iconBitmap == nil ? 0 : BannerLayout.iconLeadingWidth(side: iconSide, scale: scale))
         let title = fitted(appearance.title, font, maxWidth: maximumWidth)
         let titleMetrics = BannerLayout.LineMetrics(ascent: title.ascent, descent: title.descent)
@@ -552,17 +570,17 @@ public final class BannerHost {
         if !appearance.subtitle.isEmpty {
             let line = fitted(appearance.subtitle, try context.fonts.font(appearance.effectiveSubtitleFont, scale: scale), maxWidth: maximumWidth)
             subtitleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
-            subtitle = PlacedText(line: line, baseline: 0, x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: line.width))
+            subtitle = PlacedText(line: line, baseline: 0, x: BannerLayout.titleX(monitorWidth: bannerWidth, textWidth: line.width))
         }
         let height = BannerLayout.bannerHeight(appearance, scale: scale)
         let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
         if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
-        var titleX = BannerLayout.titleX(monitorWidth: monitor.width, textWidth: title.width)
+        var titleX = BannerLayout.titleX(monitorWidth: bannerWidth, textWidth: title.width)
         var icon: PlacedIcon?
         if let iconBitmap {
             // Icon and text centred together; both lines start beside the icon.
             let textWidth = max(title.width, subtitle?.line.width ?? 0)
-            let columns = BannerLayout.leadingIcon(monitorWidth: monitor.width, side: iconSide, textWidth: textWidth, scale: scale)
+            let columns = BannerLayout.leadingIcon(monitorWidth: bannerWidth, side: iconSide, textWidth: textWidth, scale: scale)
             titleX = columns.textX
             subtitle?.x = columns.textX
             let blockHeight = BannerLayout.iconSide(titleLine: titleMetrics.height, subtitleLine: subtitleMetrics?.height ?? 0, scale: scale)
@@ -588,10 +606,10 @@ public final class BannerHost {
             actionButton: actionButton(buttons.action, actionLabel),
             secondaryActionButton: actionButton(buttons.secondaryAction, secondaryActionLabel),
             hitAreas: BannerLayout.hitAreas(buttons, bannerHeight: height),
-            cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: monitor.width, bannerHeight: height),
+            cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: bannerWidth, bannerHeight: height),
             isMirrored: false
         )
-        if appearance.layoutDirection == .rightToLeft { look.mirror(width: monitor.width) }
+        if appearance.layoutDirection == .rightToLeft { look.mirror(width: bannerWidth) }
         if looks.count > 16 { looks.removeAll() }
         looks[key] = look
         return look

@@ -32,6 +32,8 @@ final class Owner {
     private let log: (String) -> Void
     private var config = ConfigCache()
     private var schedules: [String: BannerSchedule] = [:]
+    /// The monitors there were at the last look: one not among them is new.
+    private var knownMonitors: Set<String>
     private var clients: [Int: Client] = [:]
     private var nextClientID = 0
     private var nextToken = 0
@@ -59,6 +61,7 @@ final class Owner {
         self.listener = listener
         self.idleExit = idleExit
         self.log = log
+        knownMonitors = Set(banners.hosts.map(\.monitorName))
         state = OwnerState(directory: OwnerState.defaultDirectory(environment: processEnvironment()))
         for problem in state.problems { log(problem) }
         listenerWatch = banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
@@ -337,6 +340,7 @@ final class Owner {
         requests[banner.token] = RequestState(
             monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
             key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style,
+            everyMonitor: request.monitor == "all", enqueue: request.enqueue,
             show: request, environment: environment ?? request.environment)
         var keepalive: Double?
         if request.wait {
@@ -708,18 +712,62 @@ final class Owner {
         }
     }
 
-    /// Monitors that went away take their banners and queues with them.
+    /// Monitors that went away take their banners and queues with them, except a banner asked
+    /// for on that monitor alone (`--monitor NAME`), which moves to the primary monitor rather
+    /// than vanish unseen; a monitor that came gets every `--monitor all` banner.
     private func monitorsChanged() {
         let present = Set(banners.hosts.map(\.monitorName))
+        let now = monotonicNow()
+        var moving: [(banner: ScheduledBanner, from: String)] = []
         for name in Array(schedules.keys) where !present.contains(name) {
             guard var schedule = schedules.removeValue(forKey: name) else { continue }
-            endAll(schedule.clear(), on: name)
+            let onIt = [schedule.currentKeepingTimeLeft(at: now)].compactMap { $0 } + schedule.queue
+            var change = schedule.clear()
+            let homeless = onIt.filter { requests[$0.token].map { !$0.everyMonitor && $0.monitors == [name] } ?? false }
+            change.ended.removeAll { ended in homeless.contains { $0.token == ended.token } }
+            for banner in homeless { requests[banner.token]?.monitors.remove(name) }
+            moving += homeless.map { ($0, name) }
+            endAll(change, on: name)
             finishHiding(on: name)
         }
+        let primary = banners.primaryHost
+        for (banner, name) in moving {
+            log("monitor \(name) is gone: \(banner.id.map { "banner \($0)" } ?? "the banner \"\(banner.appearance.title)\"") moves to the primary monitor \(primary.monitorName)")
+            carry(banner, to: primary, at: now)
+        }
+        for host in banners.hosts where !knownMonitors.contains(host.monitorName) {
+            for banner in everyMonitorBanners(at: now) { carry(banner, to: host, at: now) }
+        }
+        knownMonitors = present
         for index in pendingReplies.indices { pendingReplies[index].monitors.formIntersection(present) }
         flushPendingReplies(force: false)
         rescheduleTimeouts()
         updateIdle()
+    }
+
+    /// Every `--monitor all` banner showing or queued on some monitor, in the order a monitor
+    /// added now shows them: the ones on screen first (a transient one for the time it has
+    /// left there), then the queued ones, oldest first.
+    private func everyMonitorBanners(at now: MonotonicTime) -> [ScheduledBanner] {
+        var shown: [Int: ScheduledBanner] = [:]
+        var queued: [Int: ScheduledBanner] = [:]
+        for schedule in schedules.values {
+            if let current = schedule.currentKeepingTimeLeft(at: now), requests[current.token]?.everyMonitor == true {
+                shown[current.token] = current
+            }
+            for banner in schedule.queue where requests[banner.token]?.everyMonitor == true { queued[banner.token] = banner }
+        }
+        let later = queued.filter { shown[$0.key] == nil }
+        return shown.sorted { $0.key < $1.key }.map(\.value) + later.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Adds `banner`, already shown elsewhere, to `host`'s schedule as its request asked
+    /// (replacing, or queued with `--enqueue`).
+    private func carry(_ banner: ScheduledBanner, to host: BannerHost, at now: MonotonicTime) {
+        guard let request = requests[banner.token] else { return }
+        requests[banner.token]?.monitors.insert(host.monitorName)
+        let (change, _) = schedules[host.monitorName, default: BannerSchedule()].show(banner, enqueue: request.enqueue, at: now)
+        _ = apply(change, on: host)
     }
 
     // MARK: Idle exit and shutdown
@@ -785,6 +833,10 @@ final class Owner {
         var once: String?
         /// The `--style` it was shown with, for `status`.
         var style: String?
+        /// Asked for on every monitor (`--monitor all`): a monitor added while it shows gets it.
+        var everyMonitor: Bool
+        /// Asked for with `--enqueue`: wherever it goes later, it waits behind what shows there.
+        var enqueue: Bool
         /// On screen at least once (counted as an impression).
         var presented = false
         var waiters: Set<Int> = []
