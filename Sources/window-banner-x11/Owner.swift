@@ -442,24 +442,26 @@ final class Owner {
     /// next connection starts the new owner, then slides its banners away and exits.
     private func handOver(to id: Int) {
         let now = monotonicNow()
-        var visible: [(ScheduledBanner, remaining: Double?)] = []
-        var queued: [ScheduledBanner] = []
+        var visible: [(ScheduledBanner, remaining: Double?, monitor: String)] = []
+        var queued: [(ScheduledBanner, monitor: String)] = []
         for host in banners.hosts {
             guard let schedule = schedules[host.monitorName] else { continue }
-            if let current = schedule.current { visible.append((current, schedule.remaining(at: now))) }
-            queued += schedule.queue
+            if let current = schedule.current { visible.append((current, schedule.remaining(at: now), host.monitorName)) }
+            queued += schedule.queue.map { ($0, host.monitorName) }
         }
         // A banner shown on several monitors (`--monitor all`) is one request, described once.
         var seen: Set<Int> = []
         var handed: [ShowArgumentsRequest] = []
         var size = 0
         var left = 0
-        let candidates = visible.map { ($0.0, $0.remaining, false) } + queued.map { ($0, nil as Double?, true) }
-        for (banner, remaining, enqueue) in candidates where seen.insert(banner.token).inserted {
-            guard let request = requests[banner.token] else { continue }
+        let candidates = visible.map { ($0.0, $0.remaining, $0.monitor, false) } + queued.map { ($0.0, nil as Double?, $0.monitor, true) }
+        for (banner, remaining, monitor, enqueue) in candidates where seen.insert(banner.token).inserted {
+            guard var request = requests[banner.token] else { continue }
             var mode = banner.mode
             // A banner about to time out still comes back, for the shortest time a timeout takes.
             if case .transient = mode, let remaining { mode = .transient(max(remaining, 0.1)) }
+            // One that moved off a monitor unplugged since comes back where it is now.
+            if (try? banners.hosts(named: request.show.monitor)) == nil { request.show.monitor = monitor }
             let description = Handover.describe(request.show, environment: request.environment, display: paths.display, mode: mode, enqueue: enqueue)
             let cost = OwnerProtocol.encode(description).count
             guard size + cost < Frame.maximumLength - 1024 else {
