@@ -276,9 +276,10 @@ package struct StatsCommand: ParsableCommand {
         discussion: """
         A banner counts under its --id, else its --style, else "-". Counts survive owner \
         restarts ($XDG_STATE_HOME/window-banner/stats.json); with no owner running the file is \
-        read directly. Columns: shown, then one per way a banner ends (clicked, closed, swiped, \
-        action, secondary-action, timeout, dismissed, replaced). Exit codes: 0; 75 owner not reachable; 76 \
-        protocol version mismatch.
+        read directly. The \(BannerStats.maximumKeys) keys used most recently are kept. Columns: \
+        shown, then one per way a banner ends (clicked, closed, swiped, action, \
+        secondary-action, timeout, dismissed, replaced). Exit codes: 0; 75 owner not reachable; \
+        76 protocol version mismatch.
         """
     )
 
@@ -288,18 +289,33 @@ package struct StatsCommand: ParsableCommand {
     @OptionGroup package var connection: ConnectionOptions
 
     package func run() throws {
-        let stats: BannerStats
+        var keys: [String: BannerCounts] = [:]
         do {
-            if let exchange = try connection.client().exchange(OwnerRequest.stats, start: false, configPath: nil) {
+            // Page by page, each the keys after the last one of the page before: the history
+            // may hold more than one reply can carry.
+            let client = try connection.client()
+            var after: String?
+            var asking = true
+            var answered = false
+            while asking, let exchange = try client.exchange(.stats(after: after), start: false, configPath: nil) {
                 exchange.close()
+                answered = true
                 if let error = exchange.response.error { throw OwnerClient.failure(error) }
-                stats = exchange.response.stats ?? BannerStats()
-            } else {
-                stats = OwnerState.defaultDirectory(environment: processEnvironment()).map(OwnerState.stats(in:)) ?? BannerStats()
+                let page = exchange.response.stats?.keys ?? [:]
+                keys.merge(page) { $1 }
+                after = page.keys.max()
+                asking = exchange.response.more == true && after != nil
+            }
+            if !answered, let directory = OwnerState.defaultDirectory(environment: processEnvironment()) {
+                switch OwnerState.stats(in: directory) {
+                case .success(let stats): keys = stats.keys
+                case .failure(let problem): Terminal.warning("\(directory)/stats.json is \(problem); the next owner keeps it aside")
+                }
             }
         } catch let failure as CommandFailure {
             throw failure.exit
         }
+        let stats = BannerStats(keys: keys)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
