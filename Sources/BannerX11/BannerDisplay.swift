@@ -164,11 +164,42 @@ public final class BannerDisplay {
     /// banner shows without it). A theme name is looked up in `searchPath` (nil:
     /// ``iconSearchPath``) in the size that suits `appearance`'s text; a relative path is taken
     /// from `directory` (nil: this process's working directory).
+    /// The file is decoded straight to the sizes the icon is drawn at (regular and compact),
+    /// and only those are kept.
     public func loadIcon(
         _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil
     ) -> Result<BannerIcon, IconProblem> {
-        let side = (try? iconSide(for: appearance)) ?? BannerLayout.pixels(appearance.font.size * 1.2, scale: pixelsPerPoint)
-        return icons.resolve(icon, size: side, searchPath: searchPath, directory: directory).map { BannerIcon.file($0) }
+        let sides = iconSides(for: appearance)
+        return icons.locate(icon, size: sides[0], searchPath: searchPath, directory: directory).flatMap { path in
+            Result { () throws(IconProblem) in
+                try icons.prepare(path: path, sides: sides)
+                return BannerIcon.file(path)
+            }
+        }
+    }
+
+    /// ``loadIcon(_:for:searchPath:relativeTo:)`` for a caller that can wait without holding up
+    /// the frames: a large file is decoded on a worker thread while the loop goes on drawing,
+    /// and `completion` runs from the loop once it is ready (a small one, at once).
+    public func loadIcon(
+        _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil,
+        completion: @escaping (Result<BannerIcon, IconProblem>) -> Void
+    ) {
+        let sides = iconSides(for: appearance)
+        switch icons.locate(icon, size: sides[0], searchPath: searchPath, directory: directory) {
+        case .failure(let problem): completion(.failure(problem))
+        case .success(let path):
+            icons.prepareInBackground(path: path, sides: sides, loop: loop) { problem in
+                completion(problem.map { .failure($0) } ?? .success(.file(path)))
+            }
+        }
+    }
+
+    /// The sides of `appearance`'s icon in its regular and its compact look.
+    private func iconSides(for appearance: TopBannerAppearance) -> [Int] {
+        [appearance, appearance.compact].map { look in
+            (try? iconSide(for: look)) ?? BannerLayout.pixels(look.font.size * 1.2, scale: pixelsPerPoint)
+        }
     }
 
     // MARK: Resolution shared by the hosts

@@ -276,8 +276,10 @@ final class Owner {
     }
 
     /// `environment`: the client's whole environment when it sent its arguments as typed, kept
-    /// for a `handover`.
-    private func show(_ request: ShowRequest, from id: Int, environment: [String: String]? = nil) {
+    /// for a `handover`. `loadedIcon`: its icon, when decoded in the background.
+    private func show(
+        _ request: ShowRequest, from id: Int, environment: [String: String]? = nil, loadedIcon: Result<BannerIcon, IconProblem>? = nil
+    ) {
         // Once per key, ever: shown before, or on its way (visible or queued) now.
         if let once = request.once, state.wasShown(once: once) || requests.values.contains(where: { $0.once == once }) {
             reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [], wait: request.wait ? true : nil)), thenClose: true)
@@ -312,13 +314,27 @@ final class Owner {
                 warnings.append(problem)
             }
             if let icon = appearance.icon {
-                // Read now, from where the client is, so that `show` can warn about it.
-                let searchPath = request.dataDirectories.map { ProgramIcons.searchPath(dataDirectories: $0, home: processEnvironment()["HOME"]) }
-                switch banners.loadIcon(icon, for: appearance, searchPath: searchPath, relativeTo: request.directory) {
-                case .success(let file): appearance.icon = file
-                case .failure(let problem):
+                // Read before the banner is shown, from where the client is, so that `show` can
+                // warn about it. A large file is decoded off the frame path: the request is taken
+                // up again once it is ready, and every banner keeps moving meanwhile.
+                var outcome = loadedIcon
+                if outcome == nil {
+                    let searchPath = request.dataDirectories.map { ProgramIcons.searchPath(dataDirectories: $0, home: processEnvironment()["HOME"]) }
+                    var waiting = false
+                    banners.loadIcon(icon, for: appearance, searchPath: searchPath, relativeTo: request.directory) { [unowned self] loaded in
+                        guard waiting else { return outcome = loaded }
+                        show(request, from: id, environment: environment, loadedIcon: loaded)
+                        updateIdle()
+                    }
+                    guard outcome != nil else { return waiting = true }
+                }
+                switch outcome {
+                case .success(let file)?: appearance.icon = file
+                case .failure(let problem)?:
+                    log("\(problem); showing the banner without it")
                     warnings.append("\(problem); showing the banner without it")
                     appearance.icon = nil
+                case nil: break
                 }
             }
             let mode = try Self.mode(of: request, styleTimeout: style.timeout)

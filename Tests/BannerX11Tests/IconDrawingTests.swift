@@ -163,7 +163,7 @@ extension BannerX11Tests {
                 #expect(fixture.host.drawnIconFrame == nil)
             }
             #expect(warnings == [
-                "cannot read icon '\(home)/text.png': libpng: Not a PNG file; showing the banner without it",
+                "cannot read icon '\(home)/text.png': not a PNG file; showing the banner without it",
                 "cannot read icon '\(home)/folder.png': not a regular file; showing the banner without it",
                 "cannot read icon '\(home)/pipe.png': not a regular file; showing the banner without it",
                 "cannot read icon '\(home)/absent.png': No such file or directory; showing the banner without it",
