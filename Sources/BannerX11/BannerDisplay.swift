@@ -18,6 +18,10 @@ public final class BannerDisplay {
     /// Protocol errors the X server reported for this display's requests; a healthy display
     /// has none. Counted only while this library's error handler is the installed one.
     public var protocolErrorCount: Int { closed ? 0 : XErrorTrap.errorCount(on: connection.display) }
+    /// Each protocol error the X server reported, called from the loop soon after it arrived
+    /// (a storm is reported as its first few, then one `dropped` count); ignored by default,
+    /// logged by the owner. `dropped` is how many more arrived beyond the errors reported.
+    public var onProtocolError: (_ error: XProtocolError?, _ dropped: Int) -> Void = { _, _ in }
     /// Non-fatal problems (a font family substituted): printed by the CLI, ignored by default.
     public var onWarning: (String) -> Void = { _ in } {
         didSet { fonts.warn = onWarning }
@@ -63,6 +67,8 @@ public final class BannerDisplay {
     /// The banner of `presentTopBannerOnEveryMonitor`, which monitors added later get too.
     private var everyMonitorBanner: TopBannerAppearance?
     private var colours: [String: RGBA] = [:]
+    /// Extension names by major opcode, looked up the first time an extension request fails.
+    private var extensionNames: [UInt8: String]?
 
     /// Opens `name` (nil: `$DISPLAY`) and creates a host for every monitor.
     public init(name: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws(BannerDisplayError) {
@@ -231,6 +237,16 @@ public final class BannerDisplay {
     // MARK: The loop's work
 
     /// Handles every event Xlib has read or can read without blocking.
+    /// Hands the errors the handler kept to ``onProtocolError``, named.
+    private func reportProtocolErrors() {
+        let (errors, dropped) = XErrorTrap.takeUnreported(on: connection.display)
+        for error in errors {
+            if error.requestCode >= 128, extensionNames == nil { extensionNames = connection.extensionOpcodes() }
+            onProtocolError(XErrorTrap.named(error, on: connection.display, extensionNames: extensionNames ?? [:]), 0)
+        }
+        if dropped > 0 { onProtocolError(nil, dropped) }
+    }
+
     private func serviceX() {
         while XPending(connection.display) > 0 {
             var event = XEvent()
@@ -302,6 +318,7 @@ public final class BannerDisplay {
     /// Runs before the loop sleeps: applies collapsed changes, draws due frames, flushes.
     private func prepareForSleep() -> MonotonicTime? {
         serviceX()
+        reportProtocolErrors()
         if monitorsChanged {
             // One mode switch sends several RRScreenChangeNotify and root ConfigureNotify
             // events, not all in one read: a round trip brings in every one the server has

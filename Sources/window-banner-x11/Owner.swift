@@ -139,6 +139,9 @@ final class Owner {
         let count = recv(client.fd, &buffer, buffer.count, 0)
         if count < 0, errno == EAGAIN || errno == EINTR { return }
         guard count > 0 else {
+            if client.reader.bufferedCount > 0 {
+                log("a client hung up in the middle of a request (\(client.reader.bufferedCount) bytes of it read); dropped it")
+            }
             drop(id)
             return
         }
@@ -159,6 +162,10 @@ final class Owner {
     }
 
     private func reply(_ id: Int, _ response: OwnerResponse, thenClose: Bool = false) {
+        // A request that could not be read is a fault worth finding later; a bad value is not.
+        if let error = response.error, error.kind == .protocol || error.kind == .version {
+            log("refused a request (\(error.kind.rawValue)): \(error.message)")
+        }
         guard let client = clients[id] else { return }
         let sent = UnixSocket.send(frame(response), to: client.fd)
         if thenClose || !sent { drop(id) }
