@@ -257,7 +257,6 @@ int wb_png_decode(wb_png_request *request) {
         snprintf(request->message, sizeof request->message, "out of memory");
     } else {
         d->request = request;
-        png_set_user_limits(png, request->maximum_side, request->maximum_side);
         png_set_progressive_read_fn(png, d, on_header, on_row, on_end);
         feed(d, png, info, buffer, size);
         if (d->finished && !d->failed) {

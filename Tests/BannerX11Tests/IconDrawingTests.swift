@@ -172,6 +172,38 @@ extension BannerX11Tests {
             #expect(fixture.display.protocolErrorCount == 0)
         }
 
+        /// The largest difference of any channel of any pixel between two bitmaps of one size.
+        static func largestDifference(_ a: IconBitmap, _ b: IconBitmap) -> Int {
+            var largest = 0
+            for (left, right) in zip(a.pixels, b.pixels) {
+                for shift: UInt32 in [0, 8, 16, 24] {
+                    let difference = abs(Int(left >> shift & 0xFF) - Int(right >> shift & 0xFF))
+                    largest = max(largest, difference)
+                }
+            }
+            return largest
+        }
+
+        @Test func decodingStraightToTheDrawnSizeMatchesScalingTheWholeImage() throws {
+            let fixture = try Fixture()
+            let plain = fixture.desktop.home + "/plain.png"
+            let interlaced = fixture.desktop.home + "/interlaced.png"
+            // 300x200: colours varying everywhere, alpha from 0 at the left to 255 at the right.
+            try fixture.desktop.run(["convert", "-seed", "7", "-size", "300x200", "plasma:", "-alpha", "set", "-channel", "A", "-fx", "i/w", "+channel", "PNG32:" + plain])
+            try fixture.desktop.run(["convert", plain, "-interlace", "PNG", "PNG32:" + interlaced])
+            // At its own size the decode is exact: the image centred in a 300x300 square.
+            let square = try #require(PNGFile.decode(path: plain, sides: [300]).bySide[300])
+            let whole = IconBitmap(width: 300, height: 200, premultiplied: Array(square.pixels[(50 * 300)..<(250 * 300)]))
+            #expect(square.pixels[..<(50 * 300)].allSatisfy { $0 == 0 } && square.pixels[(250 * 300)...].allSatisfy { $0 == 0 })
+            for side in [24, 37, 150, 400] {
+                let expected = whole.scaled(toSquare: side)
+                let streamed = try #require(PNGFile.decode(path: plain, sides: [side, 18]).bySide[side])
+                let adam7 = try #require(PNGFile.decode(path: interlaced, sides: [side]).bySide[side])
+                #expect(Self.largestDifference(streamed, expected) <= 1, "side \(side)")
+                #expect(Self.largestDifference(adam7, expected) <= 1, "side \(side), interlaced")
+            }
+        }
+
         @Test func theOldIconFadesOutWithTheOldTitle() throws {
             let fixture = try Fixture(timing: BannerTiming(crossFadeDuration: 0.6))
             let path = try Self.makeTwoToneIcon(fixture)
