@@ -62,11 +62,14 @@ extension WindowBannerCLITests {
             try owner.fixture.desktop.run(["truncate", "-s", "17M", home + "/too-long.png"])
             try owner.fixture.desktop.run(["convert", "-size", "64x64", "plasma:", "PNG24:" + home + "/whole.png"])
             try owner.fixture.desktop.run(["sh", "-c", "head -c 2000 \"$1\" > \"$2\"", "sh", home + "/whole.png", home + "/cut.png"])
+            // One byte of the compressed pixels changed: the chunk's CRC no longer matches.
+            try owner.fixture.desktop.run(["sh", "-c", "cp \"$1\" \"$2\" && printf 'Z' | dd of=\"$2\" bs=1 seek=200 conv=notrunc status=none", "sh", home + "/whole.png", home + "/damaged.png"])
             let cases: [(file: String, reason: String)] = [
                 ("too-many-pixels.png", "4097x4097 px, over the 16777216 pixels icons are read up to"),
                 ("too-wide.png", "8193x2 px, wider or taller than the 8192 px icons are read up to"),
                 ("too-long.png", "17825792 bytes; icons of at most 16 MiB are read"),
                 ("cut.png", "the file ends before the image does"),
+                ("damaged.png", "damaged PNG data (libpng: IDAT: CRC error)"),
             ]
             for (file, reason) in cases {
                 let outcome = try owner.run(["show", "--title", file, "--icon", home + "/" + file])
