@@ -158,15 +158,17 @@ extension Lineup {
         try screen.run([banner, "dismiss"])
         try screen.waitUntilGone(shown, what: "window-banner dismiss")
 
-        recorder.mute(true)
-        defer { recorder.mute(false) }
-        for _ in 0..<cycles {
-            try screen.run(showCommand())
-            try screen.run(showCommand(Self.newTitle))
-            try screen.run([banner, "dismiss"])
+        do {
+            recorder.mute(true)
+            defer { recorder.mute(false) }
+            for _ in 0..<cycles {
+                try screen.run(showCommand())
+                try screen.run(showCommand(Self.newTitle))
+                try screen.run([banner, "dismiss"])
+            }
+            // Muted, the stream still tells of windows made and destroyed: wait for the last one to go.
+            try screen.waitUntilGone(try lastBannerWindow(), what: "window-banner dismiss")
         }
-        // Muted, the stream still tells of windows made and destroyed: wait for the last one to go.
-        try screen.waitUntilGone(try lastBannerWindow(), what: "window-banner dismiss")
         supervisor.observe(seconds: 0.5)
         guard let after = residentKiB(owner) else { throw BenchFailure("the owner is gone after the cycles") }
         var use = MemoryUse(tool: "window-banner owner", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles)
