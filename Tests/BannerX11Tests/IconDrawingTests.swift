@@ -204,6 +204,26 @@ extension BannerX11Tests {
             }
         }
 
+        @Test func aLargeIconIsDecodedOffTheLoopAndAnsweredFromIt() throws {
+            let fixture = try Fixture()
+            let large = fixture.desktop.home + "/large.png"
+            try fixture.desktop.run(["convert", "-size", "1024x1024", "xc:#0000ff", "PNG32:" + large])
+            let appearance = try TopBannerConfigBuilder().title("Large").font(Self.font).build()
+            var outcome: Result<BannerIcon, IconProblem>?
+            fixture.display.loadIcon(.file(large), for: appearance) { outcome = $0 }
+            // Over 512x512 pixels: a worker thread decodes it, so nothing is answered yet.
+            #expect(outcome == nil)
+            #expect(fixture.display.loop.run(timeout: 10) { outcome != nil })
+            #expect(outcome == .success(.file(large)))
+            // Decoded, the next request for it is answered at once, from the squares kept.
+            var again: Result<BannerIcon, IconProblem>?
+            fixture.display.loadIcon(.file(large), for: appearance) { again = $0 }
+            #expect(again == .success(.file(large)))
+            let shot = try Self.present(on: fixture) { $0.icon(.file(large)) }
+            let frame = try #require(fixture.host.drawnIconFrame)
+            #expect(shot.count(matching: Self.blue, tolerance: 1) == frame.width * frame.height)
+        }
+
         @Test func theOldIconFadesOutWithTheOldTitle() throws {
             let fixture = try Fixture(timing: BannerTiming(crossFadeDuration: 0.6))
             let path = try Self.makeTwoToneIcon(fixture)
