@@ -26,8 +26,9 @@ public struct XProtocolError: Sendable, Equatable, CustomStringConvertible {
     /// The request's name: `X_ChangeProperty`, `RenderComposite`; the opcodes when unknown.
     public var requestName: String
 
-    /// How many errors in a row are reported one by one; the rest as a count.
-    public static var reportedInARow: Int { XErrorTrap.keptErrors }
+    /// How many errors of a burst (those that arrive between two turns of the loop) are
+    /// reported one by one; the rest as a count.
+    public static var reportedOneByOne: Int { XErrorTrap.keptErrors }
 
     /// `X error BadWindow (invalid Window parameter) on X_ChangeProperty (18.0), resource 0x200003, serial 512`.
     public var description: String {

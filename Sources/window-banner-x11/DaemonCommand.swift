@@ -63,7 +63,7 @@ struct DaemonCommand: ParsableCommand {
         log.write("owner started for \(paths.display) (pid \(getpid()))")
         banners.onWarning = log.warning
         banners.onProtocolError = { error, dropped in
-            log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (only the first \(XProtocolError.reportedInARow) in a row are logged)")
+            log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (a burst is logged as its first \(XProtocolError.reportedOneByOne) and a count)")
         }
         banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
         let listener = try UnixSocket.listen(at: paths.socket)
