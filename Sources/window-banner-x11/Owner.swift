@@ -118,10 +118,12 @@ final class Owner {
             // Only when every slot holds a `--wait` client is the newcomer turned away.
             if clients.count >= Self.maximumClients {
                 guard let idlest = clients.filter({ $0.value.waitingFor == nil && $0.value.deadline != nil }).keys.min() else {
+                    log("all \(Self.maximumClients) connections wait for their banners: turned a new one away")
                     _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.busy, "owner busy: \(Self.maximumClients) clients waiting for their banners")))), to: fd)
                     close(fd)
                     continue
                 }
+                log("all \(Self.maximumClients) connections in use: closed the one idle longest")
                 drop(idlest)
             }
             nextClientID += 1
@@ -129,7 +131,10 @@ final class Owner {
             let client = Client(fd: fd)
             clients[id] = client
             client.watch = banners.loop.watch(fd: fd) { [unowned self] in readable(id) }
-            client.deadline = banners.loop.after(seconds: Self.requestTimeout) { [unowned self] in drop(id) }
+            client.deadline = banners.loop.after(seconds: Self.requestTimeout) { [unowned self] in
+                log("a client sent no request within \(BannerFont.format(Self.requestTimeout)) s; closed it")
+                drop(id)
+            }
         }
     }
 
