@@ -37,6 +37,8 @@ typedef struct decoder {
     int interlaced;
     int finished;
     int failed;
+    /// Bytes of the file fed to libpng so far.
+    uint64_t bytes_read;
 } decoder;
 
 static void axis_free(axis *a) {
@@ -208,7 +210,6 @@ static void write_square(const target *t, uint32_t *pixels) {
 /// Feeds the file to libpng; returns with d->finished or d->failed set. Kept apart from
 /// wb_png_decode so that nothing it changes lives in a frame that setjmp returns into twice.
 static void feed(decoder *d, png_structp png, png_infop info, png_bytep buffer, size_t size) {
-    uint64_t total = 0;
     if (setjmp(png_jmpbuf(png))) return;
     while (!d->finished) {
         ssize_t count = read(d->request->fd, buffer, size);
@@ -223,13 +224,13 @@ static void feed(decoder *d, png_structp png, png_infop info, png_bytep buffer, 
             d->failed = 1;
             return;
         }
-        if (total == 0 && (count < 8 || png_sig_cmp(buffer, 0, 8) != 0)) {
+        if (d->bytes_read == 0 && (count < 8 || png_sig_cmp(buffer, 0, 8) != 0)) {
             snprintf(d->request->message, sizeof d->request->message, "not a PNG file");
             d->failed = 1;
             return;
         }
-        total += (uint64_t)count;
-        if (total > d->request->maximum_bytes) {
+        d->bytes_read += (uint64_t)count;
+        if (d->bytes_read > d->request->maximum_bytes) {
             snprintf(d->request->message, sizeof d->request->message, "longer than the %llu bytes icons are read up to",
                      (unsigned long long)d->request->maximum_bytes);
             d->failed = 1;
