@@ -79,13 +79,15 @@ public enum IconProblem: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Finds icons and keeps the last few scaled to the sizes they are drawn at — never at the
-/// file's own size — so a banner shown again does not read its file again (a changed file is
-/// read anew).
+/// Finds icons and keeps the last eight used, scaled to the sizes they are drawn at — never at
+/// the file's own size — so a banner shown again does not read its file again (a changed file
+/// is read anew).
 final class IconLibrary {
     /// The search path for names when the caller gives none.
     var searchPath: IconSearchPath
     private var scaled: [String: (stamp: FileStamp, bySide: [Int: IconBitmap])] = [:]
+    /// The paths in `scaled`, least recently used first: the icon on screen stays kept.
+    private var recentPaths: [String] = []
     private static let cacheSize = 8
     /// Decodes under way on worker threads, by path: each with the callers waiting for it.
     private var decoding: [String: [(IconProblem?) -> Void]] = [:]
@@ -157,14 +159,21 @@ final class IconLibrary {
     func bitmap(atPath path: String, side: Int) throws(IconProblem) -> IconBitmap {
         try prepare(path: path, sides: [side])
         guard let bitmap = scaled[path]?.bySide[side] else { throw .unreadable(path: path, reason: "changed while it was read") }
+        used(path)
         return bitmap
     }
 
     private func store(_ decoded: PNGFile.Decoded, path: String) {
         var entry = scaled[path].flatMap { $0.stamp == decoded.stamp ? $0 : nil } ?? (stamp: decoded.stamp, bySide: [:])
         entry.bySide.merge(decoded.bySide) { $1 }
-        if scaled[path] == nil, scaled.count >= Self.cacheSize { scaled.removeAll() }
         scaled[path] = entry
+        used(path)
+        if recentPaths.count > Self.cacheSize { scaled[recentPaths.removeFirst()] = nil }
+    }
+
+    private func used(_ path: String) {
+        recentPaths.removeAll { $0 == path }
+        recentPaths.append(path)
     }
 
     private static var workingDirectory: String {
