@@ -41,17 +41,28 @@ final class OwnerLog {
     /// When stderr is the log file (not the journal, not a terminal) and `count` more bytes
     /// would take it past the cap: the file moves to `….log.1` and stderr is a new, empty one.
     /// Whatever else writes to stderr (the libraries) lands in the same file and counts too.
+    /// An owner whose file another one rotated (two overlap for a moment when one hands over)
+    /// follows it to the new file rather than filling `….log.1`.
     private func rotateIfNeeded(adding count: Int) {
         var current = stat()
-        var named = stat()
-        guard fstat(2, &current) == 0, current.st_mode & S_IFMT == S_IFREG,
-              stat(path, &named) == 0, named.st_dev == current.st_dev, named.st_ino == current.st_ino,
-              Int(current.st_size) + count > Self.maximumBytes else { return }
-        guard rename(path, path + ".1") == 0 else { return }
+        guard fstat(2, &current) == 0, current.st_mode & S_IFMT == S_IFREG else { return }
+        if Self.isFile(path + ".1", current) { return reopen() }
+        guard Self.isFile(path, current), Int(current.st_size) + count > Self.maximumBytes,
+              rename(path, path + ".1") == 0 else { return }
+        reopen()
+    }
+
+    /// stderr becomes the file at `path`, created if need be, for appending.
+    private func reopen() {
         let fresh = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fresh >= 0 else { return }
         dup2(fresh, 2)
         close(fresh)
+    }
+
+    private static func isFile(_ path: String, _ open: stat) -> Bool {
+        var named = stat()
+        return stat(path, &named) == 0 && named.st_dev == open.st_dev && named.st_ino == open.st_ino
     }
 
     private static func timestamp() -> String {
