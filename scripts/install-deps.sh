@@ -15,6 +15,9 @@ packages=(
   libharfbuzz-dev libfribidi-dev
   # build: sd-bus (libsystemd), for `monitor --connectivity networkmanager`
   libsystemd-dev
+  # build: libcurl's headers, for `monitor --connectivity http` (libcurl4 itself is loaded at
+  # run time, by the monitor only)
+  libcurl4-openssl-dev
   # tests: a private D-Bus daemon with a fake NetworkManager (python3-dbus on GLib's main loop),
   # and python3's http.server as the connectivity check's server
   dbus-daemon python3 python3-dbus python3-gi
