@@ -201,7 +201,9 @@ public final class HTTPCheck {
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var systemError = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &systemError)
-        let message = String(cString: state.errorBuffer)
+        // libcurl reports a header line over its limit as out of memory, with no message.
+        let message = code == CURLE_OUT_OF_MEMORY
+            ? "a header line over \(HTTPCheckLimits.maximumHeaderLine / 1024) KiB (or out of memory)" : String(cString: state.errorBuffer)
         let ending = HTTPAnswerReader.Ending(
             succeeded: code == CURLE_OK,
             timedOut: code == CURLE_OPERATION_TIMEDOUT,

@@ -561,7 +561,7 @@ final class NetworkBannerMonitor {
             let report = connectivity.rule.report(noAnswer: "bad answer: \(reason) at \(url)")
             // Said once per change, like the report line: a portal or an attacker answering
             // the same every interval does not flood the journal.
-            if report.line != reportLine { Terminal.warning("the connectivity check's answer was dropped: \(report.reason)") }
+            if report.line != reportLine { Terminal.warning("dropped the connectivity check's answer from \(url): \(reason)") }
             checkFinished(report)
         }
     }

@@ -82,7 +82,7 @@ struct HTTPCheckTests {
         (HostileServer.Mode.garbage, true, "rejected: "),
         (.hugeChunk, false, "200 to -, 0 body bytes"),
         (.negativeChunk, false, "200 to -, 0 body bytes"),
-        (.endlessLine, true, "rejected: "),
+        (.endlessLine, true, "rejected: a header line over 100 KiB (or out of memory)"),
         (.endlessHeaders, true, "rejected: headers over 32 KiB"),
         (.endlessInterim, true, "rejected: headers over 32 KiB"),
         (.endlessBody, true, "200 to -, 4096 body bytes"),
