@@ -42,6 +42,8 @@ packages=(
   jq groff-base
   # tests: real status bars that run `status --follow` the way bars do (StatusFollowTests)
   i3blocks polybar
+  # tests: a self-signed certificate for the HTTP check's https:// test
+  openssl
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
   # make deb: dpkg-shlibdeps and dpkg-gencontrol (dpkg-dev), readelf and strip (binutils); tests:

@@ -20,14 +20,23 @@
 # Endless answers stop when the client goes away. Prints "listening PORT" once bound, "mode
 # MODE" after each switch, "request" per connection that sent a request.
 #
-# Usage: hostile-server.py INITIAL_MODE
+# With --ipv6 it listens on ::1 instead; with --tls CERT KEY it speaks TLS with that certificate.
+#
+# Usage: hostile-server.py INITIAL_MODE [--ipv6] [--tls CERT KEY]
 import socket
+import ssl
 import struct
 import sys
 import threading
 import time
 
 mode = sys.argv[1]
+ipv6 = "--ipv6" in sys.argv
+tls = None
+if "--tls" in sys.argv:
+    where = sys.argv.index("--tls")
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(sys.argv[where + 1], sys.argv[where + 2])
 BLOCK = b"x" * 65536
 
 
@@ -75,6 +84,8 @@ def answer(connection, current):
 def serve(connection):
     current = mode
     try:
+        if tls is not None:
+            connection = tls.wrap_socket(connection, server_side=True)
         request = b""
         while b"\r\n\r\n" not in request and len(request) < 65536:
             data = connection.recv(4096)
@@ -89,9 +100,9 @@ def serve(connection):
         connection.close()
 
 
-listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+listener = socket.socket(socket.AF_INET6 if ipv6 else socket.AF_INET, socket.SOCK_STREAM)
 listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-listener.bind(("127.0.0.1", 0))
+listener.bind(("::1" if ipv6 else "127.0.0.1", 0))
 listener.listen(16)
 
 

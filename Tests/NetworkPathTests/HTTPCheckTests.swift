@@ -114,6 +114,29 @@ struct HTTPCheckTests {
         }
     }
 
+    @Test func anIPv6AddressIsChecked() throws {
+        let server = try HostileServer(mode: .online, ipv6: true)
+        #expect(server.url.hasPrefix("http://[::1]:"))
+        #expect(try check(server.url) == .response(status: 204, location: nil, body: []))
+    }
+
+    @Test func anHTTPSCheckVerifiesTheCertificate() throws {
+        // A certificate no authority signed, as a portal breaking into TLS would show: no answer.
+        let directory = try Subprocess.run("/bin/mktemp", ["-d", "/tmp/wb-tls-XXXXXX"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { _ = try? Subprocess.run("/bin/rm", ["-rf", directory]) }
+        _ = try Subprocess.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
+        ])
+        let server = try HostileServer(mode: .online, tls: (directory + "/cert.pem", directory + "/key.pem"))
+        #expect(server.url.hasPrefix("https://127.0.0.1:"))
+        guard case .failure(let reason) = try check(server.url) else {
+            Issue.record("an untrusted certificate was accepted")
+            return
+        }
+        #expect(reason.contains("certificate"), "\(reason)")
+    }
+
     @Test func aResetIsNoAnswer() throws {
         let server = try HostileServer(mode: .reset)
         #expect(try check(server.url) == .failure("Connection reset by peer"))

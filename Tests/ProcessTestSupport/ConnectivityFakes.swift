@@ -181,20 +181,22 @@ public final class HostileServer {
 
     /// The port it listens on.
     public let port: Int
+    /// `http://127.0.0.1:PORT/check`, `https://…` with TLS, `[::1]` on IPv6.
+    public let url: String
     private let process: Subprocess
 
-    /// Starts it with `mode`, run through `wrapper` (e.g. `ip netns exec NAME`) when given.
-    public init(mode: Mode, in wrapper: [String] = []) throws {
-        let command = wrapper + [python, fakesDirectory + "/hostile-server.py", mode.rawValue]
+    /// Starts it with `mode`, run through `wrapper` (e.g. `ip netns exec NAME`) when given; on
+    /// ::1 with `ipv6`, speaking TLS with the certificate and key files `tls` names.
+    public init(mode: Mode, in wrapper: [String] = [], ipv6: Bool = false, tls: (certificate: String, key: String)? = nil) throws {
+        let options = (ipv6 ? ["--ipv6"] : []) + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
+        let command = wrapper + [python, fakesDirectory + "/hostile-server.py", mode.rawValue] + options
         process = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: ["PATH": "/usr/bin:/bin"])
         guard let line = process.readLine(timeout: 10), line.hasPrefix("listening "), let port = Int(line.dropFirst("listening ".count)) else {
             throw TestFailure("the hostile server did not start: \(process.standardError)")
         }
         self.port = port
+        url = "\(tls == nil ? "http" : "https")://\(ipv6 ? "[::1]" : "127.0.0.1"):\(port)/check"
     }
-
-    /// `http://127.0.0.1:PORT/check`.
-    public var url: String { "http://127.0.0.1:\(port)/check" }
 
     /// Answers every later connection as `mode` says; returns once it does.
     public func switchTo(_ mode: Mode) throws {

@@ -6,6 +6,7 @@
 // monitor's verdict line and banner, checks the one warning on stderr, that the process still
 // runs, and its resident memory; then the honest answer again, so every verdict is news.
 // Memory is read from /proc (VmRSS) and bounded generously: the point is "bounded", not a figure.
+// Last, the user's proxy variable: the check goes through the proxy the session names.
 
 import Foundation
 import Glibc
@@ -116,6 +117,23 @@ extension WindowBannerCLITests {
             // held in memory would be tens of MiB (each endless one sends hundreds).
             #expect(peak - before < 16 * 1024, "VmRSS \(before) KiB before, peak \(peak) KiB, \(after) KiB after")
             print("monitor VmRSS: \(before) KiB before the hostile answers, peak \(peak) KiB, \(after) KiB after")
+            #expect(monitor.terminate().status == 0)
+        }
+
+        @Test func theUsersProxyCarriesTheCheck() throws {
+            try #require(geteuid() == 0, "creating network namespaces needs root (CI=true: this test must run)")
+            let owner = try OwnerFixture()
+            let namespace = try NetworkNamespace()
+            defer { namespace.remove() }
+            try namespace.ip("link set lo up")
+            try namespace.connectIPv4()
+            // 10.1.0.1 is the route's gateway, which nobody plays: only the proxy can answer.
+            let proxy = try HostileServer(mode: .online, in: namespace.command([]))
+            let monitor = try MonitorProcess(
+                owner, in: namespace, ["--connectivity", "http", "--check-url", "http://10.1.0.1/check", "--check-timeout", "5"],
+                environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
+            #expect(try monitor.nextEvent() == "online via veth0 ipv4")
+            #expect(try monitor.nextEvent() == "connectivity full (http: 204 from http://10.1.0.1/check)")
             #expect(monitor.terminate().status == 0)
         }
     }
