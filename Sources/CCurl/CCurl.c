@@ -3,7 +3,9 @@
 #include "CCurl.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 
 static struct {
     CURLcode (*global_init)(long);
@@ -24,6 +26,8 @@ static struct {
 } curl;
 
 static int loaded;
+static const char *failure;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 #define FIND(field, name)                                   \
     do {                                                    \
@@ -31,12 +35,14 @@ static int loaded;
         if (curl.field == NULL) return "libcurl.so.4 lacks " name; \
     } while (0)
 
-const char *ccurl_load(void) {
-    if (loaded) return NULL;
+static const char *load(void) {
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
+        // dlerror's text lives until the next dl call: keep a copy.
+        static char message[256];
         const char *error = dlerror();
-        return error != NULL ? error : "cannot load libcurl.so.4";
+        snprintf(message, sizeof message, "%s", error != NULL ? error : "cannot load libcurl.so.4");
+        return message;
     }
     FIND(global_init, "curl_global_init");
     FIND(version_info, "curl_version_info");
@@ -59,6 +65,14 @@ const char *ccurl_load(void) {
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return "curl_global_init failed";
     loaded = 1;
     return NULL;
+}
+
+static void load_once(void) { failure = load(); }
+
+const char *ccurl_load(void) {
+    // Once per process, whichever thread asks first (the test suites check in parallel).
+    pthread_once(&once, load_once);
+    return failure;
 }
 
 const char *ccurl_version(void) { return loaded ? curl.version() : "libcurl (not loaded)"; }

@@ -13,7 +13,7 @@
 
 /// Loads libcurl.so.4 and runs curl_global_init once; NULL when it is ready, else why not
 /// (dlerror's message, or a libcurl older than 7.87.0, the first with CURLOPT_QUICK_EXIT).
-/// Call from one thread only.
+/// The work is done once per process; later calls give the same result.
 const char *ccurl_load(void);
 
 /// curl_version(): "libcurl/7.88.1 OpenSSL/3.0.… …".
