@@ -111,6 +111,14 @@ extension WindowBannerCLITests {
                 #expect(try Self.awaitEvent(monitor, "online after \(hostile)") { $0.hasPrefix("connectivity ") } == online, "\(hostile)")
                 #expect(try Self.awaitEvent(monitor, "restored banner after \(hostile)") { $0.hasSuffix("banner shown") } == "restored banner shown")
             }
+            // The monitor loaded libcurl; the owner it started, the same program, did not.
+            // (cat: /proc files report no size, and a sized read stops at the first page.)
+            #expect(try Subprocess.run("/bin/cat", ["/proc/\(pid)/maps"]).contains("/libcurl.so.4"))
+            let owners = owner.ownerProcesses()
+            #expect(owners.count == 1)
+            for ownerPID in owners {
+                #expect(try !Subprocess.run("/bin/cat", ["/proc/\(ownerPID)/maps"]).contains("/libcurl.so.4"))
+            }
             let after = try Self.residentKiB(pid)
             peak = max(peak, after)
             // Generous: libcurl, OpenSSL and the owner connection are all in `before`; an answer
