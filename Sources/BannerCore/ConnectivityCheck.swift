@@ -111,7 +111,7 @@ public struct CheckURL: Sendable, Hashable, CustomStringConvertible {
     /// the monitor expects without `--check-expect`.
     public static let `default` = "http://connectivity-check.ubuntu.com/"
 
-    /// `text` split into host, port and path; throws naming it when it is not a plain http URL.
+    /// `text` split into host, port and path; throws naming it when it is not an http:// or https:// URL.
     public init(_ text: String) throws(BannerValueError) {
         let bad = BannerValueError.checkURL(text)
         guard let scheme = ["http", "https"].first(where: { text.lowercased().hasPrefix($0 + "://") }) else { throw bad }
