@@ -6,7 +6,8 @@
 // which sockets it wants watched (``HTTPCheck/sockets``) and when it wants to be woken
 // (``HTTPCheck/deadline``); the caller reports readiness and time, and reads ``HTTPCheck/answer``.
 // What remains ours is HTTPAnswerReader: it counts the header lines curl hands over, notices the
-// end of the final header block, and keeps the start of the body, every amount bounded.
+// end of the final header block, keeps its `Location` and the start of the body, every amount
+// bounded (and fuzzed: NetworkPathTests' HTTPAnswerFuzzTests).
 // Deciding what an answer means is BannerCore's HTTPCheckRule. Start reading at `HTTPCheck.init`.
 
 import CCurl
@@ -40,8 +41,8 @@ public enum HTTPCheckLimits {
     public static let maximumAnnouncedBody = 1 << 20
     // No low-speed limit: a window shorter than the request's timeout would also cut a slow but
     // honest server short, and the timeout (at most 300 s) already bounds what a drip can cost.
-    /// Redirects followed: none. The first redirect is the verdict (a portal), as for
-    /// NetworkManager's check, so a redirect loop cannot loop.
+    /// Redirects followed: none. The first redirect is the verdict (a portal signing in at its
+    /// target), so a redirect loop cannot loop.
     public static let redirectsFollowed = 0
 }
 
