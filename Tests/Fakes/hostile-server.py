@@ -13,7 +13,7 @@
 #   endless-interim "100 Continue" answers that never end
 #   endless-body    200 without a length, then body bytes that never end
 #   huge-length     200 announcing a Content-Length of 10^20 bytes
-#   drip            a 204 status line, then the rest of a correct answer one byte per second
+#   drip            a 204 status line, then 300 more bytes of header one byte per second
 #   reset           reads the request, then resets the connection (RST)
 #   redirect-loop   302 to the check URL itself
 #   redirect-file   302 to file:///etc/passwd
@@ -70,7 +70,7 @@ def answer(connection, current):
         endless(connection, b"HTTP/1.1 200 OK\r\nContent-Length: 100000000000000000000\r\n\r\n", BLOCK)
     elif current == "drip":
         connection.sendall(b"HTTP/1.1 204 No Content\r\n")
-        for byte in b"Content-Length: 0\r\n\r\n":
+        for byte in b"X-Drip: " + b"." * 270 + b"\r\nContent-Length: 0\r\n\r\n":
             connection.sendall(bytes([byte]))
             time.sleep(1)
     elif current == "reset":

@@ -45,7 +45,7 @@ extension WindowBannerCLITests {
                 // The first 4 KiB are read and are not the expected text.
                 Case(mode: .endlessBody, report: portal + "200 without the expected body from \(url))", banner: "portal banner shown", warns: false),
                 Case(mode: .hugeLength, report: limited + "bad answer: ", banner: "offline banner shown", warns: true),
-                Case(mode: .drip, report: limited + "bad answer: answer not complete within 3 s at \(url))", banner: "offline banner shown", warns: true),
+                Case(mode: .drip, report: limited + "bad answer: answer not complete within 10 s at \(url))", banner: "offline banner shown", warns: true),
                 Case(mode: .reset, report: limited + "connection reset by peer at \(url))", banner: "offline banner shown", warns: false),
                 // Redirects are not followed: the first one is the verdict.
                 Case(mode: .redirectLoop, report: portal + "302 to \(url))", banner: "portal banner shown", warns: false),
@@ -66,7 +66,7 @@ extension WindowBannerCLITests {
         static func awaitEvent(_ monitor: MonitorProcess, _ what: String, _ matches: (String) -> Bool) throws -> String {
             var seen: [String] = []
             while seen.count < 8 {
-                let event = try monitor.nextEvent(timeout: 20)
+                let event = try monitor.nextEvent(timeout: 30)
                 if matches(event) { return event }
                 seen.append(event)
             }
@@ -87,7 +87,7 @@ extension WindowBannerCLITests {
             let monitor = try MonitorProcess(
                 owner, in: namespace,
                 ["--connectivity", "http", "--check-url", url, "--check-expect", "NetworkManager is online",
-                 "--check-interval", "1", "--check-timeout", "3", "--hide-delay", "600"])
+                 "--check-interval", "1", "--check-timeout", "10", "--hide-delay", "600"])
             #expect(try monitor.nextEvent() == "online via veth0 ipv4")
             #expect(try monitor.nextEvent() == online)
             let pid = monitor.process.pid
@@ -138,7 +138,7 @@ extension WindowBannerCLITests {
             // 10.1.0.1 is the route's gateway, which nobody plays: only the proxy can answer.
             let proxy = try HostileServer(mode: .online, in: namespace.command([]))
             let monitor = try MonitorProcess(
-                owner, in: namespace, ["--connectivity", "http", "--check-url", "http://10.1.0.1/check", "--check-timeout", "5"],
+                owner, in: namespace, ["--connectivity", "http", "--check-url", "http://10.1.0.1/check", "--check-timeout", "30"],
                 environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
             #expect(try monitor.nextEvent() == "online via veth0 ipv4")
             #expect(try monitor.nextEvent() == "connectivity full (http: 204 from http://10.1.0.1/check)")
