@@ -97,8 +97,12 @@ let package = Package(
         .target(name: "CGettext"),
         // rtnetlink's structs and constants, and its NLMSG_*/RTA_* macros as inline functions.
         .target(name: "CNetlink"),
-        // Reachability over rtnetlink, the NWPathMonitor of this port: no X11, no banner.
-        .target(name: "NetworkPath", dependencies: ["CNetlink"]),
+        // libcurl for the monitor's HTTP check, loaded with dlopen on the first check (so the
+        // owner, the same binary, never maps it); its headers come from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
+        // Reachability over rtnetlink, the NWPathMonitor of this port, and the HTTP check
+        // (CCurl): no X11, no banner.
+        .target(name: "NetworkPath", dependencies: ["CNetlink", "CCurl"]),
         // sd-bus (libsystemd), the D-Bus client for NetworkManager's connectivity; linked by
         // window-banner-x11 only, never by the static `window-banner` client.
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -111,7 +115,7 @@ let package = Package(
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
         // frames it expects.
         .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore"]),
-        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "netpath-probe", "ProcessTestSupport"]),
+        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -425,7 +425,7 @@ final class Owner {
     static func mode(of request: ShowRequest, styleTimeout: Double?) throws(OwnerError) -> BannerMode {
         if request.sticky { return .sticky }
         if let timeout = request.timeout {
-            guard timeout.isFinite, timeout > 0 else { throw OwnerError(.usage, "\(BannerValueError.duration(BannerFont.format(timeout)))") }
+            guard timeout.isFinite, timeout > 0, timeout <= SecondsRange.maximumDuration else { throw OwnerError(.usage, "\(BannerValueError.duration(BannerFont.format(timeout)))") }
             return .transient(timeout)
         }
         if request.transient { return .transient(styleTimeout ?? BannerMode.defaultTransientTimeout) }
