@@ -21,8 +21,9 @@ packages=(
   # tests: a private X server and real window managers, stacking and tiling (the matrix of
   # ReservationMatrixTests); network namespaces for rtnetlink
   xvfb openbox i3-wm awesome bspwm fluxbox herbstluftwm icewm jwm pekwm x11-xserver-utils iproute2
-  # tests: a real screen locker (ScreenLockTests), a real compositing manager (CompositorTests)
-  i3lock picom
+  # tests: real screen lockers (ScreenLockTests: i3lock's window at the root, xsecurelock's in the
+  # compositing overlay), a real compositing manager (CompositorTests)
+  i3lock xsecurelock picom
   # tests: glibc's locale sources, so the translation tests can generate (localedef) the locales
   # they run under in a directory of their own
   locales

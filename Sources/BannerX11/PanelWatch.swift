@@ -37,10 +37,6 @@ final class PanelWatch {
     private let ownMask: UInt32
     /// The top struts of the other clients' mapped windows, in root coordinates.
     private(set) var panels: [TopStrut] = []
-    /// Other clients' override-redirect windows mapped at the root when `start()` read them
-    /// (a screen locker already up: see ScreenLock).
-    private(set) var overrideRedirectAtStart: [Window] = []
-    private var roots: Set<Window> = []
 
     init(connection: XConnection) {
         self.connection = connection
@@ -58,7 +54,6 @@ final class PanelWatch {
         let roots = queryTree(connection.root)
         let cookies = roots.map { xcb_query_tree(xcb, UInt32($0)) }
         known.formUnion(roots)
-        self.roots = Set(roots)
         for (frame, cookie) in zip(roots, cookies) {
             for client in children(from: cookie) {
                 known.insert(client)
@@ -67,7 +62,6 @@ final class PanelWatch {
         }
         pending.formUnion(known)
         _ = refresh()
-        self.roots = []
     }
 
     /// Takes in an event of the root's substructure or of a watched window; returns true when it
@@ -172,9 +166,6 @@ final class PanelWatch {
                     mapped.remove(request.window)
                 } else {
                     mapped.insert(request.window)
-                    if reply.pointee.override_redirect != 0, roots.contains(request.window) {
-                        overrideRedirectAtStart.append(request.window)
-                    }
                 }
                 free(reply)
             } else {

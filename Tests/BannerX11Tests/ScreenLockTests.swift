@@ -1,8 +1,10 @@
 // A locked screen shows nothing but the lock: with a locker up — a window that raises itself on
-// every VisibilityNotify, i3lock from Debian's packages, or the X server's own screensaver — the
-// banner is unmapped, stays presented (an update still takes), starts no raise war, and comes
-// back once the screen is unlocked. Judged by the pixels on screen and by how often the locker
-// had to raise itself.
+// every VisibilityNotify, i3lock and xsecurelock from Debian's packages, or the X server's own
+// screensaver — the banner is unmapped, stays presented (an update still takes), starts no raise
+// war, and comes back once the screen is unlocked. A full-screen window under the clients (a
+// WM's guard window, a desktop widget) is no lock: the banner shows over it, and a window that
+// moves up or down the stack is judged again. Judged by the pixels on screen and by how often the
+// locker had to raise itself.
 
 import BannerCore
 @testable import BannerX11
@@ -65,6 +67,74 @@ extension BannerX11Tests {
             #expect(lockScreenShows())
             #expect(!observer.isViewable(banner))
 
+            lock.signal(SIGTERM)
+            _ = lock.waitForExit(timeout: 5)
+            #expect(fixture.run {
+                observer.isViewable(banner) && observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red
+            }, "the banner did not come back: \(observer.describeStack())")
+        }
+
+        /// Mutter's and muffin's guard window: full-screen, override-redirect, lowered before
+        /// it is mapped. Here it draws (theirs is InputOnly), so only its place in the stack
+        /// tells it from a locker; raised over the clients it is one, lowered again it is not.
+        @Test func aFullScreenWindowBelowTheClientsHidesNothingAndCountsOnceRaised() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            fixture.host.compactPolicy = .never
+            let client = observer.mapClientWindow(maximized: false)
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Call from Anna").backgroundColor(.systemRed) })
+            let banner = Window(fixture.host.bannerWindowID)
+
+            let guardWindow = try FullScreenOverlay(displayName: fixture.desktop.displayName, arrival: .loweredBeforeMapping)
+            defer { guardWindow.close() }
+            #expect(fixture.run { observer.isViewable(guardWindow.window) && observer.children(of: observer.root).first == guardWindow.window })
+            fixture.run(timeout: 0.5) { false }
+            #expect(!fixture.display.isScreenLocked)
+            #expect(observer.isViewable(banner) && observer.isViewable(client))
+            #expect(observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red,
+                    "the banner is not on screen: \(observer.describeStack())")
+
+            guardWindow.raise()
+            #expect(fixture.run { fixture.display.isScreenLocked && !observer.isViewable(banner) }, "a covering window on top is a locker")
+            #expect(fixture.host.isBannerPresented)
+            guardWindow.lower()
+            #expect(fixture.run {
+                !fixture.display.isScreenLocked && observer.isViewable(banner)
+                    && observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red
+            }, "the banner did not come back once the window went under the clients: \(observer.describeStack())")
+        }
+
+        /// conky with `own_window_type override`: mapped on top, then lowered under every
+        /// client. It is a desktop widget, drawn where no window is, and the banner shows.
+        @Test func aFullScreenDesktopWidgetBelowTheClientsIsNoLocker() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Call from Anna").backgroundColor(.systemRed) })
+            let banner = Window(fixture.host.bannerWindowID)
+
+            let widget = try FullScreenOverlay(displayName: fixture.desktop.displayName, arrival: .mappedThenLowered, colour: 0x3C3C64)
+            defer { widget.close() }
+            #expect(fixture.run {
+                !fixture.display.isScreenLocked && observer.isViewable(banner)
+                    && observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red
+                    && observer.screenshot(Rect(x: 640, y: 400, width: 1, height: 1))?.pixel(x: 640, y: 400) == widget.colour
+            }, "the banner over the widget was not seen: \(observer.describeStack())")
+            #expect(fixture.host.isBannerPresented)
+        }
+
+        /// xsecurelock draws in the compositing overlay window and keeps an "obscurer" window
+        /// one pixel short of the screen on each side on top of the root's children.
+        @Test func xsecurelockHidesTheBannerUntilItIsGone() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Call from Anna").backgroundColor(.systemRed) })
+            let banner = Window(fixture.host.bannerWindowID)
+            let lock = try fixture.desktop.start(["xsecurelock"])
+            #expect(fixture.run { fixture.display.isScreenLocked && !observer.isViewable(banner) },
+                    "the banner stayed over xsecurelock: \(lock.standardError) \(observer.describeStack())")
+            #expect(fixture.host.isBannerPresented)
             lock.signal(SIGTERM)
             _ = lock.waitForExit(timeout: 5)
             #expect(fixture.run {
