@@ -21,6 +21,12 @@ packages=(
   # tests: a private X server and real window managers, stacking and tiling (the matrix of
   # ReservationMatrixTests); network namespaces for rtnetlink
   xvfb openbox i3-wm awesome bspwm fluxbox herbstluftwm icewm jwm pekwm x11-xserver-utils iproute2
+  # tests: the big desktops' stacking WMs with their panels (ReservationMatrixTests): Xfce's
+  # xfwm4 + xfce4-panel, MATE's marco + mate-panel, GNOME's mutter and Cinnamon's muffin under
+  # tint2 (their shells' panels are no separate programs); marco and muffin abort without their
+  # settings daemons' GSettings schemas (mate-settings-daemon-common, cinnamon-settings-daemon).
+  # KDE's kwin-x11 is left out: it pulls in 130 more packages than all of these together.
+  xfwm4 xfce4-panel marco mate-panel mate-settings-daemon-common mutter muffin cinnamon-settings-daemon tint2
   # tests: real screen lockers (ScreenLockTests: i3lock's window at the root, xsecurelock's in the
   # compositing overlay), a real compositing manager (CompositorTests)
   i3lock xsecurelock picom
