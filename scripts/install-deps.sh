@@ -27,9 +27,10 @@ packages=(
   # settings daemons' GSettings schemas (mate-settings-daemon-common, cinnamon-settings-daemon).
   # KDE's kwin-x11 is left out: it pulls in 130 more packages than all of these together.
   xfwm4 xfce4-panel marco mate-panel mate-settings-daemon-common mutter muffin cinnamon-settings-daemon tint2
-  # tests: real screen lockers (ScreenLockTests: i3lock's window at the root, xsecurelock's in the
-  # compositing overlay), a real compositing manager (CompositorTests)
-  i3lock xsecurelock picom
+  # tests: real screen lockers and savers (ScreenLockTests: i3lock's window at the root,
+  # xsecurelock's in the compositing overlay, xscreensaver blanking), a real compositing manager
+  # (CompositorTests)
+  i3lock xsecurelock xscreensaver picom
   # tests: glibc's locale sources, so the translation tests can generate (localedef) the locales
   # they run under in a directory of their own
   locales

@@ -1,7 +1,7 @@
 // A locked screen shows nothing but the lock: with a locker up — a window that raises itself on
-// every VisibilityNotify, i3lock and xsecurelock from Debian's packages, or the X server's own
-// screensaver — the banner is unmapped, stays presented (an update still takes), starts no raise
-// war, and comes back once the screen is unlocked. A full-screen window under the clients (a
+// every VisibilityNotify, i3lock, xsecurelock and xscreensaver from Debian's packages, or the X
+// server's own screensaver — the banner is unmapped, stays presented (an update still takes),
+// starts no raise war, and comes back once the screen is unlocked. A full-screen window under the clients (a
 // WM's guard window, a desktop widget) is no lock: the banner shows over it, and a window that
 // moves up or down the stack is judged again. Judged by the pixels on screen and by how often the
 // locker had to raise itself.
@@ -137,6 +137,35 @@ extension BannerX11Tests {
             #expect(fixture.host.isBannerPresented)
             lock.signal(SIGTERM)
             _ = lock.waitForExit(timeout: 5)
+            #expect(fixture.run {
+                observer.isViewable(banner) && observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red
+            }, "the banner did not come back: \(observer.describeStack())")
+        }
+
+        /// xscreensaver blanking (its daemon told to by `xscreensaver-command -activate`, as its
+        /// timeout would): a full-screen override-redirect window on top.
+        @Test func xscreensaverBlankingHidesTheBannerUntilItStops() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            fixture.host.compactPolicy = .never
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Call from Anna").backgroundColor(.systemRed) })
+            let banner = Window(fixture.host.bannerWindowID)
+            // Blank only (no hacks to burn the CPU), no lock dialog, no fades.
+            try writeFile(fixture.desktop.home + "/.xscreensaver", "mode: blank\nlock: False\nsplash: False\nfade: False\nunfade: False\n")
+            // setsid: the daemon and the helpers it starts form one process group, killed whole.
+            let daemon = try fixture.desktop.start(["setsid", "xscreensaver", "-no-splash"])
+            defer {
+                kill(-daemon.pid, SIGTERM)
+                _ = daemon.waitForExit(timeout: 5)
+                kill(-daemon.pid, SIGKILL)
+            }
+            // The daemon takes commands once it has set up: asked until it answers.
+            #expect(fixture.run { (try? fixture.desktop.run(["xscreensaver-command", "-activate"])) != nil },
+                    "xscreensaver never answered: \(daemon.standardError)")
+            #expect(fixture.run { fixture.display.isScreenLocked && !observer.isViewable(banner) },
+                    "the banner stayed over xscreensaver: \(daemon.standardError) \(observer.describeStack())")
+            #expect(fixture.host.isBannerPresented)
+            try fixture.desktop.run(["xscreensaver-command", "-deactivate"])
             #expect(fixture.run {
                 observer.isViewable(banner) && observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red
             }, "the banner did not come back: \(observer.describeStack())")

@@ -282,7 +282,8 @@ func writeScript(_ path: String, _ command: String) throws {
     chmod(path, 0o755)
 }
 
-func writeFile(_ path: String, _ text: String) throws {
+/// Writes `text` to `path` (a config file for a program a test starts).
+public func writeFile(_ path: String, _ text: String) throws {
     guard let file = fopen(path, "w") else { throw TestFailure("cannot write \(path)") }
     fputs(text, file)
     fclose(file)

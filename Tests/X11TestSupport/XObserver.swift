@@ -44,10 +44,6 @@ public struct Screenshot: Equatable, Sendable {
     public func count(matching colour: Pixel, tolerance: Int) -> Int {
         pixels.filter { $0.distance(to: colour) <= tolerance }.count
     }
-    /// How many pixels are the same in `other`, a grab of the same area.
-    public func countUnchanged(since other: Screenshot) -> Int {
-        zip(pixels, other.pixels).filter { $0 == $1 }.count
-    }
 }
 
 /// A record of a ConfigureNotify the server sent for a top-level window.
