@@ -12,7 +12,7 @@
 // with its `above` sibling, CirculateNotify, ReparentNotify, DestroyNotify), and the rule is read
 // off the top of that stack. The X server's own saver, reported on by MIT-SCREEN-SAVER, counts
 // too. Nothing is polled. A compositing manager's overlay window is not a locker.
-// Start reading at `isLocked`, then `handle(_:)`.
+// Start reading at `decide()`, then `handle(_:)`.
 
 import CX11
 import Glibc
@@ -57,15 +57,18 @@ final class ScreenLock {
             }
         }
         stack = Self.readStack(connection)
+        isLocked = decide()
     }
 
-    /// True while a locker covers a monitor or the server's screensaver is on.
-    ///
+    /// True while a locker covers a monitor or the server's screensaver is on; decided again
+    /// only when an event changed the stack, not on every event.
+    private(set) var isLocked = false
+
     /// Read from the top of the stack down to the first mapped managed window (a WM's frame, a
     /// client of a non-reparenting WM, our own dock): a locker is above it. With no managed
     /// window mapped at all there is nothing to be above, and a covering window counts wherever
     /// it is: hiding for a moment is safe, showing over a lock screen is not.
-    var isLocked: Bool {
+    private func decide() -> Bool {
         if saverOn { return true }
         for child in stack.reversed() where child.isMapped {
             guard child.isOverrideRedirect else { return false }
@@ -74,9 +77,8 @@ final class ScreenLock {
         return false
     }
 
-    /// Takes in an event; returns true when `isLocked` may have changed.
+    /// Takes in an event; returns true when `isLocked` changed.
     func handle(_ event: inout XEvent) -> Bool {
-        let before = isLocked
         switch event.type {
         case CreateNotify where event.xcreatewindow.parent == connection.root:
             let created = event.xcreatewindow
@@ -137,16 +139,22 @@ final class ScreenLock {
         default:
             return false
         }
-        return isLocked != before
+        return redecide()
     }
 
     /// The monitor layout changed: a locker is judged against the new monitors.
     func monitorsChanged(to new: [MonitorGeometry]) -> Bool {
-        let before = isLocked
         monitors = new
         for index in stack.indices where stack[index].isOverrideRedirect && covers(stack[index].rect) {
             stack[index].drawsNothing = drawsNothing(stack[index].window)
         }
+        return redecide()
+    }
+
+    /// Decides again; returns whether the answer changed.
+    private func redecide() -> Bool {
+        let before = isLocked
+        isLocked = decide()
         return isLocked != before
     }
 
