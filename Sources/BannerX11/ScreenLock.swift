@@ -3,16 +3,21 @@
 // re-raising over a locker that raises itself would be a war burning a core.
 // A locker or screensaver is an override-redirect window that draws (not InputOnly), covers a
 // whole monitor (allowing the 1-pixel border xsecurelock leaves round its "obscurer" window) and
-// sits above every window the window manager manages: lockers map themselves raised and raise
-// themselves again whenever anything goes over them (i3lock, xsecurelock, light-locker, slock,
-// xscreensaver: docs/x11.md). Full-screen override-redirect windows below the managed windows
-// are no lockers and hide nothing: mutter's and muffin's guard window, kept at the bottom of the
-// stack, a desktop widget such as conky's `own_window_type override`. So the root's children are
-// kept in stacking order (read once at start, then followed through CreateNotify, ConfigureNotify
-// with its `above` sibling, CirculateNotify, ReparentNotify, DestroyNotify), and the rule is read
-// off the top of that stack. The X server's own saver, reported on by MIT-SCREEN-SAVER, counts
-// too. Nothing is polled. A compositing manager's overlay window is not a locker.
-// Start reading at `decide()`, then `handle(_:)`.
+// sits above every window the window manager manages for other clients: lockers map themselves
+// raised and raise themselves again whenever anything goes over them (i3lock, xsecurelock,
+// light-locker, slock, xscreensaver: docs/x11.md). Full-screen override-redirect windows under
+// the managed windows, or at the very bottom of the stack, are no lockers and hide nothing:
+// mutter's and muffin's guard window (lowered, then mapped), a desktop widget such as conky's
+// `own_window_type override` (mapped, then lowered). So the root's children are kept in stacking
+// order (read once at start, then followed through CreateNotify, ConfigureNotify with its `above`
+// sibling, CirculateNotify, ReparentNotify, DestroyNotify), and a window is judged each time it
+// maps or moves, and stays a locker until it moves again (under other clients' windows or to the
+// bottom), unmaps or is destroyed — not when something else goes over it: a WM stacks a dock
+// it has just mapped (ours, a panel's) and windows of its own in its top layer, over the locker,
+// until the locker raises itself again, and the banner must not show in between. Our own dock is
+// a managed window that never counts. The X server's own saver, reported on by MIT-SCREEN-SAVER,
+// counts too. Nothing is polled. A compositing manager's overlay window is not a locker.
+// Start reading at `isLocker(at:)`, then `handle(_:)`.
 
 import CX11
 import Glibc
@@ -57,24 +62,30 @@ final class ScreenLock {
             }
         }
         stack = Self.readStack(connection)
-        isLocked = decide()
+        lockers = Set(stack.indices.filter(isLocker(at:)).map { stack[$0].window })
     }
 
-    /// True while a locker covers a monitor or the server's screensaver is on; decided again
-    /// only when an event changed the stack, not on every event.
-    private(set) var isLocked = false
+    /// True while a locker covers a monitor or the server's screensaver is on.
+    var isLocked: Bool { saverOn || !lockers.isEmpty }
+    /// The windows judged lockers.
+    private var lockers: Set<Window> = []
+    /// The WM's frames around our own docks (learnt from their ReparentNotify).
+    private var ownFrames: Set<Window> = []
 
-    /// Read from the top of the stack down to the first mapped managed window (a WM's frame, a
-    /// client of a non-reparenting WM, our own dock): a locker is above it. With no managed
-    /// window mapped at all there is nothing to be above, and a covering window counts wherever
-    /// it is: hiding for a moment is safe, showing over a lock screen is not.
-    private func decide() -> Bool {
-        if saverOn { return true }
-        for child in stack.reversed() where child.isMapped {
-            guard child.isOverrideRedirect else { return false }
-            if !child.drawsNothing, !isOwn(child.window), covers(child.rect) { return true }
-        }
-        return false
+    /// Whether the window at `index` of the stack could be a locker: another client's mapped
+    /// override-redirect window that draws and covers a monitor.
+    private func covers(at index: Int) -> Bool {
+        let child = stack[index]
+        return child.isMapped && child.isOverrideRedirect && !child.drawsNothing && !isOwn(child.window) && covers(child.rect)
+    }
+
+    /// Whether the window at `index`, just mapped or moved, is a locker: it covers a monitor, is
+    /// not at the very bottom, and no managed window of another client is above it. With no
+    /// managed window mapped at all there is nothing to be under, and a covering window counts
+    /// unless it is at the bottom: hiding for a moment is safe, showing over a lock screen is not.
+    private func isLocker(at index: Int) -> Bool {
+        guard index > 0, covers(at: index) else { return false }
+        return !stack[(index + 1)...].contains { $0.isMapped && !$0.isOverrideRedirect && !isOwn($0.window) && !ownFrames.contains($0.window) }
     }
 
     /// Takes in an event; returns true when `isLocked` changed.
@@ -100,6 +111,7 @@ final class ScreenLock {
             }
             stack[index].isMapped = true
             stack[index].isOverrideRedirect = event.xmap.override_redirect != 0
+            return rejudge(event.xmap.window)
         case UnmapNotify where event.xunmap.event == connection.root:
             guard let index = index(of: event.xunmap.window) else { return false }
             stack[index].isMapped = false
@@ -114,10 +126,12 @@ final class ScreenLock {
             // `above` is the sibling it now sits directly above; None puts it at the bottom.
             let position = configure.above == 0 ? 0 : (self.index(of: configure.above).map { $0 + 1 } ?? stack.count)
             stack.insert(child, at: position)
+            return rejudge(configure.window)
         case CirculateNotify where event.xcirculate.event == connection.root:
             guard let index = index(of: event.xcirculate.window) else { return false }
             let child = stack.remove(at: index)
             if event.xcirculate.place == PlaceOnTop { stack.append(child) } else { stack.insert(child, at: 0) }
+            return rejudge(child.window)
         case ReparentNotify where event.xreparent.event == connection.root:
             let reparent = event.xreparent
             if reparent.parent == connection.root {
@@ -127,34 +141,45 @@ final class ScreenLock {
                     window: reparent.window, isMapped: false, isOverrideRedirect: reparent.override_redirect != 0, drawsNothing: false,
                     rect: connection.rootGeometry(of: reparent.window) ?? MonitorGeometry(x: 0, y: 0, width: 0, height: 0)))
             } else {
+                if isOwn(reparent.window) { ownFrames.insert(reparent.parent) }
                 guard let index = index(of: reparent.window) else { return false }
                 stack.remove(at: index)
             }
         case DestroyNotify where event.xdestroywindow.event == connection.root:
+            ownFrames.remove(event.xdestroywindow.window)
             guard let index = index(of: event.xdestroywindow.window) else { return false }
             stack.remove(at: index)
         case saverEventBase + ScreenSaverNotify where saverEventBase >= 0:
             let notify = withUnsafePointer(to: &event) { $0.withMemoryRebound(to: XScreenSaverNotifyEvent.self, capacity: 1) { $0.pointee } }
+            let before = isLocked
             saverOn = notify.state == ScreenSaverOn
+            return isLocked != before
         default:
             return false
         }
-        return redecide()
+        return rejudge()
     }
 
-    /// The monitor layout changed: a locker is judged against the new monitors.
+    /// The monitor layout changed: every window is judged against the new monitors.
     func monitorsChanged(to new: [MonitorGeometry]) -> Bool {
+        let before = isLocked
         monitors = new
         for index in stack.indices where stack[index].isOverrideRedirect && covers(stack[index].rect) {
             stack[index].drawsNothing = drawsNothing(stack[index].window)
         }
-        return redecide()
+        lockers = Set(stack.indices.filter(isLocker(at:)).map { stack[$0].window })
+        return isLocked != before
     }
 
-    /// Decides again; returns whether the answer changed.
-    private func redecide() -> Bool {
+    /// Judges `moved` (it mapped or moved) afresh; a locker stays one while it is mapped and
+    /// covers a monitor, whatever goes above it, until it moves itself. Returns whether
+    /// `isLocked` changed.
+    private func rejudge(_ moved: Window? = nil) -> Bool {
         let before = isLocked
-        isLocked = decide()
+        lockers = Set(stack.indices.filter { index in
+            let window = stack[index].window
+            return window == moved ? isLocker(at: index) : lockers.contains(window) && covers(at: index)
+        }.map { stack[$0].window })
         return isLocked != before
     }
 

@@ -111,8 +111,8 @@ extension BannerX11Tests {
         }
 
         /// On the big desktops' WMs, with their panels: the WM's own windows (mutter's and
-        /// muffin's full-screen guard window at the bottom) hide no banner, a real locker (i3lock)
-        /// hides it until it is gone, and a focused full-screen window keeps it off under
+        /// muffin's full-screen guard window at the bottom) hide no banner, a banner shown while
+        /// a real locker (i3lock) is up never appears over it, and a focused full-screen window keeps it off under
         /// `fullscreen = delay` and lets it show over its top under `show`.
         @Test(arguments: windowManagers.filter { $0.panel != nil })
         func theBannerShowsOverTheWMsOwnWindowsAndHidesForALockerAndAFullScreenWindow(windowManager: TestDesktop.WindowManager) throws {
@@ -121,7 +121,6 @@ extension BannerX11Tests {
             let red = Pixel(hex: 0xFF3B30)
             fixture.host.compactPolicy = .never
             try fixture.host.presentTopBanner { $0.title("Call from Anna").backgroundColor(.systemRed) }
-            let banner = Window(fixture.host.bannerWindowID)
             func bannerShows() -> Bool {
                 guard observer.isViewable(Window(fixture.host.bannerWindowID)), let rect = fixture.bannerGeometry else { return false }
                 return observer.screenshot(rect)?.pixel(x: 5, y: rect.y + 40) == red
@@ -129,11 +128,24 @@ extension BannerX11Tests {
             #expect(fixture.run { fixture.host.phase == .presented && bannerShows() }, "\(windowManager): \(observer.describeStack())")
             #expect(!fixture.display.isScreenLocked)
 
+            // Shown while i3lock is up: the banner's dock is mapped and managed, the banner never.
+            fixture.host.dismissTopBanner()
+            #expect(fixture.run { fixture.host.phase == .hidden })
             let lock = try fixture.desktop.start(["i3lock", "-n", "-c", "112233"])
             #expect(fixture.run {
-                fixture.display.isScreenLocked && !observer.isViewable(banner)
+                fixture.display.isScreenLocked
                     && observer.screenshot(Rect(x: 640, y: 400, width: 1, height: 1))?.pixel(x: 640, y: 400) == Pixel(hex: 0x112233)
-            }, "\(windowManager): the banner stayed over i3lock: \(lock.standardError) \(observer.describeStack())")
+            }, "\(windowManager): i3lock never showed: \(lock.standardError) \(observer.describeStack())")
+            observer.clearRecords()
+            try fixture.host.presentTopBanner { $0.title("Call from Anna").backgroundColor(.systemRed) }
+            #expect(fixture.run {
+                fixture.host.phase == .presented && observer.windows(named: "window-banner-reservation").contains { observer.isViewable($0) }
+            })
+            fixture.run(timeout: 0.5) { false }
+            observer.drainEvents()
+            #expect(fixture.display.isScreenLocked && !observer.maps.contains(Window(fixture.host.bannerWindowID)),
+                    "\(windowManager): the banner was mapped over i3lock: \(observer.describeStack())")
+            #expect(observer.screenshot(Rect(x: 640, y: 40, width: 1, height: 1))?.pixel(x: 640, y: 40) == Pixel(hex: 0x112233))
             lock.signal(SIGTERM)
             _ = lock.waitForExit(timeout: 5)
             #expect(fixture.run { !fixture.display.isScreenLocked && bannerShows() }, "\(windowManager): no banner after unlocking: \(observer.describeStack())")
