@@ -67,14 +67,14 @@ final class ScreenLock {
 
     /// True while a locker covers a monitor or the server's screensaver is on.
     var isLocked: Bool { saverOn || !lockers.isEmpty }
-    /// The windows judged lockers.
+    /// The windows judged lockers; each stays one until it moves itself, unmaps or goes.
     private var lockers: Set<Window> = []
     /// The WM's frames around our own docks (learnt from their ReparentNotify).
     private var ownFrames: Set<Window> = []
 
     /// Whether the window at `index` of the stack could be a locker: another client's mapped
     /// override-redirect window that draws and covers a monitor.
-    private func covers(at index: Int) -> Bool {
+    private func couldBeLocker(at index: Int) -> Bool {
         let child = stack[index]
         return child.isMapped && child.isOverrideRedirect && !child.drawsNothing && !isOwn(child.window) && covers(child.rect)
     }
@@ -84,7 +84,7 @@ final class ScreenLock {
     /// managed window mapped at all there is nothing to be under, and a covering window counts
     /// unless it is at the bottom: hiding for a moment is safe, showing over a lock screen is not.
     private func isLocker(at index: Int) -> Bool {
-        guard index > 0, covers(at: index) else { return false }
+        guard index > 0, couldBeLocker(at: index) else { return false }
         return !stack[(index + 1)...].contains { $0.isMapped && !$0.isOverrideRedirect && !isOwn($0.window) && !ownFrames.contains($0.window) }
     }
 
@@ -178,7 +178,7 @@ final class ScreenLock {
         let before = isLocked
         lockers = Set(stack.indices.filter { index in
             let window = stack[index].window
-            return window == moved ? isLocker(at: index) : lockers.contains(window) && covers(at: index)
+            return window == moved ? isLocker(at: index) : lockers.contains(window) && couldBeLocker(at: index)
         }.map { stack[$0].window })
         return isLocked != before
     }
