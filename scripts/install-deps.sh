@@ -31,6 +31,9 @@ packages=(
   # xsecurelock's in the compositing overlay, xscreensaver blanking), a real compositing manager
   # (CompositorTests)
   i3lock xsecurelock xscreensaver picom
+  # tests: conky drawing the desktop in a full-screen override-redirect window under the clients,
+  # which is no locker (ScreenLockTests)
+  conky-std
   # tests: glibc's locale sources, so the translation tests can generate (localedef) the locales
   # they run under in a directory of their own
   locales

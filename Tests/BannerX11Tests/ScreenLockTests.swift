@@ -1,10 +1,10 @@
 // A locked screen shows nothing but the lock: with a locker up — a window that raises itself on
 // every VisibilityNotify, i3lock, xsecurelock and xscreensaver from Debian's packages, or the X
 // server's own screensaver — the banner is unmapped, stays presented (an update still takes),
-// starts no raise war, and comes back once the screen is unlocked. A full-screen window under the clients (a
-// WM's guard window, a desktop widget) is no lock: the banner shows over it, and a window that
-// moves up or down the stack is judged again. Judged by the pixels on screen and by how often the
-// locker had to raise itself.
+// starts no raise war, and comes back once the screen is unlocked. A full-screen window under
+// the clients (a WM's guard window, conky's desktop) is no lock: the banner shows over it, and a
+// window that moves up or down the stack is judged again. Judged by the pixels on screen and by
+// how often the locker had to raise itself.
 
 import BannerCore
 @testable import BannerX11
@@ -90,7 +90,7 @@ extension BannerX11Tests {
             #expect(try fixture.presentAndSettle(height: 80) { $0.title("Call from Anna").backgroundColor(.systemRed) })
             let banner = Window(fixture.host.bannerWindowID)
 
-            let guardWindow = try FullScreenOverlay(displayName: fixture.desktop.displayName, arrival: .loweredBeforeMapping)
+            let guardWindow = try FullScreenOverlay(displayName: fixture.desktop.displayName)
             defer { guardWindow.close() }
             #expect(fixture.run { observer.isViewable(guardWindow.window) && observer.children(of: observer.root).first == guardWindow.window })
             fixture.run(timeout: 0.5) { false }
@@ -109,23 +109,40 @@ extension BannerX11Tests {
             }, "the banner did not come back once the window went under the clients: \(observer.describeStack())")
         }
 
-        /// conky with `own_window_type override`: mapped on top, then lowered under every
-        /// client. It is a desktop widget, drawn where no window is, and the banner shows.
-        @Test func aFullScreenDesktopWidgetBelowTheClientsIsNoLocker() throws {
+        /// conky with `own_window_type override` (Debian's conky-std): a full-screen window
+        /// under every client, drawing the desktop where no window is. The banner shows.
+        @Test func conkysFullScreenDesktopBelowTheClientsIsNoLocker() throws {
             let fixture = try Fixture()
             let observer = fixture.observer
             fixture.host.compactPolicy = .never
             #expect(try fixture.presentAndSettle(height: 80) { $0.title("Call from Anna").backgroundColor(.systemRed) })
             let banner = Window(fixture.host.bannerWindowID)
+            let config = fixture.desktop.home + "/conky.conf"
+            try writeFile(config, """
+                conky.config = {
+                    own_window = true, own_window_type = 'override', own_window_transparent = false,
+                    own_window_argb_visual = false, own_window_colour = '3C3C64', background = false,
+                    alignment = 'top_left', gap_x = 0, gap_y = 0, minimum_width = 1280, minimum_height = 800,
+                    border_width = 0, border_inner_margin = 0, border_outer_margin = 0, draw_borders = false,
+                    update_interval = 60, double_buffer = false, out_to_console = false, out_to_x = true,
+                };
+                conky.text = [[ ]];
 
-            let widget = try FullScreenOverlay(displayName: fixture.desktop.displayName, arrival: .mappedThenLowered, colour: 0x3C3C64)
-            defer { widget.close() }
+                """)
+            let conky = try fixture.desktop.start(["conky", "-c", config])
+            defer {
+                conky.signal(SIGTERM)
+                _ = conky.waitForExit(timeout: 5)
+            }
+            let widgetColour = Pixel(hex: 0x3C3C64)
             #expect(fixture.run {
-                !fixture.display.isScreenLocked && observer.isViewable(banner)
+                observer.screenshot(Rect(x: 640, y: 400, width: 1, height: 1))?.pixel(x: 640, y: 400) == widgetColour
+                    && observer.isViewable(banner)
                     && observer.screenshot(Rect(x: 5, y: 40, width: 1, height: 1))?.pixel(x: 5, y: 40) == Self.red
-                    && observer.screenshot(Rect(x: 640, y: 400, width: 1, height: 1))?.pixel(x: 640, y: 400) == widget.colour
-            }, "the banner over the widget was not seen: \(observer.describeStack())")
-            #expect(fixture.host.isBannerPresented)
+            }, "conky's desktop and the banner over it were not seen: \(conky.standardError) \(observer.describeStack())")
+            fixture.run(timeout: 0.5) { false }
+            #expect(!fixture.display.isScreenLocked)
+            #expect(observer.isViewable(banner))
         }
 
         /// xsecurelock draws in the compositing overlay window and keeps an "obscurer" window

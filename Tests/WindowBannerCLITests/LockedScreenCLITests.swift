@@ -56,7 +56,7 @@ extension WindowBannerCLITests {
         @Test func aFullScreenWindowUnderTheClientsIsNoLockButOnTopItIs() throws {
             let owner = try OwnerFixture()
             let observer = owner.observer
-            let guardWindow = try FullScreenOverlay(displayName: owner.fixture.desktop.displayName, arrival: .loweredBeforeMapping)
+            let guardWindow = try FullScreenOverlay(displayName: owner.fixture.desktop.displayName)
             defer { guardWindow.close() }
             try owner.show(["--title", "Back Online", "--compact", "never"])
             #expect(owner.fixture.waitForBanner(height: 80), "no banner over the guard window: \(observer.describeStack())")

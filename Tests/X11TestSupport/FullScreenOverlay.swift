@@ -1,7 +1,8 @@
-// What a window manager's guard window or a desktop widget looks like to other clients: an
-// override-redirect window covering the whole monitor, in one colour, that never raises itself.
-// Mutter and muffin create theirs, lower it, then map it, so it is never above anything; conky's
-// `own_window_type override` maps its window and then lowers it. A client of its own.
+// What a window manager's guard window looks like to other clients: an override-redirect window
+// covering the whole monitor that never raises itself. Mutter and muffin create theirs, lower it,
+// then map it, so it is never above anything; theirs is InputOnly, this one draws in one colour
+// (so only its place in the stack tells it from a locker). A client of its own; `raise()` and
+// `lower()` move it as a locker or a desktop would move.
 
 import CX11
 import ProcessTestSupport
@@ -12,15 +13,8 @@ public final class FullScreenOverlay {
     private let display: OpaquePointer
     private var closed = false
 
-    /// How the window reaches the bottom of the stack.
-    public enum Arrival: Sendable {
-        /// Lowered, then mapped: never above anything (mutter's guard window).
-        case loweredBeforeMapping
-        /// Mapped on top, then lowered (conky's override window).
-        case mappedThenLowered
-    }
-
-    public init(displayName: String, arrival: Arrival, width: Int = 1280, height: Int = 800, colour: Int = 0x2E8B57) throws {
+    /// Creates the window, lowers it, then maps it.
+    public init(displayName: String, width: Int = 1280, height: Int = 800, colour: Int = 0x2E8B57) throws {
         guard let display = XOpenDisplay(displayName) else { throw TestFailure("overlay cannot open \(displayName)") }
         self.display = display
         self.colour = Pixel(hex: colour)
@@ -30,14 +24,8 @@ public final class FullScreenOverlay {
         attributes.background_pixel = UInt(colour)
         window = XCreateWindow(display, root, 0, 0, UInt32(width), UInt32(height), 0, Int32(CopyFromParent), UInt32(InputOutput), nil,
                                UInt(CWOverrideRedirect | CWBackPixel), &attributes)
-        switch arrival {
-        case .loweredBeforeMapping:
-            XLowerWindow(display, window)
-            XMapWindow(display, window)
-        case .mappedThenLowered:
-            XMapWindow(display, window)
-            XLowerWindow(display, window)
-        }
+        XLowerWindow(display, window)
+        XMapWindow(display, window)
         XSync(display, 0)
     }
 
