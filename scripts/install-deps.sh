@@ -24,8 +24,19 @@ packages=(
   # tests: a private X server and real window managers, stacking and tiling (the matrix of
   # ReservationMatrixTests); network namespaces for rtnetlink
   xvfb openbox i3-wm awesome bspwm fluxbox herbstluftwm icewm jwm pekwm x11-xserver-utils iproute2
-  # tests: a real screen locker (ScreenLockTests), a real compositing manager (CompositorTests)
-  i3lock picom
+  # tests: the big desktops' stacking WMs with their panels (ReservationMatrixTests): Xfce's
+  # xfwm4 + xfce4-panel, MATE's marco + mate-panel, GNOME's mutter and Cinnamon's muffin under
+  # tint2 (their shells' panels are no separate programs); marco and muffin abort without their
+  # settings daemons' GSettings schemas (mate-settings-daemon-common, cinnamon-settings-daemon).
+  # KDE's kwin-x11 is left out: it pulls in 130 more packages than all of these together.
+  xfwm4 xfce4-panel marco mate-panel mate-settings-daemon-common mutter muffin cinnamon-settings-daemon tint2
+  # tests: real screen lockers and savers (ScreenLockTests: i3lock's window at the root,
+  # xsecurelock's in the compositing overlay, xscreensaver blanking), a real compositing manager
+  # (CompositorTests)
+  i3lock xsecurelock xscreensaver picom
+  # tests: conky drawing the desktop in a full-screen override-redirect window under the clients,
+  # which is no locker (ScreenLockTests)
+  conky-std
   # tests: glibc's locale sources, so the translation tests can generate (localedef) the locales
   # they run under in a directory of their own
   locales

@@ -85,8 +85,7 @@ public final class BannerDisplay {
         panels.start()
         raiseInterval = pacer.interval
         let monitors = connection.monitors()
-        screenLock = ScreenLock(
-            connection: connection, monitors: monitors.map(\.geometry), mappedAtStart: panels.overrideRedirectAtStart, isOwn: panels.isOwn)
+        screenLock = ScreenLock(connection: connection, monitors: monitors.map(\.geometry), isOwn: panels.isOwn)
         hosts = monitors.map { BannerHost(monitor: $0, context: self, timing: timing) }
         _ = refreshFullscreen()
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }

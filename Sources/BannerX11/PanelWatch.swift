@@ -40,10 +40,6 @@ final class PanelWatch {
     private(set) var panels: [TopStrut] = []
     /// The left and right struts of the other clients' mapped windows, in root coordinates.
     private(set) var sidePanels: [SideStrut] = []
-    /// Other clients' override-redirect windows mapped at the root when `start()` read them
-    /// (a screen locker already up: see ScreenLock).
-    private(set) var overrideRedirectAtStart: [Window] = []
-    private var roots: Set<Window> = []
 
     init(connection: XConnection) {
         self.connection = connection
@@ -61,7 +57,6 @@ final class PanelWatch {
         let roots = queryTree(connection.root)
         let cookies = roots.map { xcb_query_tree(xcb, UInt32($0)) }
         known.formUnion(roots)
-        self.roots = Set(roots)
         for (frame, cookie) in zip(roots, cookies) {
             for client in children(from: cookie) {
                 known.insert(client)
@@ -70,7 +65,6 @@ final class PanelWatch {
         }
         pending.formUnion(known)
         _ = refresh()
-        self.roots = []
     }
 
     /// Takes in an event of the root's substructure or of a watched window; returns true when it
@@ -183,9 +177,6 @@ final class PanelWatch {
                     mapped.remove(request.window)
                 } else {
                     mapped.insert(request.window)
-                    if reply.pointee.override_redirect != 0, roots.contains(request.window) {
-                        overrideRedirectAtStart.append(request.window)
-                    }
                 }
                 free(reply)
             } else {

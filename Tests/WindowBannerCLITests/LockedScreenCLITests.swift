@@ -1,7 +1,7 @@
 // Scripts on a locked screen (i3lock, from Debian's packages): `show` still succeeds, nothing
 // appears over the lock, `status --json` says why, a transient banner keeps counting — one that
 // expired while locked is gone for good and `--wait` reports its end when it happens — and a
-// sticky one appears once the screen is unlocked.
+// sticky one appears once the screen is unlocked. A full-screen window under the clients is no lock.
 
 import Glibc
 import Testing
@@ -47,6 +47,28 @@ extension WindowBannerCLITests {
             _ = lock.waitForExit(timeout: 5)
             #expect(owner.fixture.waitForBanner(height: 80), "no banner after unlocking: \(observer.describeStack())")
             #expect(try owner.status().title == "Back Online")
+            #expect(try owner.status().hidden == nil)
+        }
+
+        /// A window manager's full-screen guard window under the clients (mutter's, muffin's) is
+        /// no lock: `show` shows, `status` says nothing is hidden; the same window raised over
+        /// the clients is a lock.
+        @Test func aFullScreenWindowUnderTheClientsIsNoLockButOnTopItIs() throws {
+            let owner = try OwnerFixture()
+            let observer = owner.observer
+            let guardWindow = try FullScreenOverlay(displayName: owner.fixture.desktop.displayName)
+            defer { guardWindow.close() }
+            try owner.show(["--title", "Back Online", "--compact", "never"])
+            #expect(owner.fixture.waitForBanner(height: 80), "no banner over the guard window: \(observer.describeStack())")
+            #expect(observer.wait { observer.windows(named: "window-banner").contains { observer.isViewable($0) } })
+            #expect(try owner.status().hidden == nil)
+
+            guardWindow.raise()
+            #expect(observer.wait { (try? owner.status().hidden) == "locked" })
+            #expect(observer.windows(named: "window-banner").allSatisfy { !observer.isViewable($0) })
+            guardWindow.lower()
+            #expect(observer.wait { observer.windows(named: "window-banner").contains { observer.isViewable($0) } },
+                    "no banner once the window went back under: \(observer.describeStack())")
             #expect(try owner.status().hidden == nil)
         }
 

@@ -1,5 +1,8 @@
 // A private desktop for one test: Xvfb on a display number the server picks itself
-// (-displayfd), and a real EWMH window manager with its own HOME. Torn down when released.
+// (-displayfd), and a real EWMH window manager with its own HOME. The window managers of the big
+// desktops come with their session around them: a private session bus (dbus-run-session: xfconfd,
+// dconf and the panels' applets start on it), their usual panel, and one process group for all
+// of it, killed whole. Torn down when released.
 
 import Glibc
 import ProcessTestSupport
@@ -25,13 +28,31 @@ public final class TestDesktop {
         case jwm
         /// Stacking; honours only the legacy `_NET_WM_STRUT`, re-fits no window already maximized.
         case pekwm
+        /// Xfce's stacking WM (its compositor on), with xfce4-panel's default top panel.
+        case xfwm4
+        /// MATE's stacking WM, with mate-panel's default top and bottom panels.
+        case marco
+        /// GNOME's WM and compositing manager (`--x11`), without gnome-shell: tint2 as its top panel.
+        case mutter
+        /// Cinnamon's WM and compositing manager, without Cinnamon's shell: tint2 as its top panel.
+        case muffin
         /// No window manager at all.
         case none
 
         /// Whether the WM tiles windows (a tiled client shows where it reserves space).
         public var tiles: Bool { [.i3, .awesome, .bspwm, .herbstluftwm].contains(self) }
         /// Whether the WM publishes `_NET_WORKAREA` (at least once a strut exists).
-        public var publishesWorkArea: Bool { [.openbox, .fluxbox, .icewm, .jwm, .pekwm].contains(self) }
+        public var publishesWorkArea: Bool { [.openbox, .fluxbox, .icewm, .jwm, .pekwm, .xfwm4, .marco, .mutter, .muffin].contains(self) }
+        /// The WM_CLASS instance of the panel the desktop starts with its WM, whose top panel the
+        /// banner must sit next to; nil where the tests bring their own stand-in panel.
+        public var panel: String? {
+            switch self {
+            case .xfwm4: "xfce4-panel"
+            case .marco: "mate-panel"
+            case .mutter, .muffin: "tint2"
+            default: nil
+            }
+        }
     }
 
     public let displayName: String
@@ -75,8 +96,14 @@ public final class TestDesktop {
         var environment = self.environment
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = home + "/.config"
+        // The sockets and state of a desktop session (the bus, dconf, GTK's accessibility bus,
+        // which NO_AT_BRIDGE keeps from starting) stay in the private HOME.
+        environment["XDG_RUNTIME_DIR"] = home + "/run"
+        environment["NO_AT_BRIDGE"] = "1"
+        mkdir(home + "/run", 0o700)
         guard let command = try Self.command(for: windowManager, home: home) else { return }
-        wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec \(command) >/dev/null 2>&1"], environment: environment)
+        // setsid: the WM and whatever it starts form one process group, killed whole at the end.
+        wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec setsid \(command) >/dev/null 2>&1"], environment: environment)
         let observer = try XObserver(displayName: displayName)
         defer { observer.close() }
         // Every one of them names its check window on the root and on itself once it runs; a
@@ -85,7 +112,7 @@ public final class TestDesktop {
             throw TestFailure("\(windowManager.rawValue) did not announce itself on \(displayName)")
         }
         try observer.waitUntilWindowManagerManagesWindows()
-        if [.openbox, .fluxbox, .jwm, .pekwm].contains(windowManager) {
+        if [.openbox, .fluxbox, .jwm, .pekwm, .xfwm4, .marco, .mutter, .muffin].contains(windowManager) {
             guard observer.wait(timeout: 20, until: { !observer.workAreas().isEmpty }) else {
                 throw TestFailure("\(windowManager.rawValue) published no _NET_WORKAREA on \(displayName)")
             }
@@ -96,7 +123,7 @@ public final class TestDesktop {
     /// `home` (no bars, taskbars or trays of its own: the tests bring their own panel).
     private static func command(for windowManager: WindowManager, home: String) throws -> String? {
         let config = home + "/.config"
-        for directory in [config, "\(config)/awesome", "\(config)/bspwm", "\(config)/herbstluftwm", "\(home)/.fluxbox", "\(home)/.icewm"] {
+        for directory in [config, "\(config)/awesome", "\(config)/bspwm", "\(config)/herbstluftwm", "\(config)/tint2", "\(home)/.fluxbox", "\(home)/.icewm"] {
             mkdir(directory, 0o700)
         }
         switch windowManager {
@@ -131,14 +158,55 @@ public final class TestDesktop {
             return "jwm -f \(home)/.jwmrc"
         case .pekwm:
             return "pekwm"
+        case .xfwm4:
+            return try session(home: home, ["xfwm4 --sm-client-disable", "xfce4-panel --sm-client-disable"])
+        case .marco:
+            return try session(home: home, ["marco --sm-disable", "mate-panel"])
+        case .mutter:
+            try writeTint2Config(config)
+            return try session(home: home, ["mutter --x11 --sm-disable", "tint2"])
+        case .muffin:
+            try writeTint2Config(config)
+            return try session(home: home, ["muffin --x11 --sm-disable", "tint2"])
         case .none:
             return nil
         }
     }
 
-    /// Kills the window manager outright (SIGKILL), as a crash would, and waits for it to go.
+    /// A desktop session's start-up file: `programs` started together on a private session bus,
+    /// the script waiting for them (dbus-run-session ends the bus when it returns).
+    private static func session(home: String, _ programs: [String]) throws -> String {
+        try writeScript("\(home)/session", programs.map { $0 + " &" }.joined(separator: "\n") + "\nwait")
+        return "dbus-run-session -- \(home)/session"
+    }
+
+    /// A top panel of 30 px across the monitor with a strut, as GNOME's and Cinnamon's shells
+    /// have (tint2's default is a bottom taskbar).
+    private static func writeTint2Config(_ config: String) throws {
+        try writeFile("\(config)/tint2/tint2rc", """
+            rounded = 0
+            border_width = 0
+            background_color = #204A87 100
+            border_color = #000000 0
+            panel_items = T
+            panel_position = top center horizontal
+            panel_size = 100% 30
+            panel_margin = 0 0
+            panel_padding = 0 0 0
+            panel_background_id = 1
+            panel_layer = top
+            panel_dock = 0
+            strut_policy = follow_size
+            autohide = 0
+            taskbar_mode = single_desktop
+
+            """)
+    }
+
+    /// Kills the window manager and all it started outright (SIGKILL), as a crash would, and
+    /// waits for it to go.
     public func killWindowManager() {
-        wm?.signal(SIGKILL)
+        if let wm { kill(-wm.pid, SIGKILL) }
         wm?.waitForExit(timeout: 5)
         wm = nil
     }
@@ -186,8 +254,12 @@ public final class TestDesktop {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        wm?.signal(SIGTERM)
-        wm?.waitForExit(timeout: 5)
+        if let wm {
+            kill(-wm.pid, SIGTERM)
+            wm.waitForExit(timeout: 5)
+            // What ignored SIGTERM (a bus-activated helper, a panel's applet) goes now.
+            kill(-wm.pid, SIGKILL)
+        }
         // Xvfb can miss a SIGTERM that lands outside its poll and sleep until its next timer
         // (the 10-minute screen saver): give it a moment, then waitForExit kills it.
         server.signal(SIGTERM)
@@ -210,7 +282,8 @@ func writeScript(_ path: String, _ command: String) throws {
     chmod(path, 0o755)
 }
 
-func writeFile(_ path: String, _ text: String) throws {
+/// Writes `text` to `path` (a config file for a program a test starts).
+public func writeFile(_ path: String, _ text: String) throws {
     guard let file = fopen(path, "w") else { throw TestFailure("cannot write \(path)") }
     fputs(text, file)
     fclose(file)
