@@ -60,12 +60,13 @@ demo: release
 # Unit tests, X11 tests (each suite starts its own Xvfb + openbox/i3), CLI, owner and network
 # tests; the soak test in a process of its own (it measures that process's memory); then the
 # core and X11 tests again under AddressSanitizer/LeakSanitizer. The Debian package is built first
-# (`make deb`, in the same build directory): DebianPackageTests reads dist/*.deb.
+# (`make deb`, in the same build directory): DebianPackageTests reads dist/*.deb. Each `swift test`
+# runs under scripts/check-leftovers.sh, which fails when a process the tests started outlives them.
 test: deps po
 	$(MAKE) deb
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip SoakTests
-	$(SWIFT) test --skip-build --filter SoakTests
+	scripts/check-leftovers.sh $(SWIFT) test --skip-build --skip SoakTests
+	scripts/check-leftovers.sh $(SWIFT) test --skip-build --filter SoakTests
 	$(MAKE) leaks
 
 # The core and X11 tests built with AddressSanitizer: any memory error or leak of ours fails
@@ -78,7 +79,7 @@ test: deps po
 leaks: deps
 	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0 \
-		$(SWIFT) test --skip-build --scratch-path .build-asan --filter 'BannerCoreTests|BannerX11Tests' \
+		scripts/check-leftovers.sh $(SWIFT) test --skip-build --scratch-path .build-asan --filter 'BannerCoreTests|BannerX11Tests' \
 		--skip 'CrossFadeTests|SlideTests|ProgressBarTests|SoakTests'
 
 # The long runs `make test` keeps short: 10,000 present/update/dismiss cycles (memory and X

@@ -73,7 +73,7 @@ final class MonitorProcess {
 extension WindowBannerCLITests {
     @Suite(
         "monitor: route changes drive the banner",
-        .enabled(if: geteuid() == 0, "creating network namespaces needs root; CI runs `make test` as root")
+        .needsRoot("creating network namespaces")
     )
     struct MonitorCommandTests {
         static let offlineTitle = "No Internet Connection"
