@@ -74,7 +74,7 @@ extension BannerX11Tests {
             host.compactPolicy = .never
             var frames: [RenderedFrame] = []
             var content: Window?
-            host.onFrame = { [unowned fixture] frame in
+            host.onFrame = { [unowned fixture, unowned host] frame in
                 frames.append(frame)
                 if content == nil {
                     content = fixture.observer.children(of: Window(host.bannerWindowID)).first
