@@ -64,13 +64,13 @@ sleep 0.6
 shot subtitle
 "$banner" dismiss --all --quit
 
-# A rich banner: an icon (drawn here, given as a PNG path), a subtitle, the action and close
-# buttons, a progress bar and rounded corners.
+# A rich banner: an icon (drawn here, given as a PNG path), a subtitle, two actions (the primary
+# next to the ✕, the secondary left of it) and the close button, a progress bar and rounded corners.
 convert -size 256x256 xc:none -fill none -stroke white -strokewidth 22 -draw "circle 128,128 128,22" \
   -strokewidth 24 -draw "stroke-linecap round line 128,182 128,78" \
   -draw "stroke-linecap round stroke-linejoin round polyline 84,118 128,74 172,118" -resize 64x64 "PNG32:$workdir/upload.png"
 "$banner" show --title "Uploading holiday photos" --subtitle "12 of 30 · about a minute left" --icon "$workdir/upload.png" \
-  --background systemIndigo --action "Pause" --close-button --progress 0.4 --corner-radius 14 --compact never
+  --background systemIndigo --action "Pause" --action "Cancel" --close-button --progress 0.4 --corner-radius 14 --compact never
 sleep 0.6
 shot rich
 "$banner" dismiss --all --quit

@@ -47,6 +47,9 @@ packages=(
   # demo: a client window to push down, a real status bar (lemonbar) to sit under, and
   # screenshots; tests: xdotool clicks, scrolls and drags (XTEST), lemonbar as a real panel
   xterm wmctrl xdotool imagemagick x11-utils lemonbar
+  # tests: a real vertical panel (tint2 along the left or right edge, reserving it with a side
+  # strut) for the banner to sit beside (SidePanelTests)
+  tint2
 )
 # More packages may be named on the command line (bench/install-deps.sh names the benchmark's).
 packages+=("$@")

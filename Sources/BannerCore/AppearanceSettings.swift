@@ -2,8 +2,8 @@
 // socket request — before they are checked. Layers stack: built-in defaults, then the config
 // file's defaults, then a named style, then flags; `overlaid(by:)` applies one layer on another
 // and `appearance()` checks the result once, so an error names the value exactly as written.
-// Two fields belong to one message rather than to a look — `action` (it names a command) and
-// `progress` — so a config file style cannot set them (`styleFields`).
+// Three fields belong to one message rather than to a look — the actions (they name commands)
+// and `progress` — so a config file style cannot set them (`styleFields`).
 
 /// One layer of appearance values as written; `nil` means "not set in this layer".
 public struct AppearanceSettings: Sendable, Hashable, Codable {
@@ -27,8 +27,11 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var subtitleFont: String?
     /// `true` or `false`: the close button ✕.
     public var closeButton: String?
-    /// `LABEL` or `LABEL=COMMAND ARGS…`: the action button and what it runs (see ``ActionSetting``).
+    /// `LABEL` or `LABEL=COMMAND ARGS…`: the (primary) action button and what it runs (see
+    /// ``ActionSetting``); the first `--action`.
     public var action: String?
+    /// The same for the secondary action button, left of the primary one: the second `--action`.
+    public var secondaryAction: String?
     /// A decimal number from 0 to 1: the progress bar.
     public var progress: String?
     /// `true` or `false`: no slide (see ``TopBannerAppearance/reduceMotion``).
@@ -44,7 +47,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         title: String? = nil, background: String? = nil, textColor: String? = nil,
         height: String? = nil, titleTopInset: String? = nil, font: String? = nil, compact: String? = nil,
         subtitle: String? = nil, subtitleFont: String? = nil,
-        closeButton: String? = nil, action: String? = nil, progress: String? = nil, reduceMotion: String? = nil,
+        closeButton: String? = nil, action: String? = nil, secondaryAction: String? = nil, progress: String? = nil, reduceMotion: String? = nil,
         icon: String? = nil, cornerRadius: String? = nil, placement: String? = nil, fullscreen: String? = nil,
         direction: String? = nil
     ) {
@@ -59,6 +62,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.subtitleFont = subtitleFont
         self.closeButton = closeButton
         self.action = action
+        self.secondaryAction = secondaryAction
         self.progress = progress
         self.reduceMotion = reduceMotion
         self.icon = icon
@@ -68,20 +72,21 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.direction = direction
     }
 
-    /// The settings' fields by the name a user writes them with (flag without `--`, config key).
+    /// The settings' fields by the name a user writes them with (flag without `--`, config key;
+    /// the secondary action is the second `--action`).
     public static var fields: [(name: String, keyPath: WritableKeyPath<AppearanceSettings, String?>)] { [
         ("title", \.title), ("background", \.background), ("text-color", \.textColor),
         ("height", \.height), ("title-top-inset", \.titleTopInset), ("font", \.font), ("compact", \.compact),
         ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont), ("close-button", \.closeButton),
-        ("action", \.action), ("progress", \.progress), ("reduce-motion", \.reduceMotion),
+        ("action", \.action), ("secondary-action", \.secondaryAction), ("progress", \.progress), ("reduce-motion", \.reduceMotion),
         ("icon", \.icon), ("corner-radius", \.cornerRadius), ("placement", \.placement), ("fullscreen", \.fullscreen),
         ("direction", \.direction),
     ] }
 
-    /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but `action` and
-    /// `progress`, which describe one message (and a command) rather than a look.
+    /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but the actions
+    /// and `progress`, which describe one message (and a command) rather than a look.
     public static var styleFields: [(name: String, keyPath: WritableKeyPath<AppearanceSettings, String?>)] {
-        fields.filter { $0.name != "action" && $0.name != "progress" }
+        fields.filter { !["action", "secondary-action", "progress"].contains($0.name) }
     }
 
     /// This layer with every field `top` sets replaced by `top`'s value.
@@ -129,6 +134,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
             builder.cornerRadius(try TopBannerAppearance.validatedCornerRadius(Double(cornerRadius) ?? .nan, as: cornerRadius))
         }
         if let action { builder.action(try ActionSetting(parsing: action).label) }
+        if let secondaryAction { builder.secondaryAction(try ActionSetting(parsing: secondaryAction).label) }
         if let direction { builder.textDirection(try TextDirection(parsing: direction)) }
         if let progress { builder.progress(try TopBannerAppearance.validatedProgress(Double(progress) ?? .nan, as: progress)) }
         return try builder.build()

@@ -12,8 +12,10 @@ public enum BannerDismissReason: String, Sendable, Hashable, CaseIterable {
     case closed
     /// The wheel turned up over the banner, or a drag upwards: the phone's swipe up.
     case swiped
-    /// A click on the action button.
+    /// A click on the (primary) action button.
     case action
+    /// A click on the secondary action button.
+    case secondaryAction = "secondary-action"
 }
 
 /// The pointer buttons a banner answers to.
@@ -29,18 +31,33 @@ public enum PointerButton: Sendable, Hashable {
 /// Where a banner's buttons are, in its own pixels; a click anywhere else is on the banner.
 public struct BannerHitAreas: Sendable, Hashable {
     public var closeButton: PixelRect?
+    /// The primary action button's.
     public var actionButton: PixelRect?
+    public var secondaryActionButton: PixelRect?
 
-    public init(closeButton: PixelRect? = nil, actionButton: PixelRect? = nil) {
+    public init(closeButton: PixelRect? = nil, actionButton: PixelRect? = nil, secondaryActionButton: PixelRect? = nil) {
         self.closeButton = closeButton
         self.actionButton = actionButton
+        self.secondaryActionButton = secondaryActionButton
     }
 
     /// What a click at (`x`, `y`) means.
     public func reason(atX x: Int, y: Int) -> BannerDismissReason {
         if closeButton?.contains(x: x, y: y) == true { return .closed }
         if actionButton?.contains(x: x, y: y) == true { return .action }
+        if secondaryActionButton?.contains(x: x, y: y) == true { return .secondaryAction }
         return .clicked
+    }
+
+    /// Whether a banner with these buttons has the one a dismissal by `reason` needs: the ✕
+    /// or an action button; `clicked` and `swiped` need none.
+    public func has(_ reason: BannerDismissReason) -> Bool {
+        switch reason {
+        case .clicked, .swiped: true
+        case .closed: closeButton != nil
+        case .action: actionButton != nil
+        case .secondaryAction: secondaryActionButton != nil
+        }
     }
 }
 

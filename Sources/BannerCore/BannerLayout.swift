@@ -1,5 +1,6 @@
 // Where things go, in pixels: point → pixel scaling, the banner's height (exactly as configured),
-// the title's baseline, the icon beside the text, ellipsizing, the buttons at the right edge and
+// the title's baseline, the icon beside the text, ellipsizing, the buttons at the right edge (the
+// ✕, the primary action, the secondary one) and
 // the progress bar, the rounded bottom corners, how much of the banner shows at a given reveal,
 // where it sits under the panels other clients reserve, and the strut that reserves it. The X
 // layer measures text and reads other clients' struts, and asks; these functions decide.
@@ -135,16 +136,28 @@ public enum BannerLayout {
     /// The action button's box is the text colour at this opacity over the background.
     public static let actionButtonFillOpacity = 0.2
 
-    /// The widest the action button's label may be on a monitor `monitorWidth` px wide: a third
-    /// of it, so the title keeps the middle.
-    public static func maximumActionLabelWidth(monitorWidth: Int, scale: Double) -> Int {
-        max(0, monitorWidth / 3 - 2 * pixels(actionButtonPadding, scale: scale))
+    /// Space between the primary and the secondary action buttons, in points.
+    public static let actionButtonSpacing: Double = 8
+
+    /// The widest each action button's label may be on a monitor `monitorWidth` px wide, with
+    /// `count` (1 or 2) action buttons: together, with their padding and the space between
+    /// them, they take at most a third of it, so the title keeps the middle.
+    public static func maximumActionLabelWidth(monitorWidth: Int, scale: Double, count: Int = 1) -> Int {
+        let buttons = max(count, 1)
+        let chrome = buttons * 2 * pixels(actionButtonPadding, scale: scale) + (buttons - 1) * pixels(actionButtonSpacing, scale: scale)
+        return max(0, (monitorWidth / 3 - chrome) / buttons)
     }
 
     /// The columns of the buttons at the right edge: the close button at the very edge, the
-    /// action button (its label `actionLabelWidth` px wide; nil for none) left of it, or one
-    /// padding in from the edge without a close button.
-    public static func trailingButtons(monitorWidth: Int, scale: Double, closeButton: Bool, actionLabelWidth: Int?) -> TrailingButtons {
+    /// primary action button (its label `actionLabelWidth` px wide; nil for none) left of it, or
+    /// one padding in from the edge without a close button, and the secondary action button
+    /// (`secondaryActionLabelWidth`) ``actionButtonSpacing`` left of the primary one — the
+    /// primary action next to the edge, as a dialog's default button is. A secondary action
+    /// without a primary one takes the primary's place. A right-to-left layout mirrors all of
+    /// it (``BannerLayout/mirrored(_:width:)``).
+    public static func trailingButtons(
+        monitorWidth: Int, scale: Double, closeButton: Bool, actionLabelWidth: Int?, secondaryActionLabelWidth: Int? = nil
+    ) -> TrailingButtons {
         var buttons = TrailingButtons()
         var edge = monitorWidth
         if closeButton {
@@ -152,10 +165,17 @@ public enum BannerLayout {
             edge -= width
             buttons.close = PixelRange(x: edge, width: width)
         }
+        let padding = pixels(actionButtonPadding, scale: scale)
+        var right = closeButton ? edge : edge - pixels(horizontalPadding, scale: scale)
         if let actionLabelWidth {
-            let width = actionLabelWidth + 2 * pixels(actionButtonPadding, scale: scale)
-            let right = closeButton ? edge : edge - pixels(horizontalPadding, scale: scale)
+            let width = actionLabelWidth + 2 * padding
             buttons.action = PixelRange(x: right - width, width: width)
+            edge = right - width
+            right = edge - pixels(actionButtonSpacing, scale: scale)
+        }
+        if let secondaryActionLabelWidth {
+            let width = secondaryActionLabelWidth + 2 * padding
+            buttons.secondaryAction = PixelRange(x: right - width, width: width)
             edge = right - width
         }
         buttons.width = monitorWidth - edge
@@ -173,11 +193,23 @@ public enum BannerLayout {
     }
 
     /// Where a click counts as a button's: its columns, the banner's full height (a target as
-    /// tall as the banner is easy to hit).
+    /// tall as the banner is easy to hit). The space between the two action buttons is split
+    /// between them, so a click that just misses one lands on its neighbour, never on the banner.
     public static func hitAreas(_ buttons: TrailingButtons, bannerHeight: Int) -> BannerHitAreas {
-        BannerHitAreas(
-            closeButton: buttons.close.map { PixelRect(x: $0.x, y: 0, width: $0.width, height: bannerHeight) },
-            actionButton: buttons.action.map { PixelRect(x: $0.x, y: 0, width: $0.width, height: bannerHeight) }
+        func fullHeight(_ columns: PixelRange) -> PixelRect {
+            PixelRect(x: columns.x, y: 0, width: columns.width, height: bannerHeight)
+        }
+        var action = buttons.action
+        var secondary = buttons.secondaryAction
+        if let primary = action, let other = secondary {
+            let middle = (other.x + other.width + primary.x) / 2
+            action = PixelRange(x: middle, width: primary.x + primary.width - middle)
+            secondary = PixelRange(x: other.x, width: middle - other.x)
+        }
+        return BannerHitAreas(
+            closeButton: buttons.close.map(fullHeight),
+            actionButton: action.map(fullHeight),
+            secondaryActionButton: secondary.map(fullHeight)
         )
     }
 
@@ -362,20 +394,47 @@ public enum BannerLayout {
         return x >= monitor.x && x < monitor.x + monitor.width && y >= monitor.y && y < monitor.y + monitor.height
     }
 
-    /// The part of `monitor` the banner slides into: below the first `panelInset` rows.
-    public static func bannerArea(on monitor: MonitorGeometry, panelInset: Int) -> MonitorGeometry {
-        MonitorGeometry(x: monitor.x, y: monitor.y + panelInset, width: monitor.width, height: monitor.height - panelInset)
+    /// How many of `monitor`'s columns other clients' side panels take at the banner's rows:
+    /// the widest left strut and the widest right strut (`panels`, in root coordinates: see
+    /// ``SideStrut/struts(partial:legacy:screenWidth:screenHeight:)``) that reserve columns of
+    /// the monitor over any of the `bannerHeight` rows starting `panelInset` rows below its top
+    /// edge, so the banner starts right of a left panel and ends left of a right one. None with
+    /// `.screenEdge` (the banner covers panels), and none from a strut that misses those rows (a
+    /// side panel that starts below the banner). The banner keeps at least half the monitor's
+    /// width: a strut reaching past that is cut back, the left one first.
+    public static func sideInsets(
+        of monitor: MonitorGeometry, panels: [SideStrut], placement: EdgePlacement, panelInset: Int, bannerHeight: Int
+    ) -> SideInsets {
+        guard placement == .belowPanels, monitor.width > 0 else { return SideInsets() }
+        let top = monitor.y + panelInset
+        let bottom = top + max(bannerHeight, 1) - 1
+        let monitorEnd = monitor.x + monitor.width - 1
+        let reaching = panels.filter { $0.startY <= bottom && $0.endY >= top && $0.startX <= monitorEnd && $0.endX >= monitor.x }
+        let left = reaching.filter { $0.edge == .left }.map { $0.endX + 1 - monitor.x }.max() ?? 0
+        let right = reaching.filter { $0.edge == .right }.map { monitorEnd + 1 - $0.startX }.max() ?? 0
+        let limit = monitor.width / 2
+        let keptLeft = min(left, limit)
+        return SideInsets(left: keptLeft, right: min(right, limit - keptLeft))
+    }
+
+    /// The part of `monitor` the banner slides into: below the first `panelInset` rows, and
+    /// between the side panels' columns (`sides`).
+    public static func bannerArea(on monitor: MonitorGeometry, panelInset: Int, sides: SideInsets = SideInsets()) -> MonitorGeometry {
+        MonitorGeometry(
+            x: monitor.x + sides.left, y: monitor.y + panelInset,
+            width: monitor.width - sides.left - sides.right, height: monitor.height - panelInset)
     }
 
     /// The struts that reserve `reservedHeight` px at the top of `monitor`, in root coordinates
     /// as EWMH wants them: the top edge of a monitor below another is `monitor.y + height`, and
-    /// `top_start_x … top_end_x` keep the reservation to the monitor's own columns. Struts
-    /// count from the screen's edge, so a banner under panels reserves the panels' rows too
-    /// (`reservedHeight` includes them): the work area is the union of every dock's strut. All
-    /// zero when nothing is reserved.
-    public static func topStrut(monitor: MonitorGeometry, reservedHeight: Int) -> TopStrut {
+    /// `top_start_x … top_end_x` keep the reservation to the banner's own columns: the monitor's,
+    /// less what side panels take (`sides`). Struts count from the screen's edge, so a banner
+    /// under panels reserves the panels' rows too (`reservedHeight` includes them): the work
+    /// area is the union of every dock's strut. All zero when nothing is reserved.
+    public static func topStrut(monitor: MonitorGeometry, reservedHeight: Int, sides: SideInsets = SideInsets()) -> TopStrut {
         guard reservedHeight > 0 else { return TopStrut(top: 0, startX: 0, endX: 0) }
-        return TopStrut(top: monitor.y + reservedHeight, startX: monitor.x, endX: monitor.x + monitor.width - 1)
+        let area = bannerArea(on: monitor, panelInset: 0, sides: sides)
+        return TopStrut(top: monitor.y + reservedHeight, startX: area.x, endX: area.x + area.width - 1)
     }
 
     private static func trimmedTrailingSpace(_ text: String) -> String {
@@ -417,12 +476,14 @@ public struct PixelRange: Sendable, Hashable {
     }
 }
 
-/// The buttons at a banner's right edge, as columns (see ``BannerLayout/trailingButtons(monitorWidth:scale:closeButton:actionLabelWidth:)``).
+/// The buttons at a banner's right edge, as columns (see ``BannerLayout/trailingButtons(monitorWidth:scale:closeButton:actionLabelWidth:secondaryActionLabelWidth:)``).
 public struct TrailingButtons: Sendable, Hashable {
     /// The close button's columns; its ✕ is centred in them.
     public var close: PixelRange?
-    /// The action button's box, left of the close button.
+    /// The primary action button's box, left of the close button.
     public var action: PixelRange?
+    /// The secondary action button's box, left of the primary one.
+    public var secondaryAction: PixelRange?
     /// Columns the buttons take from the right edge; 0 without buttons.
     public var width = 0
 
@@ -445,6 +506,71 @@ public struct BannerPlacement: Sendable, Hashable {
         self.visibleHeight = visibleHeight
         self.contentOffset = contentOffset
         self.reservedHeight = reservedHeight
+    }
+}
+
+/// Columns side panels take from a monitor's edges at the banner's rows (see
+/// ``BannerLayout/sideInsets(of:panels:placement:panelInset:bannerHeight:)``).
+public struct SideInsets: Sendable, Hashable {
+    /// Columns from the monitor's left edge: a left panel's.
+    public var left: Int
+    /// Columns from the monitor's right edge: a right panel's.
+    public var right: Int
+
+    public init(left: Int = 0, right: Int = 0) {
+        self.left = left
+        self.right = right
+    }
+}
+
+/// A left or right strut in root coordinates: another client (a vertical panel, a dock)
+/// reserves columns `startX ... endX` over rows `startY ... endY`.
+public struct SideStrut: Sendable, Hashable {
+    /// The screen edge a strut counts from.
+    public enum Edge: Sendable, Hashable { case left, right }
+
+    public var edge: Edge
+    /// First column reserved.
+    public var startX: Int
+    /// Last column reserved, inclusive.
+    public var endX: Int
+    /// First row reserved (`left_start_y` / `right_start_y`).
+    public var startY: Int
+    /// Last row reserved, inclusive (`left_end_y` / `right_end_y`).
+    public var endY: Int
+
+    public init(edge: Edge, startX: Int, endX: Int, startY: Int, endY: Int) {
+        self.edge = edge
+        self.startX = startX
+        self.endX = endX
+        self.startY = startY
+        self.endY = endY
+    }
+
+    /// Another client's left and right struts, from its `_NET_WM_STRUT_PARTIAL` (`partial`) and
+    /// `_NET_WM_STRUT` (`legacy`) as read: the partial form wins, as EWMH says; the legacy one
+    /// spans the whole screen's height. Struts count from the screen's edges (`screenWidth` ×
+    /// `screenHeight` px). Empty when neither reserves a side, or the values are malformed.
+    public static func struts(partial: [Int]?, legacy: [Int]?, screenWidth: Int, screenHeight: Int) -> [SideStrut] {
+        let reach: (left: Int, right: Int)
+        let rows: (left: (Int, Int), right: (Int, Int))
+        if let partial, partial.count >= 12 {
+            reach = (partial[0], partial[1])
+            rows = ((partial[4], partial[5]), (partial[6], partial[7]))
+        } else if let legacy, legacy.count >= 4 {
+            reach = (legacy[0], legacy[1])
+            rows = ((0, screenHeight - 1), (0, screenHeight - 1))
+        } else {
+            return []
+        }
+        var found: [SideStrut] = []
+        if reach.left > 0, reach.left <= screenWidth, rows.left.0 <= rows.left.1 {
+            found.append(SideStrut(edge: .left, startX: 0, endX: reach.left - 1, startY: rows.left.0, endY: rows.left.1))
+        }
+        if reach.right > 0, reach.right <= screenWidth, rows.right.0 <= rows.right.1 {
+            found.append(SideStrut(edge: .right, startX: screenWidth - reach.right, endX: screenWidth - 1, startY: rows.right.0, endY: rows.right.1))
+        }
+        return found
     }
 }
 

@@ -37,8 +37,10 @@ public enum BannerEndReason: String, Sendable, Hashable, Codable, CaseIterable {
     case closed
     /// The user scrolled up over it or dragged it upwards.
     case swiped
-    /// The user clicked its action button.
+    /// The user clicked its (primary) action button, or `window-banner action` did.
     case action
+    /// The user clicked its secondary action button, or `window-banner action --secondary` did.
+    case secondaryAction = "secondary-action"
 
     /// The end reason of a dismissal by the user.
     public init(_ reason: BannerDismissReason) {
@@ -47,6 +49,7 @@ public enum BannerEndReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .closed: self = .closed
         case .swiped: self = .swiped
         case .action: self = .action
+        case .secondaryAction: self = .secondaryAction
         }
     }
 }
@@ -119,6 +122,14 @@ public struct BannerSchedule: Sendable {
     /// Seconds until the current banner times out, `nil` for sticky or none.
     public func remaining(at now: MonotonicTime) -> Double? {
         deadline.map { max(0, $0.seconds - now.seconds) }
+    }
+
+    /// The visible banner as another monitor would take it over now: a transient one with
+    /// the time it has left here (a monitor added, or this one gone).
+    public func currentKeepingTimeLeft(at now: MonotonicTime) -> ScheduledBanner? {
+        guard var banner = current else { return nil }
+        if case .transient = banner.mode, let remaining = remaining(at: now) { banner.mode = .transient(max(remaining, 0.001)) }
+        return banner
     }
 
     /// Where a shown banner went.

@@ -14,6 +14,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case fullscreenPolicy(String)
     case progress(String)
     case action(String)
+    /// A secondary action's label without a primary action.
+    case secondaryActionAlone(String)
     case icon(String)
     case cornerRadius(String)
     case flag(name: String, value: String)
@@ -50,6 +52,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad progress '\(text.printable)' (a number from 0 to 1)"
         case .action(let text):
             "bad action '\(text.printable)' (LABEL or LABEL=COMMAND ARGS…, with a label)"
+        case .secondaryActionAlone(let label):
+            "secondary action '\(label.printable)' without a primary one (the first action is the primary)"
         case .icon(let text):
             "bad icon '\(text.printable)' (a PNG file, an icon theme name, or none)"
         case .cornerRadius(let text):

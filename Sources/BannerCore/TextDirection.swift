@@ -76,6 +76,7 @@ extension BannerHitAreas {
     public func mirrored(width: Int) -> BannerHitAreas {
         BannerHitAreas(
             closeButton: closeButton.map { BannerLayout.mirrored($0, width: width) },
-            actionButton: actionButton.map { BannerLayout.mirrored($0, width: width) })
+            actionButton: actionButton.map { BannerLayout.mirrored($0, width: width) },
+            secondaryActionButton: secondaryActionButton.map { BannerLayout.mirrored($0, width: width) })
     }
 }

@@ -17,9 +17,12 @@ public struct TopBannerAppearance: Sendable, Hashable {
     public var subtitleFont: BannerFont?
     /// A close button ✕ at the right edge: clicking it dismisses the banner as `closed`.
     public var closeButton: Bool
-    /// The label of a secondary button at the right edge (left of the ✕); empty for none.
-    /// Clicking it dismisses the banner as `action`.
+    /// The label of the primary action button at the right edge (left of the ✕); empty for
+    /// none. Clicking it dismisses the banner as `action`.
     public var actionLabel: String
+    /// The label of the secondary action button, left of the primary one; empty for none (it
+    /// needs a primary one). Clicking it dismisses the banner as `secondaryAction`.
+    public var secondaryActionLabel: String
     /// A progress bar along the bottom edge, 0...1 of the banner's width; nil for none.
     /// Presenting a look that differs only here moves the bar instead of cross-fading.
     public var progress: Double?
@@ -43,7 +46,7 @@ public struct TopBannerAppearance: Sendable, Hashable {
         title: String, backgroundColor: BannerColor, textColor: BannerColor,
         height: Double, titleTopInset: Double, font: BannerFont,
         subtitle: String = "", subtitleFont: BannerFont? = nil,
-        closeButton: Bool = false, actionLabel: String = "", progress: Double? = nil, reduceMotion: Bool = false,
+        closeButton: Bool = false, actionLabel: String = "", secondaryActionLabel: String = "", progress: Double? = nil, reduceMotion: Bool = false,
         icon: BannerIcon? = nil, cornerRadius: Double = 0,
         textDirection: TextDirection = .auto, layoutDirection: LayoutDirection = .leftToRight
     ) {
@@ -57,12 +60,28 @@ public struct TopBannerAppearance: Sendable, Hashable {
         self.subtitleFont = subtitleFont
         self.closeButton = closeButton
         self.actionLabel = actionLabel
+        self.secondaryActionLabel = secondaryActionLabel
         self.progress = progress
         self.reduceMotion = reduceMotion
         self.icon = icon
         self.cornerRadius = cornerRadius
         self.textDirection = textDirection
         self.layoutDirection = layoutDirection
+    }
+
+    /// The action buttons' labels, the primary first; empty for none.
+    public var actionLabels: [String] {
+        [actionLabel, secondaryActionLabel].filter { !$0.isEmpty }
+    }
+
+    /// The action button a request names (`window-banner action`): the one labelled `label`
+    /// exactly, or without a label the primary one (the secondary one when `secondary`); nil
+    /// when this banner has no such button.
+    public func actionButton(labelled label: String?, secondary: Bool = false) -> BannerDismissReason? {
+        let buttons = [(actionLabel, BannerDismissReason.action), (secondaryActionLabel, .secondaryAction)].filter { !$0.0.isEmpty }
+        if let label { return buttons.first { $0.0 == label }?.1 }
+        let wanted: BannerDismissReason = secondary ? .secondaryAction : .action
+        return buttons.first { $0.1 == wanted }?.1
     }
 
     /// The subtitle's size relative to the title's: 13 pt under a 17 pt title, as iOS pairs a
@@ -91,6 +110,7 @@ public struct TopBannerAppearance: Sendable, Hashable {
         subtitleFont: nil,                  // --subtitle-font (nil: the title's family, regular, 13 pt)
         closeButton: false,                 // --close-button
         actionLabel: "",                    // --action LABEL[=COMMAND]
+        secondaryActionLabel: "",           // a second --action LABEL[=COMMAND]
         progress: nil,                      // --progress
         reduceMotion: false,                // --reduce-motion (also from GTK's gtk-enable-animations)
         icon: nil,                          // --icon (a style's icon otherwise)

@@ -20,6 +20,12 @@ public final class TopBannerConfigBuilder {
     public private(set) var subtitleFont: BannerFont?
     public private(set) var closeButton: Bool?
     public private(set) var actionLabel: String?
+    public private(set) var secondaryActionLabel: String?
+    /// Called when the user clicks the primary action button (or `BannerHost.activate(.action)`
+    /// stands in for the click), before `BannerHost.onDismiss`.
+    public private(set) var actionHandler: (() -> Void)?
+    /// Called when the user clicks the secondary action button, before `BannerHost.onDismiss`.
+    public private(set) var secondaryActionHandler: (() -> Void)?
     public private(set) var progress: Double?
     public private(set) var reduceMotion: Bool?
     public private(set) var icon: BannerIcon?
@@ -41,9 +47,22 @@ public final class TopBannerConfigBuilder {
     @discardableResult public func subtitleFont(_ value: BannerFont) -> Self { subtitleFont = value; return self }
     /// A close button ✕ at the right edge; clicking it dismisses the banner (reason `closed`).
     @discardableResult public func closeButton(_ value: Bool = true) -> Self { closeButton = value; return self }
-    /// A secondary button labelled `label` at the right edge; clicking it dismisses the banner
-    /// (reason `action`). What it does is up to `BannerHost.onDismiss`.
-    @discardableResult public func action(_ label: String) -> Self { actionLabel = label; return self }
+    /// The primary action: a button labelled `label` at the right edge, left of the ✕; clicking
+    /// it calls `handler` and dismisses the banner (reason `action`, also told to
+    /// `BannerHost.onDismiss`).
+    @discardableResult public func action(_ label: String, handler: (() -> Void)? = nil) -> Self {
+        actionLabel = label
+        actionHandler = handler
+        return self
+    }
+    /// The secondary action: a button labelled `label` left of the primary one (right of it in a
+    /// right-to-left layout); clicking it calls `handler` and dismisses the banner (reason
+    /// `secondaryAction`). It needs a primary action: ``build(defaults:)`` refuses it alone.
+    @discardableResult public func secondaryAction(_ label: String, handler: (() -> Void)? = nil) -> Self {
+        secondaryActionLabel = label
+        secondaryActionHandler = handler
+        return self
+    }
     /// A bar along the bottom edge, `value` (0...1) of the way across; other values are refused
     /// by ``build(defaults:)``.
     @discardableResult public func progress(_ value: Double) -> Self { progress = value; return self }
@@ -63,7 +82,10 @@ public final class TopBannerConfigBuilder {
 
     /// The full appearance: overrides where set, `defaults` elsewhere.
     public func build(defaults: TopBannerAppearance = .default) throws(BannerValueError) -> TopBannerAppearance {
-        TopBannerAppearance(
+        let primary = actionLabel ?? defaults.actionLabel
+        let secondary = secondaryActionLabel ?? defaults.secondaryActionLabel
+        if primary.isEmpty, !secondary.isEmpty { throw .secondaryActionAlone(secondary) }
+        return TopBannerAppearance(
             title: try TopBannerAppearance.validatedText(title ?? defaults.title, field: "title"),
             backgroundColor: backgroundColor ?? defaults.backgroundColor,
             textColor: textColor ?? defaults.textColor,
@@ -73,7 +95,8 @@ public final class TopBannerConfigBuilder {
             subtitle: try TopBannerAppearance.validatedText(subtitle ?? defaults.subtitle, field: "subtitle"),
             subtitleFont: subtitleFont ?? defaults.subtitleFont,
             closeButton: closeButton ?? defaults.closeButton,
-            actionLabel: try TopBannerAppearance.validatedText(actionLabel ?? defaults.actionLabel, field: "action label"),
+            actionLabel: try TopBannerAppearance.validatedText(primary, field: "action label"),
+            secondaryActionLabel: try TopBannerAppearance.validatedText(secondary, field: "secondary action label"),
             progress: try (progress ?? defaults.progress).map { value throws(BannerValueError) in try TopBannerAppearance.validatedProgress(value) },
             reduceMotion: reduceMotion ?? defaults.reduceMotion,
             icon: icon ?? defaults.icon,

@@ -41,7 +41,8 @@ public final class BannerDisplay {
     let fonts: FontLibrary
     let icons = IconLibrary(searchPath: .processDefault)
     let pacer = FramePacer(rate: 60)
-    /// Other clients' top struts (status bars, panels), which the banners sit under.
+    /// Other clients' top struts (status bars, panels), which the banners sit under, and their
+    /// side struts (vertical panels), which they sit between.
     let panels: PanelWatch
     /// Lockers and the screensaver: no banner shows while the screen is locked.
     let screenLock: ScreenLock
@@ -59,6 +60,8 @@ public final class BannerDisplay {
     private var needsRaise = false
     private var panelsChanged = false
     private var closed = false
+    /// The banner of `presentTopBannerOnEveryMonitor`, which monitors added later get too.
+    private var everyMonitorBanner: TopBannerAppearance?
     private var colours: [String: RGBA] = [:]
 
     /// Opens `name` (nil: `$DISPLAY`) and creates a host for every monitor.
@@ -104,6 +107,25 @@ public final class BannerDisplay {
     /// The hosts `name` selects: every host for `all`, else the one `host(named:)` finds.
     public func hosts(named name: String) throws(BannerDisplayError) -> [BannerHost] {
         name == "all" ? hosts : [try host(named: name)]
+    }
+
+    /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
+    /// while it is presented on one of them: it slides in there with its own reservation,
+    /// with the primary host's `compactPolicy`, `placement` and `fullscreenPolicy`
+    /// (``onMonitorsChanged`` is called after, to set the new host's callbacks). A monitor
+    /// removed takes its banner and reservation with it, like any host's. Throws, before any
+    /// monitor changes, when a value cannot be used.
+    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+        try check(appearance)
+        for host in hosts { try host.presentTopBanner(appearance) }
+        everyMonitorBanner = appearance
+    }
+
+    /// Slides the banner of ``presentTopBannerOnEveryMonitor(_:)`` out on every monitor; a
+    /// monitor added later does not get it.
+    public func dismissTopBannerOnEveryMonitor() {
+        everyMonitorBanner = nil
+        for host in hosts { host.dismissTopBanner() }
     }
 
     /// Serves the loop until no banner is moving (or `timeout` passes); returns whether it settled.
@@ -257,6 +279,7 @@ public final class BannerDisplay {
             serviceX()
             monitorsChanged = false
             refreshMonitors()
+            panels.screenResized()
             if screenLock.monitorsChanged(to: hosts.map(\.monitor)) { lockChanged = true }
             onMonitorsChanged?()
         }
@@ -303,20 +326,39 @@ public final class BannerDisplay {
         return wake
     }
 
-    /// Matches hosts to the current monitors: kept by name, closed when gone, created when new.
+    /// Matches hosts to the current monitors: kept by name, closed when gone, created when new;
+    /// a new one gets the banner of `presentTopBannerOnEveryMonitor` while it is presented.
     private func refreshMonitors() {
         let monitors = connection.monitors()
         var kept: [BannerHost] = []
+        var added: [BannerHost] = []
         for monitor in monitors {
             if let host = hosts.first(where: { $0.monitorName == monitor.name }) {
                 host.monitorChanged(to: monitor)
                 kept.append(host)
             } else {
-                kept.append(BannerHost(monitor: monitor, context: self, timing: timing))
+                let host = BannerHost(monitor: monitor, context: self, timing: timing)
+                kept.append(host)
+                added.append(host)
             }
         }
         for host in hosts where !kept.contains(where: { $0 === host }) { host.close() }
+        let previous = kept.filter { host in !added.contains { $0 === host } }
+        let model = previous.first(where: \.isPrimary) ?? previous.first
         hosts = kept
+        guard let everyMonitorBanner, hosts.contains(where: { $0.isBannerPresented && $0.phase != .dismissing }) else {
+            everyMonitorBanner = nil
+            return
+        }
+        for host in added {
+            if let model {
+                host.compactPolicy = model.compactPolicy
+                host.placement = model.placement
+                host.fullscreenPolicy = model.fullscreenPolicy
+            }
+            // Its values were checked when it was first presented.
+            _ = try? host.presentTopBanner(everyMonitorBanner)
+        }
     }
 
     /// Reads which window has the focus (`_NET_ACTIVE_WINDOW`) and, if it is full-screen

@@ -1,10 +1,10 @@
 // One banner on one monitor: the "UIWindow" of this port. It owns the presentation state
 // machine, the two windows (visible banner + reservation dock) and the back buffer, creates
 // them when a presentation starts and releases them, in `tearDown`, when it ends. The banner
-// sits under the panels other clients reserve at the monitor's top (BannerDisplay.panels), and
-// its dock reserves the whole banner before the first frame and until after the last. It also hears
-// the pointer on its banner and, when BannerGesture calls that a dismissal, slides the banner
-// out and says why (`onDismiss`).
+// sits under the panels other clients reserve at the monitor's top and between those they
+// reserve at its sides (BannerDisplay.panels), and its dock reserves the whole banner before the
+// first frame and until after the last. It also hears the pointer on its banner and, when
+// BannerGesture calls that a dismissal, slides the banner out and says why (`onDismiss`).
 // Start reading at `presentTopBanner`; `renderFrame` turns the core's frame into X requests.
 
 import CX11
@@ -51,6 +51,10 @@ public final class BannerHost {
     public let monitorName: String
     /// The monitor's rectangle in root coordinates; follows RandR changes.
     public private(set) var monitor: MonitorGeometry
+    /// The banner's width in pixels: the monitor's, less the columns side panels take at the
+    /// banner's rows (see ``BannerLayout/sideInsets(of:panels:placement:panelInset:bannerHeight:)``).
+    /// Its text is fitted and centred to it; followed by a visible banner at its next frame.
+    public private(set) var bannerWidth: Int
     public private(set) var isPrimary: Bool
     /// Regular or compact: re-evaluated for every frame, so changing it re-lays out a visible banner.
     public var compactPolicy: CompactPolicy = .auto {
@@ -83,9 +87,11 @@ public final class BannerHost {
     /// down, `dismissalFinished` once it is gone and its space given back.
     public var onMilestone: ((BannerPresentation.Milestone) -> Void)?
     /// Called when the user dismisses the banner — a click on it (`clicked`), on its ✕
-    /// (`closed`) or its action button (`action`), the wheel turned up or a drag upwards over
-    /// it (`swiped`) — just after its slide out started. `dismissTopBanner()` calls are not
-    /// reported: the caller knows about those. `onMilestone` says when the slide out ends.
+    /// (`closed`), its action buttons (`action`, `secondaryAction`), the wheel turned up or a
+    /// drag upwards over it (`swiped`), or ``activate(_:)`` standing in for one of those — just
+    /// after its slide out started, and after the builder's action handler. `dismissTopBanner()`
+    /// calls are not reported: the caller knows about those. `onMilestone` says when the slide
+    /// out ends.
     public var onDismiss: ((BannerDismissReason) -> Void)?
 
     private unowned let context: BannerDisplay
@@ -101,10 +107,13 @@ public final class BannerHost {
     private var nextFrameDue: MonotonicTime?
     private var frameOrigin = MonotonicTime(seconds: 0)
     private var gesture: BannerGesture?
+    /// The builder's handlers of the banner presented last: `action` and `secondaryAction`.
+    private var actionHandlers: [BannerDismissReason: () -> Void] = [:]
 
     init(monitor: Monitor, context: BannerDisplay, timing: BannerTiming) {
         monitorName = monitor.name
         self.monitor = monitor.geometry
+        bannerWidth = monitor.geometry.width
         isPrimary = monitor.isPrimary
         self.context = context
         presentation = BannerPresentation(timing: timing)
@@ -140,7 +149,7 @@ public final class BannerHost {
     /// The X window id of the visible banner while it exists (0 otherwise).
     public var bannerWindowID: UInt { bannerWindow?.window ?? 0 }
 
-    /// The title as last drawn (ellipsized to the monitor, shaped), with the font stack it was
+    /// The title as last drawn (ellipsized to the banner's width, shaped), with the font stack it was
     /// drawn with and its left edge; nil while no banner is drawn.
     var drawnTitle: (text: String, font: FontStack, line: ShapedLine, x: Int)? {
         drawnContent.map { ($0.new.title.text, $0.new.font, $0.new.title, $0.new.titleX) }
@@ -158,23 +167,35 @@ public final class BannerHost {
     var drawnIconFrame: PixelRect? { drawnContent?.new.icon?.frame }
 
     /// Where the buttons of the banner as last drawn are, in its own pixels (= root pixels on a
-    /// monitor at the origin, once fully down).
+    /// monitor at the origin without a left panel, once fully down).
     var drawnHitAreas: BannerHitAreas? { drawnContent?.new.hitAreas }
 
-    /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides.
-    /// Throws, leaving whatever is on screen untouched, when a value cannot be used.
+    /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides;
+    /// the handlers given to its `action(_:handler:)` and `secondaryAction(_:handler:)` are
+    /// called when the user clicks those buttons. Throws, leaving whatever is on screen (and
+    /// the handlers) untouched, when a value cannot be used.
     public func presentTopBanner(config: ((inout TopBannerConfigBuilder) -> Void)? = nil) throws(BannerValueError) {
         var builder = TopBannerConfigBuilder()
         config?(&builder)
-        try presentTopBanner(builder.build())
+        try present(builder.build())
+        actionHandlers = [:]
+        actionHandlers[.action] = builder.actionHandler
+        actionHandlers[.secondaryAction] = builder.secondaryActionHandler
     }
 
-    /// Presents (or updates in place) exactly `appearance`. Presenting the look already shown
-    /// (or on its way in) changes nothing, draws no frame and returns false. An icon that
-    /// cannot be found or read is reported to `BannerDisplay.onWarning`, and the banner shows
-    /// without it.
+    /// Presents (or updates in place) exactly `appearance`, with no action handlers (`onDismiss`
+    /// still hears every dismissal). Presenting the look already shown (or on its way in)
+    /// changes nothing, draws no frame and returns false. An icon that cannot be found or read
+    /// is reported to `BannerDisplay.onWarning`, and the banner shows without it.
     @discardableResult
     public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
+        let presented = try present(appearance)
+        actionHandlers = [:]
+        return presented
+    }
+
+    @discardableResult
+    private func present(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
         var appearance = appearance
         if let icon = appearance.icon {
             switch context.loadIcon(icon, for: appearance) {
@@ -214,6 +235,27 @@ public final class BannerHost {
         requestFrame()
     }
 
+    /// Does what the user's click would, without a pointer (a keyboard shortcut, an assistive
+    /// tool, `window-banner action`): `action` or `secondaryAction` on that button, `closed` on
+    /// the ✕, `clicked` on the banner, `swiped`. The banner slides out, the action's handler
+    /// runs and `onDismiss` hears `reason`. Returns false, changing nothing, when no banner is
+    /// presented (or it is already going) or it has no such button.
+    @discardableResult
+    public func activate(_ reason: BannerDismissReason) -> Bool {
+        guard presentation.phase == .presenting || presentation.phase == .presented,
+              let appearance = presentation.appearance,
+              let look = try? look(for: effective(appearance)), look.hitAreas.has(reason) else { return false }
+        userDismissed(reason)
+        return true
+    }
+
+    private func userDismissed(_ reason: BannerDismissReason) {
+        let handler = actionHandlers[reason]
+        dismissTopBanner()
+        handler?()
+        onDismiss?(reason)
+    }
+
     // MARK: The user's pointer
 
     /// True for the window that takes this banner's pointer events.
@@ -238,8 +280,7 @@ public final class BannerHost {
             reason = gesture?.release(button, x: x, y: y)
         }
         guard let reason else { return }
-        dismissTopBanner()
-        onDismiss?(reason)
+        userDismissed(reason)
     }
 
     // MARK: Frames (driven by BannerDisplay's loop)
@@ -272,22 +313,34 @@ public final class BannerHost {
         }
         // Values were validated in presentTopBanner; the compact variant may change with RandR,
         // but its font and colours were validated there too.
-        guard let new = try? look(for: effective(frame.appearance)) else { return }
-        let old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
-        let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
+        guard var new = try? look(for: effective(frame.appearance)) else { return }
+        var old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
         let reserved = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
         let panelInset = BannerLayout.panelInset(of: monitor, panels: context.panels.panels, placement: placement, bannerHeight: reserved)
+        let sides = BannerLayout.sideInsets(
+            of: monitor, panels: context.panels.sidePanels, placement: placement, panelInset: panelInset, bannerHeight: reserved)
+        let width = BannerLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides).width
+        if width != bannerWidth {
+            // Side panels came, went or changed: the text is fitted and centred again for the
+            // banner's new width (its height does not depend on the width).
+            bannerWidth = width
+            looks.removeAll()
+            guard let fitted = try? look(for: effective(frame.appearance)) else { return }
+            new = fitted
+            old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
+        }
+        let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
 
         let surface = self.surface ?? context.connection.surfaceForNewBanner()
         self.surface = surface
 
         // The space first, whole: the dock is mapped (or replaced) before the banner moves.
-        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: reserved)
+        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: reserved, sides: sides)
         reserve(dock, surface: surface, background: new.background, cornerRadius: new.cornerRadius)
 
         // Over the dock: under the panels, unless the WM laid the dock out elsewhere itself.
         let inset = reservation?.bannerInset ?? panelInset
-        let area = BannerLayout.bannerArea(on: monitor, panelInset: inset)
+        let area = BannerLayout.bannerArea(on: monitor, panelInset: inset, sides: sides)
         let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: reserved)
         let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: area, on: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
         let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
@@ -295,10 +348,10 @@ public final class BannerHost {
 
         let banner = ensureBannerWindow(surface: surface, area: area, height: height, placement: placement, clipsAtEdge: clipsAtEdge)
         let content = DrawnContent(
-            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height,
+            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: bannerWidth, height: height,
             newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
         if content != drawnContent, let canvas {
-            canvas.resize(width: monitor.width, height: height)
+            canvas.resize(width: bannerWidth, height: height)
             draw(content, on: canvas)
             canvas.roundBottomCorners(radius: radius)
             // Before the windows move: a resized content window is repainted from this buffer.
@@ -309,7 +362,7 @@ public final class BannerHost {
         // whole banner (the same shape all through a slide).
         let outline = radius > 0
             ? BannerLayout.roundedBottomShape(
-                width: monitor.width, bannerHeight: height,
+                width: bannerWidth, bannerHeight: height,
                 visibleHeight: clipsAtEdge ? placement.visibleHeight : height, radius: radius)
             : nil
         banner.place(on: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge, outline: outline)
@@ -339,14 +392,14 @@ public final class BannerHost {
             return colour
         }
         if let bar {
-            var rects = BannerLayout.progressBar(bar, monitorWidth: monitor.width, bannerHeight: look.height, scale: context.pixelsPerPoint)
+            var rects = BannerLayout.progressBar(bar, monitorWidth: bannerWidth, bannerHeight: look.height, scale: context.pixelsPerPoint)
             if look.isMirrored {
-                rects = (BannerLayout.mirrored(rects.filled, width: monitor.width), BannerLayout.mirrored(rects.track, width: monitor.width))
+                rects = (BannerLayout.mirrored(rects.filled, width: bannerWidth), BannerLayout.mirrored(rects.track, width: bannerWidth))
             }
             canvas.fill(rects.track, with: text(BannerLayout.progressTrackOpacity))
             canvas.fill(rects.filled, with: text(1))
         }
-        if let action = look.actionButton {
+        for action in [look.actionButton, look.secondaryActionButton].compactMap(\.self) {
             canvas.fill(action.box, with: text(BannerLayout.actionButtonFillOpacity))
             draw(action.label, colour: text(1), on: canvas)
         }
@@ -380,7 +433,7 @@ public final class BannerHost {
         let connection = context.connection
         let banner = BannerWindow(connection: connection, surface: surface, monitor: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge)
         banner.isSuppressed = mustHide
-        canvas = Canvas(connection: connection, surface: surface, width: monitor.width, height: height)
+        canvas = Canvas(connection: connection, surface: surface, width: bannerWidth, height: height)
         drawnContent = nil
         bannerWindow = banner
         return banner
@@ -449,7 +502,8 @@ public final class BannerHost {
         }
     }
 
-    /// The panels at the monitor's top edge changed: a shown banner moves under them.
+    /// The panels at the monitor's top edge or sides changed: a shown banner moves under and
+    /// between them.
     func panelsChanged() {
         if bannerWindow != nil { drawAtNextSlot() }
     }
@@ -493,12 +547,12 @@ public final class BannerHost {
             let fitted = BannerLayout.ellipsize(BannerLayout.singleLine(text), maxWidth: maxWidth) { stack.width(of: $0, direction: direction) }
             return stack.shape(fitted, direction: direction)
         }
-        var actionLabel: ShapedLine?
-        if !appearance.actionLabel.isEmpty {
-            actionLabel = fitted(appearance.actionLabel, font, maxWidth: BannerLayout.maximumActionLabelWidth(monitorWidth: monitor.width, scale: scale))
-        }
+        let labelWidth = BannerLayout.maximumActionLabelWidth(monitorWidth: bannerWidth, scale: scale, count: appearance.actionLabels.count)
+        let actionLabel = appearance.actionLabel.isEmpty ? nil : fitted(appearance.actionLabel, font, maxWidth: labelWidth)
+        let secondaryActionLabel = appearance.secondaryActionLabel.isEmpty ? nil : fitted(appearance.secondaryActionLabel, font, maxWidth: labelWidth)
         let buttons = BannerLayout.trailingButtons(
-            monitorWidth: monitor.width, scale: scale, closeButton: appearance.closeButton, actionLabelWidth: actionLabel?.width)
+            monitorWidth: bannerWidth, scale: scale, closeButton: appearance.closeButton,
+            actionLabelWidth: actionLabel?.width, secondaryActionLabelWidth: secondaryActionLabel?.width)
         // The icon, loaded by presentTopBanner; one whose file went away since is left out.
         var iconSide = 0
         var iconBitmap: IconBitmap?
@@ -507,7 +561,7 @@ public final class BannerHost {
             iconBitmap = try? context.icons.bitmap(atPath: path).scaled(toSquare: iconSide)
         }
         let maximumWidth = BannerLayout.maximumTitleWidth(
-            monitorWidth: monitor.width, scale: scale, trailingWidth: buttons.width,
+            monitorWidth: bannerWidth, scale: scale, trailingWidth: buttons.width,
             leadingWidth: iconBitmap == nil ? 0 : BannerLayout.iconLeadingWidth(side: iconSide, scale: scale))
         let title = fitted(appearance.title, font, maxWidth: maximumWidth)
         let titleMetrics = BannerLayout.LineMetrics(ascent: title.ascent, descent: title.descent)
@@ -516,17 +570,17 @@ public final class BannerHost {
         if !appearance.subtitle.isEmpty {
             let line = fitted(appearance.subtitle, try context.fonts.font(appearance.effectiveSubtitleFont, scale: scale), maxWidth: maximumWidth)
             subtitleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
-            subtitle = PlacedText(line: line, baseline: 0, x: BannerLayout.titleX(monitorWidth: monitor.width, textWidth: line.width))
+            subtitle = PlacedText(line: line, baseline: 0, x: BannerLayout.titleX(monitorWidth: bannerWidth, textWidth: line.width))
         }
         let height = BannerLayout.bannerHeight(appearance, scale: scale)
         let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
         if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
-        var titleX = BannerLayout.titleX(monitorWidth: monitor.width, textWidth: title.width)
+        var titleX = BannerLayout.titleX(monitorWidth: bannerWidth, textWidth: title.width)
         var icon: PlacedIcon?
         if let iconBitmap {
             // Icon and text centred together; both lines start beside the icon.
             let textWidth = max(title.width, subtitle?.line.width ?? 0)
-            let columns = BannerLayout.leadingIcon(monitorWidth: monitor.width, side: iconSide, textWidth: textWidth, scale: scale)
+            let columns = BannerLayout.leadingIcon(monitorWidth: bannerWidth, side: iconSide, textWidth: textWidth, scale: scale)
             titleX = columns.textX
             subtitle?.x = columns.textX
             let blockHeight = BannerLayout.iconSide(titleLine: titleMetrics.height, subtitleLine: subtitleMetrics?.height ?? 0, scale: scale)
@@ -538,22 +592,24 @@ public final class BannerHost {
             let glyph = font.shape(Self.closeGlyph)
             return PlacedText(line: glyph, baseline: baselines.title, x: columns.x + (columns.width - glyph.width) / 2)
         }
-        var actionButton: ActionButtonLook?
-        if let columns = buttons.action, let actionLabel {
-            actionButton = ActionButtonLook(
+        func actionButton(_ columns: PixelRange?, _ label: ShapedLine?) -> ActionButtonLook? {
+            guard let columns, let label else { return nil }
+            return ActionButtonLook(
                 box: BannerLayout.actionButtonFrame(columns, baseline: baselines.title, line: titleMetrics, bannerHeight: height, scale: scale),
-                label: PlacedText(line: actionLabel, baseline: baselines.title,
+                label: PlacedText(line: label, baseline: baselines.title,
                                   x: columns.x + BannerLayout.pixels(BannerLayout.actionButtonPadding, scale: scale)))
         }
         var look = Look(
             title: title, background: background, text: text, font: font, height: height,
             baseline: baselines.title, titleX: titleX,
-            subtitle: subtitle, icon: icon, closeButton: closeButton, actionButton: actionButton,
+            subtitle: subtitle, icon: icon, closeButton: closeButton,
+            actionButton: actionButton(buttons.action, actionLabel),
+            secondaryActionButton: actionButton(buttons.secondaryAction, secondaryActionLabel),
             hitAreas: BannerLayout.hitAreas(buttons, bannerHeight: height),
-            cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: monitor.width, bannerHeight: height),
+            cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: bannerWidth, bannerHeight: height),
             isMirrored: false
         )
-        if appearance.layoutDirection == .rightToLeft { look.mirror(width: monitor.width) }
+        if appearance.layoutDirection == .rightToLeft { look.mirror(width: bannerWidth) }
         if looks.count > 16 { looks.removeAll() }
         looks[key] = look
         return look
@@ -578,6 +634,7 @@ struct Look: Equatable {
     var icon: PlacedIcon?
     var closeButton: PlacedText?
     var actionButton: ActionButtonLook?
+    var secondaryActionButton: ActionButtonLook?
     var hitAreas: BannerHitAreas
     /// The bottom corners' radius in pixels, 0 for square ones.
     var cornerRadius: Int
@@ -593,8 +650,8 @@ struct Look: Equatable {
         subtitle?.mirror(width: width)
         if let frame = icon?.frame { icon?.frame = BannerLayout.mirrored(frame, width: width) }
         closeButton?.mirror(width: width)
-        if let box = actionButton?.box { actionButton?.box = BannerLayout.mirrored(box, width: width) }
-        actionButton?.label.mirror(width: width)
+        actionButton?.mirror(width: width)
+        secondaryActionButton?.mirror(width: width)
         hitAreas = hitAreas.mirrored(width: width)
         isMirrored = true
     }
@@ -603,6 +660,7 @@ struct Look: Equatable {
         a.title === b.title && a.background == b.background && a.text == b.text && a.font === b.font
             && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX && a.subtitle == b.subtitle
             && a.icon == b.icon && a.closeButton == b.closeButton && a.actionButton == b.actionButton
+            && a.secondaryActionButton == b.secondaryActionButton
             && a.hitAreas == b.hitAreas && a.cornerRadius == b.cornerRadius && a.isMirrored == b.isMirrored
     }
 }
@@ -628,10 +686,15 @@ struct PlacedText: Equatable {
     }
 }
 
-/// The action button: a box tinted with the text colour, and its label.
+/// An action button: a box tinted with the text colour, and its label.
 struct ActionButtonLook: Equatable {
     var box: PixelRect
     var label: PlacedText
+
+    mutating func mirror(width: Int) {
+        box = BannerLayout.mirrored(box, width: width)
+        label.mirror(width: width)
+    }
 }
 
 /// What the back buffer holds, to skip redrawing frames that only move the window.

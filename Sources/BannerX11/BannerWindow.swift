@@ -3,7 +3,8 @@
 // no struts (a WM that did honour them would count the space twice: the dock below reserves
 // it). The full-height banner is a child window inside it whose background is the back buffer,
 // so the X server repaints whatever a move uncovers without asking us.
-// The banner slides into its area: its monitor, or the part of it below the status bars there.
+// The banner slides into its area: its monitor, or the part of it below the status bars there
+// and between the side panels.
 // How depends on what lies above that area's top edge:
 // - Nothing (the usual case: a monitor at the top of the layout, no bar): the top-level window
 //   is as tall as the banner and simply moves down, its rows not yet shown off every screen.

@@ -1,5 +1,6 @@
-// Other clients' top struts — status bars, docks, panels — kept current from X events, so each
-// banner can sit directly under them (BannerLayout.panelInset decides where). Nothing is polled:
+// Other clients' top, left and right struts — status bars, docks, vertical panels — kept current
+// from X events, so each banner can sit directly under the top ones and between the side ones
+// (BannerLayout.panelInset and sideInsets decide where). Nothing is polled:
 // the root's SubstructureNotify says when top-level windows come, go, map and unmap,
 // PropertyChangeMask on every other client's window says when a strut changes, and a window
 // that carries one has its own structure watched too, so it is heard inside a WM's frame.
@@ -23,9 +24,9 @@ final class PanelWatch {
     private var mapped: Set<Window> = []
     /// Known windows inside a WM's frame, and the frame: destroyed with it, unheard otherwise.
     private var frames: [Window: Window] = [:]
-    /// Windows carrying a top strut, and that strut (other clients' only). Their structure is
-    /// watched too, so their own map, unmap and destruction are heard inside a WM's frame.
-    private var carriers: [Window: TopStrut] = [:]
+    /// Windows carrying a top or side strut, and those struts (other clients' only). Their
+    /// structure is watched too, so their own map, unmap and destruction are heard inside a WM's frame.
+    private var carriers: [Window: Struts] = [:]
     /// Windows to read at the next `refresh()`.
     private var pending: Set<Window> = []
     /// Windows whose events we asked for, and with which mask.
@@ -37,6 +38,8 @@ final class PanelWatch {
     private let ownMask: UInt32
     /// The top struts of the other clients' mapped windows, in root coordinates.
     private(set) var panels: [TopStrut] = []
+    /// The left and right struts of the other clients' mapped windows, in root coordinates.
+    private(set) var sidePanels: [SideStrut] = []
     /// Other clients' override-redirect windows mapped at the root when `start()` read them
     /// (a screen locker already up: see ScreenLock).
     private(set) var overrideRedirectAtStart: [Window] = []
@@ -71,7 +74,7 @@ final class PanelWatch {
     }
 
     /// Takes in an event of the root's substructure or of a watched window; returns true when it
-    /// changed `panels`. Windows to read are left for the next `refresh()`.
+    /// changed `panels` or `sidePanels`. Windows to read are left for the next `refresh()`.
     func handle(_ event: inout XEvent) -> Bool {
         switch event.type {
         case CreateNotify where event.xcreatewindow.parent == connection.root:
@@ -113,12 +116,18 @@ final class PanelWatch {
         }
     }
 
+    /// The screen changed size: right struts count from its right edge, and a legacy strut
+    /// spans all of it, so every carrier is read again at the next `refresh()`.
+    func screenResized() {
+        pending.formUnion(carriers.keys)
+    }
+
     /// Whether windows are waiting to be read.
     var needsRefresh: Bool { !pending.isEmpty }
 
     /// Makes sure `window`'s property changes are heard from now on, selecting them at once if
     /// that was still pending (the focused window: a property read after this call misses no
-    /// later change); returns whether `panels` changed.
+    /// later change); returns whether `panels` or `sidePanels` changed.
     func watch(_ window: Window) -> Bool {
         guard window != 0, selected[window] == nil, !isOwn(window) else { return false }
         known.insert(window)
@@ -127,7 +136,8 @@ final class PanelWatch {
     }
 
     /// Reads every pending window in one batch (a second, small one for windows found to carry
-    /// a strut, whose structure is watched from then on); returns whether `panels` changed.
+    /// a strut, whose structure is watched from then on); returns whether `panels` or
+    /// `sidePanels` changed.
     @discardableResult
     func refresh() -> Bool {
         var windows = Array(pending.filter { !isOwn($0) })
@@ -157,6 +167,7 @@ final class PanelWatch {
             )
         }
         let screenWidth = Int(wb_DisplayWidth(connection.display, connection.screen))
+        let screenHeight = Int(wb_DisplayHeight(connection.display, connection.screen))
         var unwatched: [Window] = []
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         for request in requests {
@@ -182,7 +193,8 @@ final class PanelWatch {
             }
             if gone {
                 forget(request.window)
-            } else if className != Self.ownClass, let found = TopStrut(partial: partial, legacy: legacy, screenWidth: screenWidth) {
+            } else if className != Self.ownClass,
+                      let found = Struts(partial: partial, legacy: legacy, screenWidth: screenWidth, screenHeight: screenHeight) {
                 carriers[request.window] = found
                 if (selected[request.window] ?? 0) & UInt32(StructureNotifyMask) == 0 { unwatched.append(request.window) }
             } else {
@@ -192,14 +204,14 @@ final class PanelWatch {
         return unwatched
     }
 
-    /// Recomputes `panels`; returns whether they changed.
+    /// Recomputes `panels` and `sidePanels`; returns whether they changed.
     private func recompute() -> Bool {
-        let current = carriers
-            .filter { mapped.contains($0.key) }
-            .map(\.value)
-            .sorted { ($0.top, $0.startX, $0.endX) < ($1.top, $1.startX, $1.endX) }
-        guard current != panels else { return false }
-        panels = current
+        let shown = carriers.filter { mapped.contains($0.key) }.map(\.value)
+        let top = shown.compactMap(\.top).sorted { ($0.top, $0.startX, $0.endX) < ($1.top, $1.startX, $1.endX) }
+        let sides = shown.flatMap(\.sides).sorted { ($0.startX, $0.endX, $0.startY, $0.endY) < ($1.startX, $1.endX, $1.startY, $1.endY) }
+        guard top != panels || sides != sidePanels else { return false }
+        panels = top
+        sidePanels = sides
         return true
     }
 
@@ -244,5 +256,19 @@ final class PanelWatch {
         let bytes = UnsafeBufferPointer(start: value.assumingMemoryBound(to: UInt8.self), count: length)
         let parts = bytes.split(separator: 0, omittingEmptySubsequences: false)
         return parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : nil
+    }
+
+    /// What one window reserves at the edges the banner cares about (a bottom strut never
+    /// touches it).
+    private struct Struts {
+        var top: TopStrut?
+        var sides: [SideStrut]
+
+        /// Nil when the window reserves nothing at the top, left or right.
+        init?(partial: [Int]?, legacy: [Int]?, screenWidth: Int, screenHeight: Int) {
+            top = TopStrut(partial: partial, legacy: legacy, screenWidth: screenWidth)
+            sides = SideStrut.struts(partial: partial, legacy: legacy, screenWidth: screenWidth, screenHeight: screenHeight)
+            guard top != nil || !sides.isEmpty else { return nil }
+        }
     }
 }

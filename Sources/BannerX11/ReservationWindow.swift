@@ -31,6 +31,16 @@ final class ReservationWindow {
         var panelInset: Int
         /// The banner's own rows: the dock's height.
         var height: Int
+        /// Columns side panels take at the monitor's edges: the dock and its reservation span
+        /// the banner's columns only.
+        var sides = SideInsets()
+
+        /// The dock's rectangle in root coordinates.
+        var frame: MonitorGeometry {
+            var area = BannerLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides)
+            area.height = max(height, 1)
+            return area
+        }
     }
 
     private unowned let connection: XConnection
@@ -53,16 +63,15 @@ final class ReservationWindow {
         self.geometry = geometry
         self.background = background
         self.cornerRadius = cornerRadius
-        let monitor = geometry.monitor
-        let height = max(geometry.height, 1)
+        let frame = geometry.frame
         var attributes = XSetWindowAttributes()
         // Transparent (pixel 0) on an ARGB surface.
         attributes.background_pixel = surface.hasAlpha ? 0 : connection.pixel(of: background, on: surface)
         attributes.event_mask = StructureNotifyMask
         let visualMask = surface.windowAttributes(&attributes)
         window = XCreateWindow(
-            connection.display, connection.root, Int32(monitor.x), Int32(monitor.y + geometry.panelInset),
-            UInt32(monitor.width), UInt32(height), 0,
+            connection.display, connection.root, Int32(frame.x), Int32(frame.y),
+            UInt32(frame.width), UInt32(frame.height), 0,
             surface.depth, UInt32(InputOutput), surface.visual,
             UInt(CWBackPixel | CWEventMask) | visualMask, &attributes
         )
@@ -113,8 +122,8 @@ final class ReservationWindow {
     /// plain rectangle) for square corners.
     private var outline: [PixelRect]? {
         guard cornerRadius > 0, !surface.hasAlpha else { return nil }
-        let height = max(geometry.height, 1)
-        return BannerLayout.roundedBottomShape(width: geometry.monitor.width, bannerHeight: height, visibleHeight: height, radius: cornerRadius)
+        let frame = geometry.frame
+        return BannerLayout.roundedBottomShape(width: frame.width, bannerHeight: frame.height, visibleHeight: frame.height, radius: cornerRadius)
     }
 
     /// Rows below the monitor's top edge where the banner goes: over the dock.
@@ -128,16 +137,15 @@ final class ReservationWindow {
         var rootY: Int32 = 0
         var child: Window = 0
         XTranslateCoordinates(connection.display, window, connection.root, 0, 0, &rootX, &rootY, &child)
-        let monitor = geometry.monitor
-        let wanted = monitor.y + geometry.panelInset
+        let wanted = geometry.frame
         let before = bannerInset
-        if Int(rootX) == monitor.x, Int(rootY) == wanted {
+        if Int(rootX) == wanted.x, Int(rootY) == wanted.y {
             placedInset = geometry.panelInset
         } else if !askedBack {
             askedBack = true
-            XMoveWindow(connection.display, window, Int32(monitor.x), Int32(wanted))
+            XMoveWindow(connection.display, window, Int32(wanted.x), Int32(wanted.y))
         } else {
-            placedInset = BannerLayout.dockInset(dockY: Int(rootY), on: monitor, bannerHeight: geometry.height)
+            placedInset = BannerLayout.dockInset(dockY: Int(rootY), on: geometry.monitor, bannerHeight: geometry.height)
         }
         return bannerInset != before
     }
@@ -153,7 +161,7 @@ final class ReservationWindow {
 
     private func applyStrut(reserving: Bool) {
         let reserved = reserving ? geometry.panelInset + geometry.height : 0
-        let strut = BannerLayout.topStrut(monitor: geometry.monitor, reservedHeight: reserved)
+        let strut = BannerLayout.topStrut(monitor: geometry.monitor, reservedHeight: reserved, sides: geometry.sides)
         connection.setCardinals(window, "_NET_WM_STRUT_PARTIAL", strut.partial)
         connection.setCardinals(window, "_NET_WM_STRUT", strut.legacy)
     }
@@ -163,10 +171,11 @@ final class ReservationWindow {
     private func applyGeometryHints() {
         guard let hints = XAllocSizeHints() else { return }
         hints.pointee.flags = USPosition | PPosition | USSize | PSize
-        hints.pointee.x = Int32(geometry.monitor.x)
-        hints.pointee.y = Int32(geometry.monitor.y + geometry.panelInset)
-        hints.pointee.width = Int32(geometry.monitor.width)
-        hints.pointee.height = Int32(max(geometry.height, 1))
+        let frame = geometry.frame
+        hints.pointee.x = Int32(frame.x)
+        hints.pointee.y = Int32(frame.y)
+        hints.pointee.width = Int32(frame.width)
+        hints.pointee.height = Int32(frame.height)
         XSetWMNormalHints(connection.display, window, hints)
         XFree(hints)
     }

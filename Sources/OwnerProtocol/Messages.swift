@@ -1,9 +1,11 @@
-// What clients and the owner say to each other, version 1. A client sends one request frame;
+// What clients and the owner say to each other, version 2. A client sends one request frame;
 // the owner answers with one response frame, and for `show --wait` a second one when the banner
 // is gone; a `subscribe` (`status --follow`) gets a status frame now and one per change. Frames
 // a client asked for with `keepalive` tell it the owner still runs while nothing changes. Every frame carries `v`, the protocol version; the owner reads `v` before anything
 // else, so a client of another version gets a clear `version` error instead of a decoding one.
-// docs/owner.md's "Wire protocol" section documents these shapes.
+// docs/owner.md's "Wire protocol" section documents these shapes. Some of them are frozen —
+// the same in every version, past and future — so that a client can replace an owner of
+// another version (`handover`, `quit`, the `version` error): see "Versions" there.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -11,11 +13,17 @@ import FoundationEssentials
 import Foundation
 #endif
 import BannerCore
+import Glibc
 
 /// The protocol's version and codec.
 public enum OwnerProtocol {
-    /// Bumped whenever a message changes shape.
-    public static let version = 1
+    /// Bumped whenever a message changes shape. 1: up to issue 21; 2: `handover`, paged
+    /// `stats`, the `action` request and the `secondary-action` ending. `WINDOW_BANNER_TEST_PROTOCOL_VERSION` makes a process speak another number,
+    /// so that tests can run a real owner of another version beside this one.
+    public static let version: Int = getenv(testVersionVariable).flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil } ?? 2
+
+    /// See `version`.
+    public static let testVersionVariable = "WINDOW_BANNER_TEST_PROTOCOL_VERSION"
 
     /// `message` as a frame body.
     public static func encode(_ message: some Encodable) -> [UInt8] {
@@ -68,6 +76,10 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case showArguments = "show-arguments"
         /// `status --follow`: the status now and after every change, until the client goes.
         case subscribe
+        /// Frozen: describe every banner as `show` arguments, then exit (see `Handover`).
+        case handover
+        /// `window-banner action`: what a click on an action button does.
+        case action
     }
 
     public var v: Int
@@ -80,6 +92,10 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
     public var showArguments: ShowArgumentsRequest?
     /// The fields of a `subscribe`.
     public var subscribe: SubscribeRequest?
+    /// Which page of `stats` (nil: the first).
+    public var stats: StatsRequest?
+    /// The fields of an `action`.
+    public var action: ActionRequest?
 
     public init(_ show: ShowRequest) {
         self.v = OwnerProtocol.version
@@ -99,6 +115,12 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         self.subscribe = subscribe
     }
 
+    public init(_ action: ActionRequest) {
+        self.v = OwnerProtocol.version
+        self.command = .action
+        self.action = action
+    }
+
     public init(_ dismiss: DismissRequest) {
         self.v = OwnerProtocol.version
         self.command = .dismiss
@@ -108,14 +130,47 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
     /// A `status` request.
     public static var status: OwnerRequest { bare(.status) }
 
-    /// A `stats` request.
-    public static var stats: OwnerRequest { bare(.stats) }
+    /// A `stats` request for the page after `key` (nil: the first page).
+    public static func stats(after key: String?) -> OwnerRequest {
+        var request = bare(.stats)
+        request.stats = key.map { StatsRequest(after: $0) }
+        return request
+    }
+
+    /// `quit` or `handover` in protocol `version`: the frozen shape every owner understands
+    /// (`{"v":N,"command":"quit"}`), whatever version this client speaks.
+    public static func frozen(_ command: Command, version: Int) -> OwnerRequest {
+        var request = bare(command)
+        request.v = version
+        return request
+    }
 
     private static func bare(_ command: Command) -> OwnerRequest {
         var request = OwnerRequest(DismissRequest())
         request.command = command
         request.dismiss = nil
         return request
+    }
+}
+
+/// `window-banner stats`, one page: the keys after `after` in name order (the last key of the
+/// page before), as many as fit in a frame.
+public struct StatsRequest: Codable, Sendable, Equatable {
+    public var after: String?
+
+    public init(after: String?) {
+        self.after = after
+    }
+}
+
+/// The answer to `handover` (frozen): each banner the owner had, visible ones first, then the
+/// queued ones in order, as the `show` arguments that show it again (with the environment and
+/// directory they need). After sending it the owner slides its banners away and exits.
+public struct Handover: Codable, Sendable, Equatable {
+    public var banners: [ShowArgumentsRequest]
+
+    public init(banners: [ShowArgumentsRequest]) {
+        self.banners = banners
     }
 }
 
@@ -243,6 +298,25 @@ public struct DismissRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// `window-banner action`: click an action button of the banner on screen, without the pointer.
+public struct ActionRequest: Codable, Sendable, Equatable {
+    /// The button's label, exactly as shown before ellipsizing; nil: by position (`secondary`).
+    public var label: String?
+    /// Without a label: the secondary action button rather than the primary one.
+    public var secondary: Bool
+    /// `--monitor`; `nil` means every monitor.
+    public var monitor: String?
+    /// `--id KEY`: only the banner shown with this key.
+    public var id: String?
+
+    public init(label: String? = nil, secondary: Bool = false, monitor: String? = nil, id: String? = nil) {
+        self.label = label
+        self.secondary = secondary
+        self.monitor = monitor
+        self.id = id
+    }
+}
+
 /// What the owner answers.
 public struct OwnerResponse: Codable, Sendable, Equatable {
     public var v: Int
@@ -250,7 +324,8 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public var error: OwnerError?
     /// Answer to `show`.
     public var shown: ShownReply?
-    /// Answer to `dismiss`: how many banners (visible or queued) went away.
+    /// Answer to `dismiss`: how many banners (visible or queued) went away; to `action`: how
+    /// many had the button clicked (1, or 0 never: an error says why).
     public var dismissed: Int?
     /// Answer to `status`.
     public var status: OwnerStatus?
@@ -263,8 +338,12 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public var stats: BannerStats?
     /// Nothing changed, and the owner still runs: sent only to clients that asked for it.
     public var keepalive: Bool?
+    /// With `stats`: another page follows (ask for the keys after this page's last).
+    public var more: Bool?
+    /// Answer to `handover`.
+    public var handover: Handover?
 
-    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil, warnings: [String]? = nil, stats: BannerStats? = nil, keepalive: Bool? = nil) {
+    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil, warnings: [String]? = nil, stats: BannerStats? = nil, keepalive: Bool? = nil, more: Bool? = nil, handover: Handover? = nil) {
         self.v = OwnerProtocol.version
         self.error = error
         self.shown = shown
@@ -274,6 +353,8 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
         self.warnings = warnings
         self.stats = stats
         self.keepalive = keepalive
+        self.more = more
+        self.handover = handover
     }
 }
 
@@ -376,11 +457,13 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
     public var style: String?
     /// The progress bar's fraction, 0...1; nil for none.
     public var progress: Double?
+    /// The action buttons' labels, the primary first; nil for none.
+    public var actions: [String]?
 
     public init(
         monitor: String, primary: Bool, presented: Bool, title: String?, subtitle: String? = nil, id: String?, height: Int?,
         reserved: Int, compact: Bool?, mode: String?, remaining: Double?, queue: Int, hidden: String? = nil,
-        style: String? = nil, progress: Double? = nil
+        style: String? = nil, progress: Double? = nil, actions: [String]? = nil
     ) {
         self.monitor = monitor
         self.primary = primary
@@ -397,5 +480,6 @@ public struct MonitorStatus: Codable, Sendable, Equatable {
         self.hidden = hidden
         self.style = style
         self.progress = progress
+        self.actions = actions
     }
 }

@@ -60,18 +60,28 @@ package struct AppearanceOptions: ParsableArguments {
     @Flag(name: .customLong("close-button"), inversion: .prefixedNo, help: "A close button ✕ at the right edge (--no-close-button: none, whatever the style says). Default: none.")
     package var closeButton: Bool?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("A button at the right edge labelled LABEL; clicking it runs COMMAND ARGS… (split at spaces, no shell) and dismisses the banner. Default: none.", valueName: "label[=command]"))
-    package var action: String?
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("A button at the right edge labelled LABEL; clicking it runs COMMAND ARGS… (split at spaces, no shell) and dismisses the banner. Given twice: the primary action, then the secondary one (left of it; mirrored in a right-to-left locale). Default: none.", valueName: "label[=command]"))
+    package var action: [String] = []
 
     @Option(parsing: .unconditional, help: ArgumentHelp("A progress bar along the bottom edge (3 pt, the text colour), 0 to 1 of the width; a later show with the same look and --id moves it. Default: none.", valueName: "0…1"))
     package var progress: String?
+
+    /// The most `--action`s a banner has: the primary and the secondary.
+    package static let maximumActions = 2
+
+    package func validate() throws {
+        if action.count > Self.maximumActions {
+            throw ValidationError("--action given \(action.count) times: a banner has at most two actions (the primary, then the secondary); the third is '\(action[2].printable)'")
+        }
+    }
 
     /// The flags as one layer of settings, exactly as written.
     package var settings: AppearanceSettings {
         AppearanceSettings(
             title: title, background: background, textColor: textColor, height: height,
             titleTopInset: titleTopInset, font: font, compact: compact, subtitle: subtitle, subtitleFont: subtitleFont,
-            closeButton: closeButton.map { String($0) }, action: action, progress: progress,
+            closeButton: closeButton.map { String($0) }, action: action.first,
+            secondaryAction: action.dropFirst().first, progress: progress,
             reduceMotion: reduceMotion.map { String($0) }, icon: icon, cornerRadius: cornerRadius, placement: placement, fullscreen: fullscreen,
             direction: direction)
     }

@@ -77,15 +77,19 @@ package struct OwnerClient {
     }
 
     /// Sends `request`; with `start`, starts an owner when none runs. Nil when no owner runs and
-    /// `start` is false.
-    package func exchange(_ request: OwnerRequest, start: Bool, configPath: String?) throws(CommandFailure) -> Exchange? {
+    /// `start` is false. An owner of an older protocol version is replaced first (`replace`),
+    /// unless `replacing` is false.
+    package func exchange(_ request: OwnerRequest, start: Bool, configPath: String?, replacing: Bool = true) throws(CommandFailure) -> Exchange? {
         let body = OwnerProtocol.encode(request)
         guard body.count <= Frame.maximumLength else {
             throw CommandFailure("request too large: \(body.count) bytes encoded (at most \(Frame.maximumLength))", code: ExitStatus.usage)
         }
         // An owner that is exiting because it was idle may close our connection unanswered:
-        // the next attempt starts a new one.
-        for attempt in 1...3 {
+        // the next attempt starts a new one. Replacing an owner of another version is no attempt.
+        var attempt = 0
+        var replaced = false
+        while attempt < 3 {
+            attempt += 1
             guard let fd = try connect(start: start, configPath: configPath) else { return nil }
             let pid = UnixSocket.peerPID(fd)
             guard UnixSocket.send(Frame.encode(body), to: fd) else {
@@ -99,6 +103,13 @@ package struct OwnerClient {
             var reader = FrameReader()
             switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: replyTimeout) {
             case .success(let body):
+                if replacing, !replaced, let version = OwnerProtocol.version(of: body), version != OwnerProtocol.version {
+                    Glibc.close(fd)
+                    replaced = true
+                    attempt -= 1
+                    if let answer = try replace(ownerSpeaking: version, pid: pid, for: request.command, start: start, configPath: configPath) { return answer }
+                    continue
+                }
                 return Exchange(fd: fd, reader: reader, response: try Self.decode(body), ownerPID: pid, display: paths.display, silence: replyTimeout)
             case .failure(.closed) where attempt < 3:
                 Glibc.close(fd)
@@ -137,7 +148,7 @@ package struct OwnerClient {
         return CommandFailure(error.message, code: code)
     }
 
-    private func connect(start: Bool, configPath: String?) throws(CommandFailure) -> Int32? {
+    func connect(start: Bool, configPath: String?) throws(CommandFailure) -> Int32? {
         switch UnixSocket.connect(to: paths.socket, timeout: replyTimeout) {
         case .success(let fd):
             return fd

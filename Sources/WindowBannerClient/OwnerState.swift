@@ -4,6 +4,9 @@
 // calls once nothing moves on screen: a file sync never delays a frame. Every save writes a
 // temporary file, syncs it and renames it over the old one, so a crash leaves either the old
 // file or the new one, never half of either.
+// Both are bounded (`maximumOnceKeys`, `BannerStats.maximumKeys`), and so is what is read back:
+// a file larger than `maximumFileSize`, or one that is not what this program writes, is renamed
+// to `NAME.corrupt-TIMESTAMP` beside it and reported, never silently replaced.
 
 import BannerCore
 import Glibc
@@ -15,25 +18,42 @@ import Foundation
 #endif
 
 package struct OwnerState {
+    /// `--once` keys remembered: when one more is shown, the one shown longest ago is forgotten.
+    package static let maximumOnceKeys = 4096
+    /// A state file larger than this is not read but kept aside (the bounded contents take a
+    /// few MiB at most, even with every key at its longest).
+    package static let maximumFileSize = 16 << 20
+
     /// `--once` keys that have been shown, with when (seconds since 1970).
     private(set) var shownOnce: [String: Double] = [:]
     package private(set) var stats = BannerStats()
     package let directory: String?
     /// Files whose contents changed since they were last written.
     private var unsaved: Set<String> = []
+    /// One line per state file that could not be read, for the owner's log.
+    package private(set) var problems: [String] = []
 
     /// Whether `saveChanges()` has anything to write.
     package var hasUnsavedChanges: Bool { !unsaved.isEmpty }
 
-    /// The state under `directory` (nil: keep nothing on disk), read now.
+    /// The state under `directory` (nil: keep nothing on disk), read now. A file that cannot be
+    /// read is moved aside (see `problems`) and the state starts without it.
     package init(directory: String?) {
         self.directory = directory
         guard let directory else { return }
-        if let data = Self.read(directory + "/once.json"), let keys = try? JSONDecoder().decode([String: Double].self, from: data) {
-            shownOnce = keys
+        switch Self.load([String: Double].self, from: directory + "/once.json") {
+        case .success(let keys):
+            shownOnce = keys ?? [:]
+            trimOnce()
+        case .failure(let problem):
+            problems.append(Self.keepAside(directory + "/once.json", because: problem, starting: "with no --once keys"))
         }
-        if let data = Self.read(directory + "/stats.json"), let stats = try? JSONDecoder().decode(BannerStats.self, from: data) {
-            self.stats = stats
+        switch Self.load(BannerStats.self, from: directory + "/stats.json") {
+        case .success(let stats):
+            self.stats = stats ?? BannerStats()
+            self.stats.trim()
+        case .failure(let problem):
+            problems.append(Self.keepAside(directory + "/stats.json", because: problem, starting: "with empty stats"))
         }
     }
 
@@ -55,22 +75,21 @@ package struct OwnerState {
         return path
     }
 
-    package func wasShown(once key: String) -> Bool { shownOnce[key] != nil }
+    package func wasShown(once key: String) -> Bool { shownOnce[BannerStats.bounded(key)] != nil }
 
     package mutating func markShown(once key: String) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        shownOnce[key] = Double(now.tv_sec)
+        shownOnce[BannerStats.bounded(key)] = Self.now()
+        trimOnce()
         unsaved.insert("once.json")
     }
 
     package mutating func recordImpression(_ key: String) {
-        stats.recordImpression(key)
+        stats.recordImpression(key, at: Self.now())
         unsaved.insert("stats.json")
     }
 
     package mutating func recordEnd(_ key: String, reason: BannerEndReason) {
-        stats.recordEnd(key, reason: reason)
+        stats.recordEnd(key, reason: reason, at: Self.now())
         unsaved.insert("stats.json")
     }
 
@@ -81,9 +100,28 @@ package struct OwnerState {
         unsaved.removeAll()
     }
 
-    /// The stats file of `directory` without an owner (for `stats` when none runs).
-    package static func stats(in directory: String) -> BannerStats {
-        read(directory + "/stats.json").flatMap { try? JSONDecoder().decode(BannerStats.self, from: $0) } ?? BannerStats()
+    /// The stats file of `directory` without an owner (for `stats` when none runs), or why it
+    /// cannot be read (it is left where it is: the next owner keeps it aside).
+    package static func stats(in directory: String) -> Result<BannerStats, StateFileProblem> {
+        load(BannerStats.self, from: directory + "/stats.json").map { $0 ?? BannerStats() }
+    }
+
+    /// Why a state file was not read.
+    package struct StateFileProblem: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Forgets the keys shown longest ago beyond `maximumOnceKeys`.
+    private mutating func trimOnce() {
+        guard shownOnce.count > Self.maximumOnceKeys else { return }
+        let oldest = shownOnce.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+        for (key, _) in oldest.prefix(shownOnce.count - Self.maximumOnceKeys) { shownOnce[key] = nil }
+    }
+
+    private static func now() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec)
     }
 
     private func save(_ value: some Encodable, as name: String) {
@@ -109,16 +147,46 @@ package struct OwnerState {
         }
     }
 
-    private static func read(_ path: String) -> Data? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
+    /// The file at `path` decoded as `type`; nil when there is none.
+    private static func load<Value: Decodable>(_ type: Value.Type, from path: String) -> Result<Value?, StateFileProblem> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            return errno == ENOENT ? .success(nil) : .failure(StateFileProblem(description: String(cString: strerror(errno))))
+        }
+        defer { close(fd) }
+        let tooLarge = StateFileProblem(description: "larger than \(maximumFileSize >> 20) MiB")
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_size > maximumFileSize { return .failure(tooLarge) }
+        // The size is checked again while reading: the file may grow meanwhile.
         var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while bytes.count < 16 << 20 {
-            let count = fread(&buffer, 1, buffer.count, file)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return .failure(StateFileProblem(description: String(cString: strerror(errno)))) }
             guard count > 0 else { break }
             bytes += buffer[0..<count]
+            guard bytes.count <= maximumFileSize else { return .failure(tooLarge) }
         }
-        return Data(bytes)
+        do {
+            return .success(try JSONDecoder().decode(type, from: Data(bytes)))
+        } catch {
+            return .failure(StateFileProblem(description: "not a window-banner state file"))
+        }
+    }
+
+    /// Renames the unreadable file at `path` to `path.corrupt-YYYYMMDDTHHMMSSZ`; the line to log.
+    private static func keepAside(_ path: String, because problem: StateFileProblem, starting: String) -> String {
+        var seconds = time(nil)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var text = [CChar](repeating: 0, count: 32)
+        let length = strftime(&text, text.count, "%Y%m%dT%H%M%SZ", &parts)
+        let stamp = String(decoding: text.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let aside = "\(path).corrupt-\(stamp)"
+        guard rename(path, aside) == 0 else {
+            return "state file \(path) is \(problem) and cannot be moved aside (\(String(cString: strerror(errno)))); starting \(starting)"
+        }
+        return "state file \(path) is \(problem): kept as \(aside); starting \(starting)"
     }
 }

@@ -1,5 +1,5 @@
 // The command-line binaries and how one reaches the other. `window-banner` (small: no X11, no
-// Foundation) runs the four commands that only talk to the owner; `window-banner-x11` next to
+// Foundation) runs the five commands that only talk to the owner; `window-banner-x11` next to
 // it runs every command, and is the owner (it reads config files through
 // `window-banner-config`, see ConfigLoading.swift). Both end every error the same way:
 // one line.
@@ -13,11 +13,11 @@ import Glibc
 package struct ClientCommands: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "window-banner",
-        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self]
+        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, ActionCommand.self]
     )
 
     /// The first arguments this binary handles itself.
-    package static let names: Set<String> = ["show", "dismiss", "status", "stats"]
+    package static let names: Set<String> = ["show", "dismiss", "status", "stats", "action"]
 
     package init() {}
 

@@ -27,13 +27,16 @@ package struct ShowCommand: ParsableCommand {
         Values come from the built-in defaults, then the config file's [defaults], then \
         --style NAME, then these flags.
         The user dismisses a banner by clicking it, by its close button (--close-button) or \
-        action button (--action), or by turning the wheel up or dragging upwards over it (a \
+        action buttons (--action), or by turning the wheel up or dragging upwards over it (a \
         swipe). --on-click -- COMMAND ARGS… (last on the line) runs COMMAND when the banner \
         is clicked; --action LABEL=COMMAND ARGS… draws a button that runs COMMAND (split at \
-        spaces). Commands run without a shell, in this command's environment and working \
-        directory, detached; one that cannot start is a warning in the owner's log.
+        spaces); a second --action adds a secondary button left of the first. Commands run \
+        without a shell, in this command's environment and working directory, detached; one \
+        that cannot start is a warning in the owner's log. `window-banner action` clicks an \
+        action button without the pointer.
         With --wait: prints why the banner ended and exits 0 (timeout), 10 (dismissed), \
-        11 (replaced), 12 (clicked), 13 (closed), 14 (swiped) or 15 (action). Other exit codes: \
+        11 (replaced), 12 (clicked), 13 (closed), 14 (swiped), 15 (action) or 16 \
+        (secondary-action). Other exit codes: \
         64 bad value, unknown monitor or style; 69 no display; 75 owner not reachable (temporary); 76 protocol version mismatch; 78 broken config file.
         """
     )
@@ -64,7 +67,7 @@ package struct ShowCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Show this banner at most once per KEY, ever (remembered in $XDG_STATE_HOME/window-banner across restarts); later calls exit 0 and show nothing (--wait prints skipped).", valueName: "key"))
     package var once: String?
 
-    @Flag(help: "Block until this banner is gone; print why (timeout, dismissed, replaced, clicked, closed, swiped, action).")
+    @Flag(help: "Block until this banner is gone; print why (timeout, dismissed, replaced, clicked, closed, swiped, action, secondary-action).")
     package var wait = false
 
     @Flag(name: .customLong("on-click"), help: "When the user clicks the banner, run the command given after -- (no shell; this environment and directory).")
@@ -90,7 +93,7 @@ package struct ShowCommand: ParsableCommand {
     /// True when a click may run a command: the owner then needs this process's environment
     /// and working directory.
     private var runsCommands: Bool {
-        onClick || appearance.action.map { (try? ActionSetting(parsing: $0))?.command.isEmpty == false } == true
+        onClick || appearance.action.contains { (try? ActionSetting(parsing: $0))?.command.isEmpty == false }
     }
 
     package func run() throws {
@@ -273,9 +276,10 @@ package struct StatsCommand: ParsableCommand {
         discussion: """
         A banner counts under its --id, else its --style, else "-". Counts survive owner \
         restarts ($XDG_STATE_HOME/window-banner/stats.json); with no owner running the file is \
-        read directly. Columns: shown, then one per way a banner ends (clicked, closed, swiped, \
-        action, timeout, dismissed, replaced). Exit codes: 0; 75 owner not reachable; 76 \
-        protocol version mismatch.
+        read directly. The \(BannerStats.maximumKeys) keys used most recently are kept. Columns: \
+        shown, then one per way a banner ends (clicked, closed, swiped, action, \
+        secondary-action, timeout, dismissed, replaced). Exit codes: 0; 75 owner not reachable; \
+        76 protocol version mismatch.
         """
     )
 
@@ -285,25 +289,40 @@ package struct StatsCommand: ParsableCommand {
     @OptionGroup package var connection: ConnectionOptions
 
     package func run() throws {
-        let stats: BannerStats
+        var keys: [String: BannerCounts] = [:]
         do {
-            if let exchange = try connection.client().exchange(OwnerRequest.stats, start: false, configPath: nil) {
+            // Page by page, each the keys after the last one of the page before: the history
+            // may hold more than one reply can carry.
+            let client = try connection.client()
+            var after: String?
+            var asking = true
+            var answered = false
+            while asking, let exchange = try client.exchange(.stats(after: after), start: false, configPath: nil) {
                 exchange.close()
+                answered = true
                 if let error = exchange.response.error { throw OwnerClient.failure(error) }
-                stats = exchange.response.stats ?? BannerStats()
-            } else {
-                stats = OwnerState.defaultDirectory(environment: processEnvironment()).map(OwnerState.stats(in:)) ?? BannerStats()
+                let page = exchange.response.stats?.keys ?? [:]
+                keys.merge(page) { $1 }
+                after = page.keys.max()
+                asking = exchange.response.more == true && after != nil
+            }
+            if !answered, let directory = OwnerState.defaultDirectory(environment: processEnvironment()) {
+                switch OwnerState.stats(in: directory) {
+                case .success(let stats): keys = stats.keys
+                case .failure(let problem): Terminal.warning("\(directory)/stats.json is \(problem); the next owner keeps it aside")
+                }
             }
         } catch let failure as CommandFailure {
             throw failure.exit
         }
+        let stats = BannerStats(keys: keys)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: (try? encoder.encode(stats)) ?? Data("{}".utf8), as: UTF8.self))
             return
         }
-        let reasons: [BannerEndReason] = [.clicked, .closed, .swiped, .action, .timeout, .dismissed, .replaced]
+        let reasons: [BannerEndReason] = [.clicked, .closed, .swiped, .action, .secondaryAction, .timeout, .dismissed, .replaced]
         let header = ["key", "shown"] + reasons.map(\.rawValue)
         let rows = stats.keys.sorted { $0.key < $1.key }.map { key, counts in
             [key.printable, String(counts.impressions)] + reasons.map { String(counts.count($0)) }
@@ -343,6 +362,8 @@ package struct StatusReport: Encodable {
     package var style: String?
     /// The headline banner's progress bar, 0...1.
     package var progress: Double?
+    /// The headline banner's action buttons' labels, the primary first.
+    package var actions: [String]?
     /// Banners waiting, all monitors together.
     package var queue: Int
     package var owner: Owner?
@@ -363,6 +384,7 @@ package struct StatusReport: Encodable {
         hidden = headline?.hidden
         style = headline?.style
         progress = headline?.progress
+        actions = headline?.actions
         queue = monitors.reduce(0) { $0 + $1.queue }
         owner = status.map { Owner(pid: $0.pid, display: $0.display) }
         self.monitors = monitors
@@ -390,6 +412,7 @@ package struct StatusReport: Encodable {
             if monitor.compact == true { details.append("compact") }
             if monitor.hidden == "locked" { details.append("hidden: the screen is locked") }
             if let id = monitor.id { details.append("id \(id.printable)") }
+            if let actions = monitor.actions { details.append("actions " + actions.map { "\"\($0.printable)\"" }.joined(separator: " / ")) }
             details.append("queue \(monitor.queue)")
             let text = monitor.subtitle.map { "\"\(title.printable)\" / \"\($0.printable)\"" } ?? "\"\(title.printable)\""
             lines.append("\(name): \(text) — \(details.joined(separator: ", "))")

@@ -59,7 +59,7 @@ extension ExitStatus {
     package static let waitReplaced: Int32 = 11
 
     /// `show --wait`'s exit code for each way a banner ends: 0 timeout, 10 dismissed,
-    /// 11 replaced, 12 clicked, 13 closed, 14 swiped, 15 action.
+    /// 11 replaced, 12 clicked, 13 closed, 14 swiped, 15 action, 16 secondary action.
     package static func wait(_ reason: BannerEndReason) -> Int32 {
         switch reason {
         case .timeout: 0
@@ -69,6 +69,7 @@ extension ExitStatus {
         case .closed: 13
         case .swiped: 14
         case .action: 15
+        case .secondaryAction: 16
         }
     }
 }

@@ -12,12 +12,13 @@ import Glibc
 import OwnerProtocol
 import WindowBannerClient
 
-/// What a `show` request runs when its banner is clicked (`--on-click`) and when its action
-/// button is (`--action LABEL=COMMAND`), in the request's environment and directory (the
+/// What a `show` request runs when its banner is clicked (`--on-click`) and when one of its
+/// action buttons is (`--action LABEL=COMMAND`, given once or twice), in the request's environment and directory (the
 /// owner's own environment for a request that carries none).
 struct ClickCommands {
     var onClick: BannerCommand?
     var action: BannerCommand?
+    var secondaryAction: BannerCommand?
 
     init(_ request: ShowRequest) {
         let environment = request.environment ?? processEnvironment()
@@ -27,6 +28,7 @@ struct ClickCommands {
         }
         onClick = command(request.onClick)
         action = command(request.settings.action.flatMap { try? ActionSetting(parsing: $0) }?.command)
+        secondaryAction = command(request.settings.secondaryAction.flatMap { try? ActionSetting(parsing: $0) }?.command)
     }
 
     /// The command a dismissal by `reason` runs, if any.
@@ -34,6 +36,7 @@ struct ClickCommands {
         switch reason {
         case .clicked: onClick
         case .action: action
+        case .secondaryAction: secondaryAction
         case .closed, .swiped: nil
         }
     }

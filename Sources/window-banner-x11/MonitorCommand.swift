@@ -741,7 +741,7 @@ final class NetworkBannerMonitor {
         switch ended {
         case .dismissed?, .timeout?: log("\(current.banner.rawValue) banner dismissed by another client")
         case .replaced?: log("\(current.banner.rawValue) banner replaced by another client")
-        case .clicked?, .closed?, .swiped?, .action?:
+        case .clicked?, .closed?, .swiped?, .action?, .secondaryAction?:
             log("\(current.banner.rawValue) banner dismissed by the user (\(ended.map(\.rawValue) ?? ""))")
         case nil: log("\(current.banner.rawValue) banner gone: the owner exited")
         }

@@ -32,6 +32,8 @@ final class Owner {
     private let log: (String) -> Void
     private var config = ConfigCache()
     private var schedules: [String: BannerSchedule] = [:]
+    /// The monitors there were at the last look: one not among them is new.
+    private var knownMonitors: Set<String>
     private var clients: [Int: Client] = [:]
     private var nextClientID = 0
     private var nextToken = 0
@@ -50,6 +52,8 @@ final class Owner {
     /// `status --follow` clients, and the state they were last sent.
     private var subscribers: Set<Int> = []
     private var lastPushed: SubscriberView?
+    private var listening = true
+    private var listenerWatch: EventLoop.Token?
 
     init(banners: BannerDisplay, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
         self.banners = banners
@@ -57,8 +61,10 @@ final class Owner {
         self.listener = listener
         self.idleExit = idleExit
         self.log = log
+        knownMonitors = Set(banners.hosts.map(\.monitorName))
         state = OwnerState(directory: OwnerState.defaultDirectory(environment: processEnvironment()))
-        banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
+        for problem in state.problems { log(problem) }
+        listenerWatch = banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
         banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
         // Once nothing moves on screen after a request: the state files are written (a file
         // sync never delays a frame) and the heap's free pages go back to the system, so an
@@ -154,8 +160,18 @@ final class Owner {
 
     private func reply(_ id: Int, _ response: OwnerResponse, thenClose: Bool = false) {
         guard let client = clients[id] else { return }
-        let sent = UnixSocket.send(Frame.encode(OwnerProtocol.encode(response)), to: client.fd)
+        let sent = UnixSocket.send(frame(response), to: client.fd)
         if thenClose || !sent { drop(id) }
+    }
+
+    /// `response` as a frame — or, when it would be longer than any client accepts (a status
+    /// of several monitors each showing a title near the limit), a `protocol` error saying so.
+    private func frame(_ response: OwnerResponse) -> [UInt8] {
+        let body = OwnerProtocol.encode(response)
+        guard body.count > Frame.maximumLength else { return Frame.encode(body) }
+        let message = "the owner's reply would be \(body.count) bytes, more than the \(Frame.maximumLength) a client accepts"
+        log(message)
+        return Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.protocol, message))))
     }
 
     private func drop(_ id: Int) {
@@ -209,12 +225,19 @@ final class Owner {
         case .status:
             reply(id, OwnerResponse(status: status()), thenClose: true)
         case .stats:
-            reply(id, OwnerResponse(stats: state.stats), thenClose: true)
+            reply(id, statsPage(after: request.stats?.after), thenClose: true)
         case .subscribe:
             subscribe(id, keepalive: request.subscribe?.keepalive)
+        case .action:
+            switch act(request.action ?? ActionRequest()) {
+            case .success: reply(id, OwnerResponse(dismissed: 1), thenClose: true)
+            case .failure(let error): reply(id, OwnerResponse(error: error), thenClose: true)
+            }
         case .quit:
             reply(id, OwnerResponse(dismissed: dismiss(DismissRequest(all: true))), thenClose: true)
             shutDown()
+        case .handover:
+            handOver(to: id)
         }
         updateIdle()
     }
@@ -249,10 +272,12 @@ final class Owner {
             return
         }
         guard let show = request.show else { return }
-        self.show(show, from: id)
+        self.show(show, from: id, environment: forwarded.environment)
     }
 
-    private func show(_ request: ShowRequest, from id: Int) {
+    /// `environment`: the client's whole environment when it sent its arguments as typed, kept
+    /// for a `handover`.
+    private func show(_ request: ShowRequest, from id: Int, environment: [String: String]? = nil) {
         // Once per key, ever: shown before, or on its way (visible or queued) now.
         if let once = request.once, state.wasShown(once: once) || requests.values.contains(where: { $0.once == once }) {
             reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [], wait: request.wait ? true : nil)), thenClose: true)
@@ -314,7 +339,9 @@ final class Owner {
 
         requests[banner.token] = RequestState(
             monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
-            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style)
+            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style,
+            everyMonitor: request.monitor == "all", enqueue: request.enqueue,
+            show: request, environment: environment ?? request.environment)
         var keepalive: Double?
         if request.wait {
             requests[banner.token]?.waiters.insert(id)
@@ -398,6 +425,86 @@ final class Owner {
         return ended.count
     }
 
+    // MARK: Stats and handover
+
+    /// One page of `stats`: the keys after `after`, as many as fit in a frame with room to spare.
+    private func statsPage(after: String?) -> OwnerResponse {
+        let budget = Frame.maximumLength - 1024
+        let (page, more) = state.stats.page(after: after, budget: budget) { key, counts in
+            OwnerProtocol.encode([key: counts]).count
+        }
+        return OwnerResponse(stats: page, more: more ? true : nil)
+    }
+
+    /// `handover`: a newer client replaces this owner. It gets every banner (visible ones first,
+    /// then each queue in order) as the `show` arguments that bring it back — as many as fit in
+    /// a frame, the rest logged — and this owner stops listening at once, so that the client's
+    /// next connection starts the new owner, then slides its banners away and exits.
+    private func handOver(to id: Int) {
+        let now = monotonicNow()
+        var visible: [(ScheduledBanner, remaining: Double?, monitor: String)] = []
+        var queued: [(ScheduledBanner, monitor: String)] = []
+        for host in banners.hosts {
+            guard let schedule = schedules[host.monitorName] else { continue }
+            if let current = schedule.current { visible.append((current, schedule.remaining(at: now), host.monitorName)) }
+            queued += schedule.queue.map { ($0, host.monitorName) }
+        }
+        // A banner shown on several monitors (`--monitor all`) is one request, described once.
+        var seen: Set<Int> = []
+        var handed: [ShowArgumentsRequest] = []
+        var size = 0
+        var left = 0
+        let candidates = visible.map { ($0.0, $0.remaining, $0.monitor, false) } + queued.map { ($0.0, nil as Double?, $0.monitor, true) }
+        for (banner, remaining, monitor, enqueue) in candidates where seen.insert(banner.token).inserted {
+            guard var request = requests[banner.token] else { continue }
+            var mode = banner.mode
+            // A banner about to time out still comes back, for the shortest time a timeout takes.
+            if case .transient = mode, let remaining { mode = .transient(max(remaining, 0.1)) }
+            // One that moved off a monitor unplugged since comes back where it is now.
+            if (try? banners.hosts(named: request.show.monitor)) == nil { request.show.monitor = monitor }
+            let description = Handover.describe(request.show, environment: request.environment, display: paths.display, mode: mode, enqueue: enqueue)
+            let cost = OwnerProtocol.encode(description).count
+            guard size + cost < Frame.maximumLength - 1024 else {
+                left += 1
+                continue
+            }
+            size += cost
+            handed.append(description)
+        }
+        if left > 0 { log("handover: \(left) banner(s) did not fit in the reply and are not handed over") }
+        log("handing over \(handed.count) banner(s) to a newer window-banner and exiting")
+        stopListening()
+        reply(id, OwnerResponse(handover: Handover(banners: handed)), thenClose: true)
+        shutDown()
+    }
+
+    /// `window-banner action`: clicks the button `request` names on the banner on screen — the
+    /// primary monitor's, else the first monitor's that has it — with everything a click brings
+    /// (the button's command, `show --wait` told `action` or `secondary-action`, the next queued
+    /// banner). An error, changing nothing, when no banner on screen has that button.
+    private func act(_ request: ActionRequest) -> Result<Void, OwnerError> {
+        let hosts: [BannerHost]
+        if let monitor = request.monitor {
+            do {
+                hosts = try banners.hosts(named: monitor)
+            } catch {
+                return .failure(OwnerError(.usage, "\(error)"))
+            }
+        } else {
+            hosts = banners.hosts.filter { $0 === banners.primaryHost } + banners.hosts.filter { $0 !== banners.primaryHost }
+        }
+        for host in hosts {
+            guard let current = schedules[host.monitorName]?.current, request.id == nil || current.id == request.id,
+                  let reason = current.appearance.actionButton(labelled: request.label, secondary: request.secondary),
+                  host.activate(reason) else { continue }
+            return .success(())
+        }
+        let button = request.label.map { "an action '\($0.printable)'" } ?? (request.secondary ? "a secondary action" : "an action")
+        let banner = request.id.map { "no banner with id '\($0.printable)'" } ?? "no banner"
+        let place = request.monitor.map { " on \($0.printable)" } ?? ""
+        return .failure(OwnerError(.usage, "\(banner) on screen\(place) has \(button)"))
+    }
+
     // MARK: Subscribers
 
     /// What a subscriber has been told: the status, with each monitor's transient deadline in
@@ -430,7 +537,7 @@ final class Owner {
         let view = subscriberView()
         guard view != lastPushed else { return }
         lastPushed = view
-        let frame = Frame.encode(OwnerProtocol.encode(OwnerResponse(status: status())))
+        let frame = frame(OwnerResponse(status: status()))
         for id in subscribers {
             guard let client = clients[id] else { continue }
             // The socket's buffer is the subscriber's buffer: one that stops reading until it
@@ -461,9 +568,10 @@ final class Owner {
                 reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
                 remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count,
                 hidden: !host.isBannerPresented ? nil : banners.isScreenLocked ? "locked" : host.isWaitingForFullscreen ? "fullscreen" : nil,
-                style: current.flatMap { requests[$0.token]?.style }, progress: current?.appearance.progress)
+                style: current.flatMap { requests[$0.token]?.style }, progress: current?.appearance.progress,
+                actions: current.flatMap { $0.appearance.actionLabels.isEmpty ? nil : $0.appearance.actionLabels })
         }
-        return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors)
+        return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors).fitted(within: Frame.maximumLength - 1024)
     }
 
     // MARK: Schedule changes
@@ -511,7 +619,7 @@ final class Owner {
     private func userDismissed(_ reason: BannerDismissReason, on host: BannerHost) {
         guard let token = schedules[host.monitorName]?.current?.token else { return }
         if let command = requests[token]?.commands.command(for: reason), case .failure(let failure) = command.launch() {
-            log("the \(reason == .action ? "--action" : "--on-click") command did not run: \(failure)")
+            log("the \(reason == .clicked ? "--on-click" : "--action") command did not run: \(failure)")
         }
         let now = monotonicNow()
         for name in Array(schedules.keys) where schedules[name]?.current?.token == token {
@@ -606,18 +714,62 @@ final class Owner {
         }
     }
 
-    /// Monitors that went away take their banners and queues with them.
+    /// Monitors that went away take their banners and queues with them, except a banner asked
+    /// for on that monitor alone (`--monitor NAME`), which moves to the primary monitor rather
+    /// than vanish unseen; a monitor that came gets every `--monitor all` banner.
     private func monitorsChanged() {
         let present = Set(banners.hosts.map(\.monitorName))
+        let now = monotonicNow()
+        var moving: [(banner: ScheduledBanner, from: String)] = []
         for name in Array(schedules.keys) where !present.contains(name) {
             guard var schedule = schedules.removeValue(forKey: name) else { continue }
-            endAll(schedule.clear(), on: name)
+            let onIt = [schedule.currentKeepingTimeLeft(at: now)].compactMap { $0 } + schedule.queue
+            var change = schedule.clear()
+            let homeless = onIt.filter { requests[$0.token].map { !$0.everyMonitor && $0.monitors == [name] } ?? false }
+            change.ended.removeAll { ended in homeless.contains { $0.token == ended.token } }
+            for banner in homeless { requests[banner.token]?.monitors.remove(name) }
+            moving += homeless.map { ($0, name) }
+            endAll(change, on: name)
             finishHiding(on: name)
         }
+        let primary = banners.primaryHost
+        for (banner, name) in moving {
+            log("monitor \(name) is gone: \(banner.id.map { "banner \($0)" } ?? "the banner \"\(banner.appearance.title)\"") moves to the primary monitor \(primary.monitorName)")
+            carry(banner, to: primary, at: now)
+        }
+        for host in banners.hosts where !knownMonitors.contains(host.monitorName) {
+            for banner in everyMonitorBanners(at: now) { carry(banner, to: host, at: now) }
+        }
+        knownMonitors = present
         for index in pendingReplies.indices { pendingReplies[index].monitors.formIntersection(present) }
         flushPendingReplies(force: false)
         rescheduleTimeouts()
         updateIdle()
+    }
+
+    /// Every `--monitor all` banner showing or queued on some monitor, in the order a monitor
+    /// added now shows them: the ones on screen first (a transient one for the time it has
+    /// left there), then the queued ones, oldest first.
+    private func everyMonitorBanners(at now: MonotonicTime) -> [ScheduledBanner] {
+        var shown: [Int: ScheduledBanner] = [:]
+        var queued: [Int: ScheduledBanner] = [:]
+        for schedule in schedules.values {
+            if let current = schedule.currentKeepingTimeLeft(at: now), requests[current.token]?.everyMonitor == true {
+                shown[current.token] = current
+            }
+            for banner in schedule.queue where requests[banner.token]?.everyMonitor == true { queued[banner.token] = banner }
+        }
+        let later = queued.filter { shown[$0.key] == nil }
+        return shown.sorted { $0.key < $1.key }.map(\.value) + later.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Adds `banner`, already shown elsewhere, to `host`'s schedule as its request asked
+    /// (replacing, or queued with `--enqueue`).
+    private func carry(_ banner: ScheduledBanner, to host: BannerHost, at now: MonotonicTime) {
+        guard let request = requests[banner.token] else { return }
+        requests[banner.token]?.monitors.insert(host.monitorName)
+        let (change, _) = schedules[host.monitorName, default: BannerSchedule()].show(banner, enqueue: request.enqueue, at: now)
+        _ = apply(change, on: host)
     }
 
     // MARK: Idle exit and shutdown
@@ -652,8 +804,7 @@ final class Owner {
     func shutDown() {
         guard !finished else { return }
         finished = true
-        unlink(paths.socket)
-        close(listener)
+        stopListening()
         for name in Array(schedules.keys) {
             guard var schedule = schedules[name] else { continue }
             let change = schedule.clear()
@@ -667,6 +818,15 @@ final class Owner {
         banners.loop.stop()
     }
 
+    /// No new connections from now on: the socket goes, so the next client starts a new owner.
+    private func stopListening() {
+        guard listening else { return }
+        listening = false
+        if let listenerWatch { banners.loop.cancel(listenerWatch) }
+        unlink(paths.socket)
+        close(listener)
+    }
+
     private struct RequestState {
         var monitors: Set<String>
         var commands: ClickCommands
@@ -675,9 +835,16 @@ final class Owner {
         var once: String?
         /// The `--style` it was shown with, for `status`.
         var style: String?
+        /// Asked for on every monitor (`--monitor all`): a monitor added while it shows gets it.
+        var everyMonitor: Bool
+        /// Asked for with `--enqueue`: wherever it goes later, it waits behind what shows there.
+        var enqueue: Bool
         /// On screen at least once (counted as an impression).
         var presented = false
         var waiters: Set<Int> = []
+        /// The request as received, and the client's environment: what a `handover` describes.
+        var show: ShowRequest
+        var environment: [String: String]?
     }
 
     private struct PendingReply {

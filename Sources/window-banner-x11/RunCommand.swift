@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
         or COMMAND exits (then window-banner exits with COMMAND's status), and slides out before \
         exiting. COMMAND is run directly, without a shell. A banner the user dismisses (a click, \
         its buttons, a swipe up) slides out too; a COMMAND still running is waited for. The \
-        --action button's command starts detached, like show's.
+        --action buttons' commands start detached, like show's.
         """
     )
 
@@ -59,7 +59,9 @@ struct RunCommand: ParsableCommand {
         let banners = try openBannerDisplay(display)
         defer { banners.close() }
 
-        let hosts: [BannerHost]
+        var hosts: [BannerHost]
+        // `all` follows the monitors: one plugged in while the banner shows gets it too.
+        let everyMonitor = monitor == "all"
         do {
             hosts = try banners.hosts(named: monitor ?? "primary")
             if let problem = try contrastProblem(of: look, on: banners) {
@@ -70,25 +72,48 @@ struct RunCommand: ParsableCommand {
                 host.compactPolicy = policy
                 host.placement = placement
                 host.fullscreenPolicy = fullscreen
-                try host.presentTopBanner(look)
+                if !everyMonitor { try host.presentTopBanner(look) }
             }
+            if everyMonitor { try banners.presentTopBannerOnEveryMonitor(look) }
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
-        let dismiss = { for host in hosts { host.dismissTopBanner() } }
+        var dismissed = false
+        let dismiss = {
+            dismissed = true
+            if everyMonitor { banners.dismissTopBannerOnEveryMonitor() } else { for host in hosts { host.dismissTopBanner() } }
+        }
         // Dismissed by the user on one monitor: gone from all, and the action button's command runs.
-        let actionCommand = appearance.action.flatMap { try? ActionSetting(parsing: $0) }?.command ?? []
+        let actionCommands = appearance.action.map { (try? ActionSetting(parsing: $0))?.command ?? [] }
         var launched: [pid_t] = []
-        for host in hosts {
-            host.onDismiss = { reason in
-                dismiss()
-                guard reason == .action, !actionCommand.isEmpty else { return }
-                let command = BannerCommand(arguments: actionCommand, environment: processEnvironment(), directory: nil)
-                switch command.launch() {
-                case .success(let pid): launched.append(pid)
-                case .failure(let failure): Terminal.warning("the --action command did not run: \(failure)")
-                }
+        let dismissedByUser = { (reason: BannerDismissReason) in
+            dismiss()
+            guard let index = [BannerDismissReason.action, .secondaryAction].firstIndex(of: reason),
+                  index < actionCommands.count, !actionCommands[index].isEmpty else { return }
+            let command = BannerCommand(arguments: actionCommands[index], environment: processEnvironment(), directory: nil)
+            switch command.launch() {
+            case .success(let pid): launched.append(pid)
+            case .failure(let failure): Terminal.warning("the --action command did not run: \(failure)")
             }
+        }
+        for host in hosts { host.onDismiss = dismissedByUser }
+        banners.onMonitorsChanged = { [unowned banners] in
+            if everyMonitor {
+                for host in banners.hosts { host.onDismiss = dismissedByUser }
+                return
+            }
+            // A banner whose monitor was unplugged moves to the primary monitor, as the owner's do.
+            hosts.removeAll { host in !banners.hosts.contains { $0 === host } }
+            guard hosts.isEmpty, !dismissed else { return }
+            let primary = banners.primaryHost
+            primary.compactPolicy = policy
+            primary.placement = placement
+            primary.fullscreenPolicy = fullscreen
+            primary.onDismiss = dismissedByUser
+            // Its values were checked when it was first presented.
+            _ = try? primary.presentTopBanner(look)
+            hosts = [primary]
+            Terminal.warning("its monitor is gone: the banner moves to the primary monitor \(primary.monitorName)")
         }
 
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGCHLD]) else {

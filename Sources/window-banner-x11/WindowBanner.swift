@@ -14,7 +14,7 @@ struct WindowBanner: ParsableCommand {
         commandName: "window-banner",
         abstract: "A status banner at the top of an X11 desktop that reserves its own space.",
         discussion: """
-        Scripts use show, dismiss and status: the first show starts the display's owner \
+        Scripts use show, dismiss, status and action: the first show starts the display's owner \
         process, which keeps the banner after the command returns. run shows a banner for as \
         long as it runs itself.
 
@@ -23,11 +23,12 @@ struct WindowBanner: ParsableCommand {
         process not reachable \
         (temporary, try again); 76 owner speaks another protocol version; 78 broken config \
         file; show --wait: 0 timeout, 10 dismissed, 11 replaced, 12 clicked, 13 closed (the ✕), \
-        14 swiped (wheel up or drag up), 15 action (its button); 126/127 the command given to \
+        14 swiped (wheel up or drag up), 15 action (its button), 16 secondary-action (the \
+        second --action's button); 126/127 the command given to \
         run could not be started; otherwise run -- COMMAND exits with the command's status.
         """,
         version: "0.1.0",
-        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
+        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, ActionCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
     )
 
     static func main() {

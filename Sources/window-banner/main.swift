@@ -1,4 +1,4 @@
-// `window-banner`: the command scripts call. show, dismiss, status and stats run here — a
+// `window-banner`: the command scripts call. show, dismiss, status, stats and action run here — a
 // small binary with no X11 and no Foundation, and a `show` to a running owner does not even
 // parse its arguments: the owner does (ShowForwarding). Every other command (run, monitor, daemon, demo, help) is the
 // same command line handed to window-banner-x11 next to this binary by exec, so its

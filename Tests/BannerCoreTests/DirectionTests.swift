@@ -62,6 +62,19 @@ struct DirectionTests {
         #expect(mirrored.reason(atX: 1260, y: 40) == .clicked)
     }
 
+    @Test func twoActionsMirrorWithTheirHitAreas() {
+        let width = 1280
+        let buttons = BannerLayout.trailingButtons(monitorWidth: width, scale: 1, closeButton: true, actionLabelWidth: 50, secondaryActionLabelWidth: 66)
+        let mirrored = BannerLayout.hitAreas(buttons, bannerHeight: 80).mirrored(width: width)
+        // Left to right from the left edge: ✕, the primary action, the secondary one.
+        #expect(mirrored.closeButton == PixelRect(x: 0, y: 0, width: 40, height: 80))
+        #expect(mirrored.actionButton == PixelRect(x: 40, y: 0, width: 74, height: 80))
+        #expect(mirrored.secondaryActionButton == PixelRect(x: 114, y: 0, width: 90, height: 80))
+        #expect(mirrored.reason(atX: 60, y: 40) == .action)
+        #expect(mirrored.reason(atX: 150, y: 40) == .secondaryAction)
+        #expect(mirrored.reason(atX: 204, y: 40) == .clicked)
+    }
+
     @Test func cornerCoverageIsFullInsidePartialOnTheArcAndEmptyOutside() {
         #expect(BannerLayout.cornerCoverage(radius: 0).isEmpty)
         let radius = 16

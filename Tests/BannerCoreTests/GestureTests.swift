@@ -95,6 +95,24 @@ struct GestureTests {
         #expect(compact.swipeDistance > compact.clickSlop)
     }
 
+    @Test func eachActionButtonIsItsOwnClick() {
+        let areas = BannerHitAreas(
+            closeButton: PixelRect(x: 1240, y: 0, width: 40, height: 80),
+            actionButton: PixelRect(x: 1166, y: 0, width: 74, height: 80),
+            secondaryActionButton: PixelRect(x: 1080, y: 0, width: 86, height: 80))
+        var gesture = BannerGesture(scale: 1, bannerHeight: 80)
+        #expect(gesture.press(.primary, x: 1100, y: 40, on: areas) == nil)
+        #expect(gesture.release(.primary, x: 1102, y: 41) == .secondaryAction)
+        _ = gesture.press(.primary, x: 1200, y: 10, on: areas)
+        #expect(gesture.release(.primary, x: 1200, y: 10) == .action)
+        // A press on the secondary button that ends on the primary one is still the secondary's.
+        _ = gesture.press(.primary, x: 1163, y: 40, on: areas)
+        #expect(gesture.release(.primary, x: 1167, y: 40) == .secondaryAction)
+        #expect(areas.has(.secondaryAction) && areas.has(.action) && areas.has(.closed))
+        #expect(!BannerHitAreas().has(.secondaryAction))
+        #expect(BannerHitAreas().has(.clicked) && BannerHitAreas().has(.swiped))
+    }
+
     @Test func withoutButtonsEveryClickIsOnTheBanner() {
         let areas = BannerHitAreas()
         #expect(areas.reason(atX: 1270, y: 40) == .clicked)

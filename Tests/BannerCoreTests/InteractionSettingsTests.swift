@@ -84,6 +84,45 @@ struct InteractionSettingsTests {
         let styleKeys = AppearanceSettings.styleFields.map(\.name)
         #expect(styleKeys.contains("close-button"))
         #expect(!styleKeys.contains("action"))
+        #expect(!styleKeys.contains("secondary-action"))
         #expect(!styleKeys.contains("progress"))
+    }
+
+    @Test func secondActionIsTheSecondaryButton() throws {
+        let appearance = try AppearanceSettings(action: "Join=call-join", secondaryAction: "Decline").appearance()
+        #expect(appearance.actionLabel == "Join")
+        #expect(appearance.secondaryActionLabel == "Decline")
+        #expect(appearance.actionLabels == ["Join", "Decline"])
+        #expect(appearance.compact.secondaryActionLabel == "Decline")
+        #expect(throws: BannerValueError.action("=x")) { try AppearanceSettings(action: "Join", secondaryAction: "=x").appearance() }
+    }
+
+    @Test func secondaryActionAloneIsRefused() {
+        #expect(throws: BannerValueError.secondaryActionAlone("Decline")) { try TopBannerConfigBuilder().secondaryAction("Decline").build() }
+        #expect(throws: BannerValueError.secondaryActionAlone("Decline")) { try AppearanceSettings(secondaryAction: "Decline").appearance() }
+        #expect("\(BannerValueError.secondaryActionAlone("Decline"))" == "secondary action 'Decline' without a primary one (the first action is the primary)")
+    }
+
+    @Test func builderKeepsEachActionsHandler() throws {
+        var calls: [String] = []
+        let builder = TopBannerConfigBuilder().action("Join") { calls.append("join") }.secondaryAction("Decline") { calls.append("decline") }
+        builder.secondaryActionHandler?()
+        builder.actionHandler?()
+        #expect(calls == ["decline", "join"])
+        #expect(try builder.build().actionLabels == ["Join", "Decline"])
+        #expect(TopBannerConfigBuilder().action("Undo").actionHandler == nil)
+    }
+
+    @Test func anActionIsNamedByItsLabelOrItsPlace() throws {
+        let two = try TopBannerConfigBuilder().action("Join").secondaryAction("Decline").build()
+        #expect(two.actionButton(labelled: nil) == .action)
+        #expect(two.actionButton(labelled: nil, secondary: true) == .secondaryAction)
+        #expect(two.actionButton(labelled: "Decline") == .secondaryAction)
+        #expect(two.actionButton(labelled: "Join") == .action)
+        #expect(two.actionButton(labelled: "join") == nil)
+        let one = try TopBannerConfigBuilder().action("Undo").build()
+        #expect(one.actionButton(labelled: nil, secondary: true) == nil)
+        #expect(TopBannerAppearance.default.actionButton(labelled: nil) == nil)
+        #expect(TopBannerAppearance.default.actionLabels.isEmpty)
     }
 }

@@ -163,6 +163,57 @@ struct LayoutTests {
         #expect(inset(left, [TopStrut(top: 790, startX: 0, endX: 1279)]) == 720)
     }
 
+    @Test func theBannerStartsRightOfALeftPanelAndEndsLeftOfARightOne() {
+        let left = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+        let right = MonitorGeometry(x: 1280, y: 0, width: 1280, height: 800)
+        let dockOnTheLeft = SideStrut(edge: .left, startX: 0, endX: 47, startY: 0, endY: 799)
+        let dockOnTheRight = SideStrut(edge: .right, startX: 2496, endX: 2559, startY: 0, endY: 799)
+        func sides(_ monitor: MonitorGeometry, _ panels: [SideStrut], inset: Int = 0, _ placement: EdgePlacement = .belowPanels) -> SideInsets {
+            BannerLayout.sideInsets(of: monitor, panels: panels, placement: placement, panelInset: inset, bannerHeight: 80)
+        }
+        #expect(sides(left, []) == SideInsets())
+        #expect(sides(left, [dockOnTheLeft, dockOnTheRight]) == SideInsets(left: 48, right: 0))
+        #expect(sides(right, [dockOnTheLeft, dockOnTheRight]) == SideInsets(left: 0, right: 64))
+        #expect(BannerLayout.bannerArea(on: right, panelInset: 30, sides: SideInsets(left: 0, right: 64))
+            == MonitorGeometry(x: 1280, y: 30, width: 1216, height: 770))
+        // Only a strut over the banner's rows counts: a panel that starts below it does not,
+        // one whose top rows reach the banner's last row does.
+        let lowDock = SideStrut(edge: .left, startX: 0, endX: 47, startY: 110, endY: 799)
+        #expect(sides(left, [lowDock], inset: 30) == SideInsets())
+        #expect(sides(left, [lowDock], inset: 31) == SideInsets(left: 48, right: 0))
+        // A left panel as wide as the left monitor reaches into the right one's columns.
+        #expect(sides(right, [SideStrut(edge: .left, startX: 0, endX: 1299, startY: 0, endY: 799)]) == SideInsets(left: 20, right: 0))
+        // Over the panels when asked, and never narrower than half the monitor.
+        #expect(sides(left, [dockOnTheLeft], .screenEdge) == SideInsets())
+        let wide = SideStrut(edge: .left, startX: 0, endX: 899, startY: 0, endY: 799)
+        let alsoWide = SideStrut(edge: .right, startX: 900, endX: 1279, startY: 0, endY: 799)
+        #expect(sides(left, [wide, alsoWide]) == SideInsets(left: 640, right: 0))
+        #expect(sides(left, [dockOnTheLeft, alsoWide]) == SideInsets(left: 48, right: 380))
+    }
+
+    @Test func theReservationKeepsToTheBannersColumns() {
+        let monitor = MonitorGeometry(x: 1280, y: 0, width: 1280, height: 800)
+        let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 110, sides: SideInsets(left: 48, right: 64))
+        #expect(strut.partial == [0, 0, 110, 0, 0, 0, 0, 0, 1328, 2495, 0, 0])
+    }
+
+    @Test func otherClientsSideStrutsAreReadAsEWMHSays() {
+        // left, right, top, bottom, left_start_y, left_end_y, right_start_y, right_end_y, …
+        let partial = [48, 64, 0, 0, 24, 799, 100, 699, 0, 0, 0, 0]
+        #expect(SideStrut.struts(partial: partial, legacy: [10, 10, 0, 0], screenWidth: 1280, screenHeight: 800) == [
+            SideStrut(edge: .left, startX: 0, endX: 47, startY: 24, endY: 799),
+            SideStrut(edge: .right, startX: 1216, endX: 1279, startY: 100, endY: 699),
+        ])
+        // The legacy form spans the screen's height.
+        #expect(SideStrut.struts(partial: nil, legacy: [0, 64, 0, 0], screenWidth: 1280, screenHeight: 800)
+            == [SideStrut(edge: .right, startX: 1216, endX: 1279, startY: 0, endY: 799)])
+        // A top-only strut, nothing, a range upside down, a strut wider than the screen: no side panel.
+        #expect(SideStrut.struts(partial: [0, 0, 30, 0, 0, 0, 0, 0, 0, 1279, 0, 0], legacy: nil, screenWidth: 1280, screenHeight: 800).isEmpty)
+        #expect(SideStrut.struts(partial: nil, legacy: nil, screenWidth: 1280, screenHeight: 800).isEmpty)
+        #expect(SideStrut.struts(partial: [48, 0, 0, 0, 799, 0, 0, 0, 0, 0, 0, 0], legacy: nil, screenWidth: 1280, screenHeight: 800).isEmpty)
+        #expect(SideStrut.struts(partial: nil, legacy: [5000, 0, 0, 0], screenWidth: 1280, screenHeight: 800).isEmpty)
+    }
+
     @Test func aLockerCoversAWholeMonitor() {
         let right = MonitorGeometry(x: 1280, y: 0, width: 1280, height: 800)
         #expect(right.isCovered(by: MonitorGeometry(x: 0, y: 0, width: 2560, height: 800)))

@@ -158,8 +158,8 @@ struct ScheduleTests {
     }
 
     @Test func userDismissalReasonsAreTheirOwnEndReasons() {
-        #expect(BannerDismissReason.allCases.map(BannerEndReason.init) == [.clicked, .closed, .swiped, .action])
-        #expect(BannerEndReason.allCases.map(\.rawValue) == ["timeout", "dismissed", "replaced", "clicked", "closed", "swiped", "action"])
+        #expect(BannerDismissReason.allCases.map(BannerEndReason.init) == [.clicked, .closed, .swiped, .action, .secondaryAction])
+        #expect(BannerEndReason.allCases.map(\.rawValue) == ["timeout", "dismissed", "replaced", "clicked", "closed", "swiped", "action", "secondary-action"])
     }
 
     @Test func userDismissalPromotesTheNextQueuedBanner() {

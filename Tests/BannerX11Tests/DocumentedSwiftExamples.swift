@@ -67,13 +67,16 @@ extension BannerX11Tests {
             display.runUntilIdle()
 
             // The user's side: buttons, a progress bar, and why the banner went.
-            host.onDismiss = { reason in             // .clicked, .closed (the ✕), .swiped, .action
+            host.onDismiss = { reason in             // .clicked, .closed (the ✕), .swiped, .action, .secondaryAction
                 if reason == .action { restoreMessage() }
             }
             host.onMilestone = { milestone in        // .presentationFinished, .dismissalFinished
                 if milestone == .dismissalFinished { print("gone, space given back") }
             }
             try host.presentTopBanner { $0.title("Message deleted").closeButton().action("Undo") }
+            try host.presentTopBanner { config in    // two actions, each with a handler called before onDismiss
+                config.title("Incoming call").action("Join") { print("joining") }.secondaryAction("Decline") { print("declined") }
+            }
             try host.presentTopBanner { $0.title("Uploading").progress(0.25) }
             try host.presentTopBanner { $0.title("Uploading").progress(0.6) }   // the bar moves, no cross-fade
 

@@ -19,6 +19,12 @@ struct ProtocolFuzzTests {
                                                       style: "offline", timeout: 2, id: "net", enqueue: true, wait: true))),
         OwnerProtocol.encode(OwnerRequest(DismissRequest(monitor: "all", id: "net", all: true))),
         OwnerProtocol.encode(OwnerRequest.status),
+        OwnerProtocol.encode(OwnerRequest.stats(after: "sync")),
+        OwnerProtocol.encode(OwnerRequest.frozen(.handover, version: 1)),
+        // What a client reads from an owner of another version.
+        OwnerProtocol.encode(OwnerResponse(handover: Handover(banners: [
+            ShowArgumentsRequest(arguments: ["--title", "Call", "--sticky"], environment: ["LANG": "C"], directory: "/"),
+        ]))),
     ]
 
     @Test func randomBytesNeverCrashTheFrameReaderOrDecoder() {
@@ -74,6 +80,9 @@ struct ProtocolFuzzTests {
             #expect((try? OwnerProtocol.decode(OwnerRequest.self, from: OwnerProtocol.encode(request)).get()) == request)
         case .failure(let failure):
             #expect(!failure.reason.isEmpty && !failure.reason.contains("\n"))
+        }
+        if case .success(let response) = OwnerProtocol.decode(OwnerResponse.self, from: body) {
+            #expect((try? OwnerProtocol.decode(OwnerResponse.self, from: OwnerProtocol.encode(response)).get()) == response)
         }
     }
 }

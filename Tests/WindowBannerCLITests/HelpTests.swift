@@ -34,7 +34,7 @@ extension WindowBannerCLITests {
             for flag in flags { #expect(entries[flag] != nil, "\(flag) missing from show --help") }
             let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             for code in ["0 (timeout)", "10 (dismissed)", "11 (replaced)", "12 (clicked)", "13 (closed)", "14 (swiped)",
-                         "15 (action)", "64 bad value", "69 no display",
+                         "15 (action)", "16 (secondary-action)", "64 bad value", "69 no display",
                          "75 owner not reachable", "76 protocol version mismatch", "78 broken config file"] {
                 #expect(text.contains(code), "show --help should document \(code)")
             }

@@ -13,12 +13,17 @@ extension WindowBannerCLITests {
 
         /// Two monitors side by side, defined before the WM starts.
         static func makeFixture() throws -> Fixture {
+            try Fixture(setup: twoMonitors)
+        }
+
+        /// The commands that define `left` and `right`.
+        static var twoMonitors: [[String]] {
             func monitor(_ name: String, _ area: Rect, output: String) -> [String] {
                 // Physical size at 96 DPI, which xrandr wants but nothing here uses.
                 let size = "\(area.width)/\(area.width * 254 / 960)x\(area.height)/\(area.height * 254 / 960)"
                 return ["xrandr", "--setmonitor", name, "\(size)+\(area.x)+\(area.y)", output]
             }
-            return try Fixture(setup: [monitor("left", left, output: "screen"), monitor("right", right, output: "none")])
+            return [monitor("left", left, output: "screen"), monitor("right", right, output: "none")]
         }
 
         static func bannerGeometries(_ fixture: Fixture) -> [Rect] {

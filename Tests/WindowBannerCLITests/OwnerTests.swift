@@ -369,9 +369,9 @@ extension WindowBannerCLITests {
             let owner = try OwnerFixture()
             try owner.show(["--title", "T"])
             let socketPath = owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).sock"
-            let reply = try rawExchange(socketPath, body: #"{"v":2,"command":"status"}"#)
+            let reply = try rawExchange(socketPath, body: #"{"v":3,"command":"status"}"#)
             #expect(reply.contains(#""kind":"version""#))
-            #expect(reply.contains("protocol 1"))
+            #expect(reply.contains("protocol 2"))
             let garbage = try rawExchange(socketPath, body: "not json at all")
             #expect(garbage.contains(#""kind":"protocol""#))
             // The owner keeps serving well-formed requests.

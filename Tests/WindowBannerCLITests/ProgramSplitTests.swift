@@ -50,7 +50,7 @@ extension WindowBannerCLITests {
             #expect(version.standardOutput == "0.1.0\n")
             let help = try Subprocess(executable: windowBannerExecutable(), arguments: ["--help"], environment: [:])
             #expect(help.waitForExit() == 0)
-            for command in ["show", "dismiss", "status", "stats", "run", "monitor", "daemon", "demo"] {
+            for command in ["show", "dismiss", "status", "stats", "action", "run", "monitor", "daemon", "demo"] {
                 #expect(help.standardOutput.contains("  \(command) "), "--help lists \(command)")
             }
         }

@@ -1,28 +1,40 @@
 // A status bar as polybar, lemonbar or xfce4-panel put one on screen: a client of its own (its
-// own X connection), a `_NET_WM_WINDOW_TYPE_DOCK` window along a monitor's top edge, filled with
-// one colour, whose struts are set before it is mapped and changed when it is resized.
+// own X connection), a `_NET_WM_WINDOW_TYPE_DOCK` window along a monitor's top edge — or a
+// vertical panel or dock along the screen's left or right edge — filled with one colour, whose
+// struts are set before it is mapped and changed when it is resized.
 
 import CX11
 import Glibc
 import ProcessTestSupport
 
 public final class StandInPanel {
+    /// The screen edge the panel reserves space from.
+    public enum Edge: Sendable { case top, left, right }
+
     public let window: Window
+    public let edge: Edge
     /// The panel's colour, to find its pixels on screen.
     public let colour: Pixel
     private let display: OpaquePointer
     private let root: Window
     private let columns: (x: Int, width: Int)
     private let top: Int
+    private let screenWidth: Int
     public private(set) var height: Int
     private var removed = false
     private var closed = false
 
-    /// Maps a panel `height` px tall along the top of the monitor at (`x`, `y`), `width` px wide.
-    public init(displayName: String, x: Int = 0, y: Int = 0, width: Int = 1280, height: Int = 30, colour: Int = 0x2040A0) throws {
+    /// Maps a panel `height` px tall along the top of the monitor at (`x`, `y`), `width` px wide;
+    /// with `edge` `.left` or `.right`, a vertical one at that rectangle reserving its columns
+    /// from the screen's edge over its rows.
+    public init(
+        displayName: String, edge: Edge = .top, x: Int = 0, y: Int = 0, width: Int = 1280, height: Int = 30, colour: Int = 0x2040A0
+    ) throws {
         guard let display = XOpenDisplay(displayName) else { throw TestFailure("panel cannot open \(displayName)") }
         self.display = display
+        self.edge = edge
         root = wb_RootWindow(display, wb_DefaultScreen(display))
+        screenWidth = Int(wb_DisplayWidth(display, wb_DefaultScreen(display)))
         self.colour = Pixel(hex: colour)
         columns = (x, width)
         top = y
@@ -77,8 +89,19 @@ public final class StandInPanel {
 
     private func setStruts() {
         let bottom = top + height
-        setCardinals("_NET_WM_STRUT_PARTIAL", [0, 0, bottom, 0, 0, 0, 0, 0, columns.x, columns.x + columns.width - 1, 0, 0])
-        setCardinals("_NET_WM_STRUT", [0, 0, bottom, 0])
+        switch edge {
+        case .top:
+            setCardinals("_NET_WM_STRUT_PARTIAL", [0, 0, bottom, 0, 0, 0, 0, 0, columns.x, columns.x + columns.width - 1, 0, 0])
+            setCardinals("_NET_WM_STRUT", [0, 0, bottom, 0])
+        case .left:
+            let reach = columns.x + columns.width
+            setCardinals("_NET_WM_STRUT_PARTIAL", [reach, 0, 0, 0, top, bottom - 1, 0, 0, 0, 0, 0, 0])
+            setCardinals("_NET_WM_STRUT", [reach, 0, 0, 0])
+        case .right:
+            let reach = screenWidth - columns.x
+            setCardinals("_NET_WM_STRUT_PARTIAL", [0, reach, 0, 0, 0, 0, top, bottom - 1, 0, 0, 0, 0])
+            setCardinals("_NET_WM_STRUT", [0, reach, 0, 0])
+        }
     }
 
     private func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
