@@ -95,7 +95,8 @@ fuzz: deps
 # window-banner next to notify-send → dunst, osd_cat and a C Xlib+Xft floor, on one private
 # Xvfb + openbox, timed on the X server's clock (X RECORD): prints one table and writes
 # bench/results/results.{md,json} and frame-intervals.png. BENCH_FLAGS=--quick for a short run;
-# BENCH_SCRATCH=.build-bench builds beside a `make test` in progress.
+# add `--only N` for one numbered section (--only 5: memory) and `--results DIR` to leave the
+# committed results alone. BENCH_SCRATCH=.build-bench builds beside a `make test` in progress.
 BENCH_SCRATCH ?= .build
 BENCH_FLAGS ?=
 SWIFTC ?= swiftc

@@ -25,8 +25,10 @@ let package = Package(
             pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext xscrnsaver harfbuzz fribidi",
             providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev", "libxss-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
-        // libpng's simplified API, for icons: PNG files read into RGBA pixels.
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Icons: libpng's progressive reader, each row box-filtered into the drawn size as it
+        // arrives (C: libpng's errors longjmp). Optimised in debug builds too: the owner the
+        // tests start decodes a 4096x4096 icon with it.
+        .target(name: "CPNG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         // Pure Swift: decides every look and every frame; no X11, no I/O.
         .target(name: "BannerCore"),
         // Draws what BannerCore decides on a real X server; reads icons (CPNG) from disk.
@@ -95,8 +97,12 @@ let package = Package(
         .target(name: "CGettext"),
         // rtnetlink's structs and constants, and its NLMSG_*/RTA_* macros as inline functions.
         .target(name: "CNetlink"),
-        // Reachability over rtnetlink, the NWPathMonitor of this port: no X11, no banner.
-        .target(name: "NetworkPath", dependencies: ["CNetlink"]),
+        // libcurl for the monitor's HTTP check, loaded with dlopen on the first check (so the
+        // owner, the same binary, never maps it); its headers come from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
+        // Reachability over rtnetlink, the NWPathMonitor of this port, and the HTTP check
+        // (CCurl): no X11, no banner.
+        .target(name: "NetworkPath", dependencies: ["CNetlink", "CCurl"]),
         // sd-bus (libsystemd), the D-Bus client for NetworkManager's connectivity; linked by
         // window-banner-x11 only, never by the static `window-banner` client.
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -109,7 +115,7 @@ let package = Package(
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
         // frames it expects.
         .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore"]),
-        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "netpath-probe", "ProcessTestSupport"]),
+        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

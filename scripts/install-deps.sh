@@ -15,6 +15,9 @@ packages=(
   libharfbuzz-dev libfribidi-dev
   # build: sd-bus (libsystemd), for `monitor --connectivity networkmanager`
   libsystemd-dev
+  # build: libcurl's headers, for `monitor --connectivity http` (libcurl4 itself is loaded at
+  # run time, by the monitor only)
+  libcurl4-openssl-dev
   # tests: a private D-Bus daemon with a fake NetworkManager (python3-dbus on GLib's main loop),
   # and python3's http.server as the connectivity check's server
   dbus-daemon python3 python3-dbus python3-gi
@@ -39,6 +42,8 @@ packages=(
   jq groff-base
   # tests: real status bars that run `status --follow` the way bars do (StatusFollowTests)
   i3blocks polybar
+  # tests: a self-signed certificate for the HTTP check's https:// test
+  openssl
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
   # make deb: dpkg-shlibdeps and dpkg-gencontrol (dpkg-dev), readelf and strip (binutils); tests:

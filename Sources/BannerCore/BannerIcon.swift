@@ -112,7 +112,9 @@ public struct IconBitmap: Sendable, Hashable {
     /// The image fitted into a `side`×`side` square: scaled to keep its proportions, centred,
     /// the rest transparent. Each pixel is the average of the source pixels it covers (a box
     /// filter, weighted by how much of each it covers), so downscaling keeps thin lines and
-    /// uniform areas keep their exact colour.
+    /// uniform areas keep their exact colour. This is the rule the X layer's decoder (CPNG)
+    /// applies row by row as a file streams in, so that a large icon is never held at full
+    /// size; a test holds the two together.
     public func scaled(toSquare side: Int) -> IconBitmap {
         guard side > 0 else { return IconBitmap(width: 0, height: 0, premultiplied: []) }
         guard width > 0, height > 0 else { return IconBitmap(width: side, height: side, premultiplied: .init(repeating: 0, count: side * side)) }

@@ -25,8 +25,10 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case contrast(String)
     /// `monitor --connectivity`: not one of the sources.
     case connectivitySource(String)
-    /// `monitor --check-url`: not a plain `http://` URL.
+    /// `monitor --check-url`: not an `http://` or `https://` URL.
     case checkURL(String)
+    /// Seconds outside the range an option accepts (`--check-timeout`, `--check-interval`).
+    case seconds(String, range: SecondsRange)
 
     public var description: String {
         switch self {
@@ -39,7 +41,7 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
         case .inset(let text):
             "bad title top inset '\(text.printable)' (points, 0 to \(Int(TopBannerAppearance.maximumHeight)))"
         case .duration(let text):
-            "bad duration '\(text.printable)' (seconds, greater than 0)"
+            "bad duration '\(text.printable)' (seconds, greater than 0 and at most \(Int(SecondsRange.maximumDuration)))"
         case .compactPolicy(let text):
             "bad compact policy '\(text.printable)' (auto, always or never)"
         case .placement(let text):
@@ -65,7 +67,9 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
         case .connectivitySource(let text):
             "bad connectivity source '\(text.printable)' (auto, networkmanager, http or routes)"
         case .checkURL(let text):
-            "bad check URL '\(text.printable)' (http://HOST[:PORT][/PATH])"
+            "bad check URL '\(text.printable)' (http:// or https://HOST[:PORT][/PATH])"
+        case .seconds(let text, let range):
+            "bad \(range.name) '\(text.printable)' (seconds, \(BannerFont.format(range.minimum)) to \(BannerFont.format(range.maximum)))"
         case .textTooLong(let field, let bytes):
             "\(field) too long: \(bytes) bytes (at most \(TopBannerAppearance.maximumTextBytes); one line is shown, ellipsized)"
         }

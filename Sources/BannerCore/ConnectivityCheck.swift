@@ -93,12 +93,15 @@ extension NetworkConnectivity {
     }
 }
 
-/// An `http://HOST[:PORT][/PATH]` check URL, split for a request. Plain HTTP only: a portal
-/// can redirect a plain request, while it can only break an encrypted one.
+/// An `http://` or `https://HOST[:PORT][/PATH]` check URL, split for a request. Plain HTTP is
+/// the default and the one to use behind portals: a portal can redirect a plain request, while
+/// it can only break an encrypted one (an `https://` check then reads as `limited`, not `portal`).
 public struct CheckURL: Sendable, Hashable, CustomStringConvertible {
+    /// `http` or `https`, in lower case.
+    public let scheme: String
     /// The host as written, without IPv6 brackets.
     public let host: String
-    /// The TCP port; 80 unless written.
+    /// The TCP port; 80 (http) or 443 (https) unless written.
     public let port: UInt16
     /// The path and query, starting with `/`.
     public let path: String
@@ -108,11 +111,12 @@ public struct CheckURL: Sendable, Hashable, CustomStringConvertible {
     /// the monitor expects without `--check-expect`.
     public static let `default` = "http://connectivity-check.ubuntu.com/"
 
-    /// `text` split into host, port and path; throws naming it when it is not a plain http URL.
+    /// `text` split into host, port and path; throws naming it when it is not an http:// or https:// URL.
     public init(_ text: String) throws(BannerValueError) {
         let bad = BannerValueError.checkURL(text)
-        guard text.lowercased().hasPrefix("http://") else { throw bad }
-        let rest = text.dropFirst("http://".count)
+        guard let scheme = ["http", "https"].first(where: { text.lowercased().hasPrefix($0 + "://") }) else { throw bad }
+        self.scheme = scheme
+        let rest = text.dropFirst(scheme.count + 3)
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         var path = String(rest.dropFirst(authority.count).prefix { $0 != "#" })
         if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
@@ -136,26 +140,26 @@ public struct CheckURL: Sendable, Hashable, CustomStringConvertible {
             guard let port = UInt16(portText), port > 0 else { throw bad }
             self.port = port
         } else {
-            port = 80
+            port = scheme == "https" ? 443 : 80
         }
         self.host = String(host)
         self.path = path
     }
 
-    /// The URL again, normalised: `http://HOST[:PORT]/PATH`.
+    /// The URL again, normalised: `SCHEME://HOST[:PORT]/PATH`.
     public var description: String { origin + path }
 
-    /// `http://HOST[:PORT]`: the start of an absolute URL on this server.
-    public var origin: String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "http://\(shownHost)" + (port == 80 ? "" : ":\(port)")
-    }
+    /// `SCHEME://HOST[:PORT]`: the start of an absolute URL on this server.
+    public var origin: String { "\(scheme)://\(hostHeader)" }
 
     /// The `Host` header's value.
     public var hostHeader: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? shownHost : "\(shownHost):\(port)"
+        return port == defaultPort ? shownHost : "\(shownHost):\(port)"
     }
+
+    /// The scheme's port.
+    private var defaultPort: UInt16 { scheme == "https" ? 443 : 80 }
 
     /// Whether the host is `localhost` or a literal loopback, private or link-local address
     /// (127/8, 10/8, 172.16/12, 192.168/16, 169.254/16, ::1, fc00::/7, fe80::/10): an address no
@@ -178,8 +182,13 @@ public struct CheckURL: Sendable, Hashable, CustomStringConvertible {
     /// A `Location` header's target as an absolute URL: absolute ones as they are, others on
     /// this server (relative to the path's directory unless they start with `/`).
     public func resolve(location: String) -> String {
-        if location.contains("://") { return location }
-        if location.hasPrefix("//") { return "http:" + location }
+        // `scheme:…` (RFC 3986: a letter, then letters, digits, +, - or .) is absolute already.
+        let written = location.prefix { $0 != ":" }
+        if written.count < location.count, let first = written.first, first.isASCII, first.isLetter,
+           written.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
+            return location
+        }
+        if location.hasPrefix("//") { return scheme + ":" + location }
         if location.hasPrefix("/") { return origin + location }
         let directory = path.prefix { $0 != "?" }
         return origin + String(directory[...(directory.lastIndex(of: "/") ?? directory.startIndex)]) + location
@@ -192,9 +201,11 @@ public struct CheckURL: Sendable, Hashable, CustomStringConvertible {
 ///   expected response, and what the default URL answers).
 /// - With `expectedBody`: a 2xx answer whose body starts with it is `full` (NetworkManager's
 ///   `response=` rule).
-/// - A redirect with a `Location` is a `portal` that signs in at the redirect target; any other
-///   answer (another status, another body) is a `portal` that signs in at the check URL.
-/// - No answer (no address, refused, reset, timed out) is `limited`.
+/// - A redirect with a `Location` is a `portal` that signs in at the redirect target (when it
+///   is a plain `http://` or `https://` URL a browser can open); any other answer (another
+///   status, another body, a redirect elsewhere) is a `portal` that signs in at the check URL.
+/// - No answer (no address, refused, reset, timed out), or one that broke HTTP or a limit, is
+///   `limited`.
 public struct HTTPCheckRule: Sendable, Hashable {
     /// Where the check goes.
     public let url: CheckURL
@@ -203,10 +214,16 @@ public struct HTTPCheckRule: Sendable, Hashable {
 
     /// Default seconds between checks while a route exists (`--check-interval`), NetworkManager's.
     public static let defaultInterval: Double = 300
+    /// `--check-interval`'s range: at least a second (no hammering the server), at most a week.
+    public static let intervalRange = SecondsRange(name: "check interval", minimum: 1, maximum: 604_800)
     /// Default seconds a check may take, from the name lookup to the last byte (`--check-timeout`).
     public static let defaultTimeout: Double = 10
+    /// `--check-timeout`'s range: 0.1 s to 5 minutes.
+    public static let timeoutRange = SecondsRange(name: "check timeout", minimum: 0.1, maximum: 300)
     /// The most of a body the check reads: enough for any expected text, not a portal's page.
     public static let maximumBody = 4096
+    /// The longest redirect target taken as a portal's sign-in page.
+    public static let maximumLocation = 2048
 
     /// A rule for `url`, expecting `expectedBody` (nil or empty: HTTP 204).
     public init(url: CheckURL, expectedBody: String?) {
@@ -223,16 +240,29 @@ public struct HTTPCheckRule: Sendable, Hashable {
         } else if status == 204 {
             return ConnectivityReport(level: .full, reason: "http: 204 from \(url)")
         }
-        if (300...399).contains(status), let location, !location.isEmpty {
-            let target = url.resolve(location: location)
+        if (300...399).contains(status), let location, let target = signInPage(location) {
             return ConnectivityReport(level: .portal, reason: "http: \(status) to \(target)", signIn: target)
         }
         let what = expectedBody != nil && (200...299).contains(status) ? "\(status) without the expected body" : "unexpected \(status)"
         return ConnectivityReport(level: .portal, reason: "http: \(what) from \(url)", signIn: url.description)
     }
 
-    /// The report for a check that got no HTTP answer, `reason` saying what happened instead.
+    /// The report for a check that got no HTTP answer, `reason` saying what happened instead
+    /// (made one line of at most 300 characters: it may quote the network).
     public func report(noAnswer reason: String) -> ConnectivityReport {
-        ConnectivityReport(level: .limited, reason: "http: \(reason)")
+        let line = String(reason.unicodeScalars.prefix(300).map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+        return ConnectivityReport(level: .limited, reason: "http: \(line)")
+    }
+
+    /// A redirect's target as a page to open: absolute, `http://` or `https://`, printable
+    /// ASCII with no spaces, at most ``maximumLocation`` bytes; nil for anything else (a
+    /// `file:` or `javascript:` URL, a line break that would forge a log line).
+    public func signInPage(_ location: String) -> String? {
+        guard !location.isEmpty, location.utf8.count <= Self.maximumLocation else { return nil }
+        let target = url.resolve(location: location)
+        let lowered = target.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), target.utf8.count <= Self.maximumLocation,
+              target.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+        return target
     }
 }

@@ -18,6 +18,10 @@ public final class BannerDisplay {
     /// Protocol errors the X server reported for this display's requests; a healthy display
     /// has none. Counted only while this library's error handler is the installed one.
     public var protocolErrorCount: Int { closed ? 0 : XErrorTrap.errorCount(on: connection.display) }
+    /// Each protocol error the X server reported, called from the loop soon after it arrived
+    /// (a storm is reported as its first few, then one `dropped` count); ignored by default,
+    /// logged by the owner. `dropped` is how many more arrived beyond the errors reported.
+    public var onProtocolError: (_ error: XProtocolError?, _ dropped: Int) -> Void = { _, _ in }
     /// Non-fatal problems (a font family substituted): printed by the CLI, ignored by default.
     public var onWarning: (String) -> Void = { _ in } {
         didSet { fonts.warn = onWarning }
@@ -63,6 +67,8 @@ public final class BannerDisplay {
     /// The banner of `presentTopBannerOnEveryMonitor`, which monitors added later get too.
     private var everyMonitorBanner: TopBannerAppearance?
     private var colours: [String: RGBA] = [:]
+    /// Extension names by major opcode, looked up the first time an extension request fails.
+    private var extensionNames: [UInt8: String]?
 
     /// Opens `name` (nil: `$DISPLAY`) and creates a host for every monitor.
     public init(name: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws(BannerDisplayError) {
@@ -164,11 +170,42 @@ public final class BannerDisplay {
     /// banner shows without it). A theme name is looked up in `searchPath` (nil:
     /// ``iconSearchPath``) in the size that suits `appearance`'s text; a relative path is taken
     /// from `directory` (nil: this process's working directory).
+    /// The file is decoded straight to the sizes the icon is drawn at (regular and compact),
+    /// and only those are kept.
     public func loadIcon(
         _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil
     ) -> Result<BannerIcon, IconProblem> {
-        let side = (try? iconSide(for: appearance)) ?? BannerLayout.pixels(appearance.font.size * 1.2, scale: pixelsPerPoint)
-        return icons.resolve(icon, size: side, searchPath: searchPath, directory: directory).map { BannerIcon.file($0) }
+        let sides = iconSides(for: appearance)
+        return icons.locate(icon, size: sides[0], searchPath: searchPath, directory: directory).flatMap { path in
+            Result { () throws(IconProblem) in
+                try icons.prepare(path: path, sides: sides)
+                return BannerIcon.file(path)
+            }
+        }
+    }
+
+    /// ``loadIcon(_:for:searchPath:relativeTo:)`` for a caller that can wait without holding up
+    /// the frames: a large file is decoded on a worker thread while the loop goes on drawing,
+    /// and `completion` runs from the loop once it is ready (a small one, at once).
+    public func loadIcon(
+        _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil,
+        completion: @escaping (Result<BannerIcon, IconProblem>) -> Void
+    ) {
+        let sides = iconSides(for: appearance)
+        switch icons.locate(icon, size: sides[0], searchPath: searchPath, directory: directory) {
+        case .failure(let problem): completion(.failure(problem))
+        case .success(let path):
+            icons.prepareInBackground(path: path, sides: sides, loop: loop) { problem in
+                completion(problem.map { .failure($0) } ?? .success(.file(path)))
+            }
+        }
+    }
+
+    /// The sides of `appearance`'s icon in its regular and its compact look.
+    private func iconSides(for appearance: TopBannerAppearance) -> [Int] {
+        [appearance, appearance.compact].map { look in
+            (try? iconSide(for: look)) ?? BannerLayout.pixels(look.font.size * 1.2, scale: pixelsPerPoint)
+        }
     }
 
     // MARK: Resolution shared by the hosts
@@ -200,6 +237,16 @@ public final class BannerDisplay {
     // MARK: The loop's work
 
     /// Handles every event Xlib has read or can read without blocking.
+    /// Hands the errors the handler kept to ``onProtocolError``, named.
+    private func reportProtocolErrors() {
+        let (errors, dropped) = XErrorTrap.takeUnreported(on: connection.display)
+        for error in errors {
+            if error.requestCode >= 128, extensionNames == nil { extensionNames = connection.extensionOpcodes() }
+            onProtocolError(XErrorTrap.named(error, on: connection.display, extensionNames: extensionNames ?? [:]), 0)
+        }
+        if dropped > 0 { onProtocolError(nil, dropped) }
+    }
+
     private func serviceX() {
         while XPending(connection.display) > 0 {
             var event = XEvent()
@@ -271,6 +318,7 @@ public final class BannerDisplay {
     /// Runs before the loop sleeps: applies collapsed changes, draws due frames, flushes.
     private func prepareForSleep() -> MonotonicTime? {
         serviceX()
+        reportProtocolErrors()
         if monitorsChanged {
             // One mode switch sends several RRScreenChangeNotify and root ConfigureNotify
             // events, not all in one read: a round trip brings in every one the server has

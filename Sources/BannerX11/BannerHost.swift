@@ -558,7 +558,7 @@ public final class BannerHost {
         var iconBitmap: IconBitmap?
         if case .file(let path)? = appearance.icon?.source {
             iconSide = try context.iconSide(for: appearance)
-            iconBitmap = try? context.icons.bitmap(atPath: path).scaled(toSquare: iconSide)
+            iconBitmap = try? context.icons.bitmap(atPath: path, side: iconSide)
         }
         let maximumWidth = BannerLayout.maximumTitleWidth(
             monitorWidth: bannerWidth, scale: scale, trailingWidth: buttons.width,

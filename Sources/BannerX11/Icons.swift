@@ -1,8 +1,9 @@
 // Icons from disk: an icon theme name becomes a PNG file (the freedesktop icon theme lookup
 // over the directories an IconSearchPath lists), and a PNG file becomes premultiplied pixels
-// (libpng's simplified API). Every file-system call for icons is made here; what a value
+// at the size it is drawn at (CPNG: libpng's progressive reader, rows box-filtered as they
+// arrive; large files on a worker thread for the owner). Every file-system call for icons is made here; what a value
 // means, which of a theme's sizes fits and how pixels are scaled is BannerCore's
-// (BannerIcon.swift). Start reading at `IconLibrary.resolve`.
+// (BannerIcon.swift). Start reading at `IconLibrary.locate`.
 
 import BannerCore
 import CPNG
@@ -78,48 +79,101 @@ public enum IconProblem: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Finds icons and keeps the last few decoded, so a banner shown again does not read its file
-/// again (a changed file is read anew).
+/// Finds icons and keeps the last eight used, scaled to the sizes they are drawn at — never at
+/// the file's own size — so a banner shown again does not read its file again (a changed file
+/// is read anew).
 final class IconLibrary {
     /// The search path for names when the caller gives none.
     var searchPath: IconSearchPath
-    private var decoded: [String: (stamp: FileStamp, bitmap: IconBitmap)] = [:]
+    private var scaled: [String: (stamp: FileStamp, bySide: [Int: IconBitmap])] = [:]
+    /// The paths in `scaled`, least recently used first: the icon on screen stays kept.
+    private var recentPaths: [String] = []
     private static let cacheSize = 8
+    /// Decodes under way on worker threads, by path: each with the callers waiting for it.
+    private var decoding: [String: [(IconProblem?) -> Void]] = [:]
+    /// Images of more pixels than this are decoded on a worker thread when the caller can
+    /// wait (``prepareInBackground(path:sides:loop:completion:)``): a 512x512 icon takes a
+    /// few milliseconds, well inside a frame slot; a 4096x4096 one about a hundred.
+    static let inlineDecodePixels = 512 * 512
 
     init(searchPath: IconSearchPath) {
         self.searchPath = searchPath
     }
 
-    /// The PNG file `icon` stands for, as an absolute path, checked by decoding it: a theme
-    /// name in the size that suits an icon drawn `size` px tall, a relative path taken from
-    /// `directory` (nil: this process's working directory).
-    func resolve(_ icon: BannerIcon, size: Int, searchPath: IconSearchPath?, directory: String?) -> Result<String, IconProblem> {
-        let path: String
+    /// The PNG file `icon` stands for, as an absolute path, not read yet: a theme name in the
+    /// size that suits an icon drawn `size` px tall, a relative path taken from `directory`
+    /// (nil: this process's working directory).
+    func locate(_ icon: BannerIcon, size: Int, searchPath: IconSearchPath?, directory: String?) -> Result<String, IconProblem> {
         switch icon.source {
         case .file(let file):
-            path = file.hasPrefix("/") ? file : IconSearchPath.joined(directory ?? Self.workingDirectory, file)
+            .success(file.hasPrefix("/") ? file : IconSearchPath.joined(directory ?? Self.workingDirectory, file))
         case .named(let name):
-            switch IconTheme(searchPath: searchPath ?? self.searchPath).file(named: name, size: size) {
-            case .success(let found): path = found
-            case .failure(let problem): return .failure(problem)
-            }
-        }
-        do {
-            _ = try bitmap(atPath: path)
-            return .success(path)
-        } catch {
-            return .failure(error)
+            IconTheme(searchPath: searchPath ?? self.searchPath).file(named: name, size: size)
         }
     }
 
-    /// The decoded pixels of the PNG at `path`.
-    func bitmap(atPath path: String) throws(IconProblem) -> IconBitmap {
-        if let cached = decoded[path], FileStamp(path: path) == cached.stamp { return cached.bitmap }
-        let file = try PNGFile.read(path: path)
-        let bitmap = try PNGFile.decode(file.bytes, path: path)
-        if decoded.count >= Self.cacheSize { decoded.removeAll() }
-        decoded[path] = (file.stamp, bitmap)
+    /// True when `path` is decoded at every one of `sides` and has not changed since.
+    func isReady(path: String, sides: [Int]) -> Bool {
+        guard let cached = scaled[path], FileStamp(path: path) == cached.stamp else { return false }
+        return sides.allSatisfy { cached.bySide[$0] != nil }
+    }
+
+    /// Decodes `path` now at each of `sides` it is not cached at.
+    func prepare(path: String, sides: [Int]) throws(IconProblem) {
+        guard !isReady(path: path, sides: sides) else { return }
+        let decoded = try PNGFile.decode(path: path, sides: sides)
+        store(decoded, path: path)
+    }
+
+    /// Decodes `path` at `sides` on a worker thread when it is large (a small one at once), and
+    /// calls `completion` from `loop` with the outcome; the decoded squares are cached. The
+    /// loop goes on drawing frames meanwhile.
+    func prepareInBackground(path: String, sides: [Int], loop: EventLoop, completion: @escaping (IconProblem?) -> Void) {
+        if isReady(path: path, sides: sides) { return completion(nil) }
+        guard (PNGFile.pixelCount(path: path) ?? 0) > Self.inlineDecodePixels else {
+            do throws(IconProblem) {
+                try prepare(path: path, sides: sides)
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+            return
+        }
+        if decoding[path] != nil {
+            decoding[path]?.append(completion)
+            return
+        }
+        decoding[path] = [completion]
+        PNGFile.decodeInBackground(path: path, sides: sides, loop: loop) { [weak self] outcome in
+            guard let self else { return }
+            var problem: IconProblem?
+            switch outcome {
+            case .success(let decoded): store(decoded, path: path)
+            case .failure(let failure): problem = failure
+            }
+            for waiter in decoding.removeValue(forKey: path) ?? [] { waiter(problem) }
+        }
+    }
+
+    /// `path`'s icon scaled to a `side`×`side` square: from the cache, or decoded now.
+    func bitmap(atPath path: String, side: Int) throws(IconProblem) -> IconBitmap {
+        try prepare(path: path, sides: [side])
+        guard let bitmap = scaled[path]?.bySide[side] else { throw .unreadable(path: path, reason: "changed while it was read") }
+        used(path)
         return bitmap
+    }
+
+    private func store(_ decoded: PNGFile.Decoded, path: String) {
+        var entry = scaled[path].flatMap { $0.stamp == decoded.stamp ? $0 : nil } ?? (stamp: decoded.stamp, bySide: [:])
+        entry.bySide.merge(decoded.bySide) { $1 }
+        scaled[path] = entry
+        used(path)
+        if recentPaths.count > Self.cacheSize { scaled[recentPaths.removeFirst()] = nil }
+    }
+
+    private func used(_ path: String) {
+        recentPaths.removeAll { $0 == path }
+        recentPaths.append(path)
     }
 
     private static var workingDirectory: String {
@@ -219,66 +273,156 @@ public struct FileStamp: Equatable, Sendable {
 }
 
 /// Reading and decoding one PNG file, with limits: an icon is small, and a FIFO, a device or
-/// a huge file given by mistake must not stall or swamp the process that draws banners.
+/// a huge file given by mistake must not stall or swamp the process that draws banners. The
+/// file is streamed through libpng a block at a time and each row is box-filtered into the
+/// squares asked for as it arrives (CPNG), so memory stays a few rows whatever the image's size.
 enum PNGFile {
     /// Larger files are refused unread.
     static let maximumBytes = 16 << 20
-    /// Wider or taller images are refused before their pixels are decoded.
-    static let maximumSide = 4096
+    /// Images of more pixels are refused before any pixel is decoded: 4096x4096.
+    static let maximumPixels = 4096 * 4096
+    /// Wider or taller images are refused before any pixel is decoded.
+    static let maximumSide = 8192
+    /// Squares larger than this are not made (an icon is drawn as tall as a line of text).
+    static let maximumSquare = 4096
 
-    /// The whole file, if it is a regular file of at most ``maximumBytes``.
-    static func read(path: String) throws(IconProblem) -> (bytes: [UInt8], stamp: FileStamp) {
-        // Non-blocking: opening a FIFO must not wait for a writer.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+    /// A file decoded into squares, by side.
+    struct Decoded: Sendable {
+        var stamp: FileStamp
+        var bySide: [Int: IconBitmap]
+    }
+
+    /// The image's size from its header (the IHDR chunk in the first 24 bytes); nil when the
+    /// file is not a readable PNG (decoding it then fails at once).
+    static func size(path: String) -> (width: Int, height: Int)? {
+        guard let (fd, _) = try? open(path: path) else { return nil }
         defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 24)
+        guard header.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 24, 0) }) == 24,
+              header[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        func bigEndian(_ at: Int) -> Int { header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (bigEndian(16), bigEndian(20))
+    }
+
+    /// The image's pixel count from its header; see ``size(path:)``.
+    static func pixelCount(path: String) -> Int? {
+        size(path: path).map { $0.width * $0.height }
+    }
+
+    /// The file at `path`, opened, if it is a regular file of at most ``maximumBytes``.
+    static func open(path: String) throws(IconProblem) -> (fd: Int32, stamp: FileStamp) {
+        // Non-blocking: opening a FIFO must not wait for a writer.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
+        guard fstat(fd, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .unreadable(path: path, reason: reason)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .unreadable(path: path, reason: "not a regular file")
+        }
         guard status.st_size <= maximumBytes else {
+            close(fd)
             throw .unreadable(path: path, reason: "\(status.st_size) bytes; icons of at most \(maximumBytes >> 20) MiB are read")
         }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+        return (fd, FileStamp(status))
+    }
+
+    /// The PNG at `path` fitted into a square of each of `sides` (at most two), decoded now.
+    static func decode(path: String, sides: [Int]) throws(IconProblem) -> Decoded {
+        let (fd, stamp) = try open(path: path)
+        defer { close(fd) }
+        let job = Job(fd: fd, sides: sides)
+        guard wb_png_decode(job.request) == 0 else { throw .unreadable(path: path, reason: job.failure) }
+        return Decoded(stamp: stamp, bySide: job.bitmaps)
+    }
+
+    /// ``decode(path:sides:)`` on a worker thread; `completion` runs from `loop`. When no
+    /// thread can be started, decodes now.
+    static func decodeInBackground(path: String, sides: [Int], loop: EventLoop, completion: @escaping (Result<Decoded, IconProblem>) -> Void) {
+        let opened: (fd: Int32, stamp: FileStamp)
+        do throws(IconProblem) {
+            opened = try open(path: path)
+        } catch {
+            return completion(.failure(error))
+        }
+        var ends: [Int32] = [0, 0]
+        let job = Job(fd: opened.fd, sides: sides)
+        let piped = pipe(&ends) == 0
+        if piped { for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) } }
+        guard piped, wb_png_decode_in_background(job.request, ends[1]) == 0 else {
+            if piped {
+                close(ends[0])
+                close(ends[1])
             }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-            if count == 0 { break }
-            filled += count
+            close(opened.fd)
+            return completion(Result { () throws(IconProblem) in try decode(path: path, sides: sides) })
         }
-        return (Array(bytes[0..<filled]), FileStamp(status))
+        var token: EventLoop.Token?
+        token = loop.watch(fd: ends[0]) {
+            if let token { loop.cancel(token) }
+            close(ends[0])
+            close(ends[1])
+            close(opened.fd)
+            // The worker wrote its byte after its last touch of the request.
+            if job.succeeded {
+                completion(.success(Decoded(stamp: opened.stamp, bySide: job.bitmaps)))
+            } else {
+                completion(.failure(.unreadable(path: path, reason: job.failure)))
+            }
+        }
     }
 
-    /// `bytes` as a PNG, through libpng's simplified API: 8-bit RGBA whatever the file's
-    /// format (palette, grey, 16-bit, tRNS), then premultiplied.
-    static func decode(_ bytes: [UInt8], path: String) throws(IconProblem) -> IconBitmap {
-        var image = png_image()
-        image.version = wb_PNG_IMAGE_VERSION()
-        let begun = bytes.withUnsafeBytes { buffer in
-            png_image_begin_read_from_memory(&image, buffer.baseAddress, buffer.count)
-        }
-        guard begun != 0 else { throw .unreadable(path: path, reason: reason(image, fallback: "not a PNG file")) }
-        let width = Int(image.width)
-        let height = Int(image.height)
-        guard width > 0, height > 0, width <= maximumSide, height <= maximumSide else {
-            png_image_free(&image)
-            throw .unreadable(path: path, reason: "\(width)x\(height) px; icons of at most \(maximumSide)x\(maximumSide) are read")
-        }
-        image.format = wb_PNG_FORMAT_RGBA()
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        let finished = rgba.withUnsafeMutableBytes { buffer in
-            png_image_finish_read(&image, nil, buffer.baseAddress, 0, nil)
-        }
-        guard finished != 0 else { throw .unreadable(path: path, reason: reason(image, fallback: "damaged PNG data")) }
-        return IconBitmap(width: width, height: height, straightRGBA: rgba)
-    }
+    /// One decode's request and the squares it fills, held in C memory that a worker thread
+    /// can write while this object stays alive.
+    private final class Job {
+        let request: UnsafeMutablePointer<wb_png_request>
+        let sides: [Int]
+        private let buffers: [UnsafeMutablePointer<UInt32>]
 
-    private static func reason(_ image: png_image, fallback: String) -> String {
-        var copy = image
-        let message = String(cString: wb_png_image_message(&copy))
-        return message.isEmpty ? fallback : "libpng: " + message
+        init(fd: Int32, sides requested: [Int]) {
+            var unique: [Int] = []
+            for side in requested.map({ min(max($0, 1), PNGFile.maximumSquare) }) where !unique.contains(side) { unique.append(side) }
+            sides = Array(unique.prefix(Int(WB_PNG_MAXIMUM_TARGETS)))
+            buffers = sides.map { UnsafeMutablePointer<UInt32>.allocate(capacity: $0 * $0) }
+            request = .allocate(capacity: 1)
+            request.initialize(to: wb_png_request())
+            request.pointee.fd = fd
+            request.pointee.maximum_bytes = UInt64(PNGFile.maximumBytes)
+            request.pointee.maximum_pixels = UInt64(PNGFile.maximumPixels)
+            request.pointee.maximum_side = UInt32(PNGFile.maximumSide)
+            request.pointee.target_count = Int32(sides.count)
+            request.pointee.sides.0 = UInt32(sides[0])
+            request.pointee.pixels.0 = buffers[0]
+            if sides.count > 1 {
+                request.pointee.sides.1 = UInt32(sides[1])
+                request.pointee.pixels.1 = buffers[1]
+            }
+        }
+
+        deinit {
+            for buffer in buffers { buffer.deallocate() }
+            request.deallocate()
+        }
+
+        /// Whether the decode finished with every square filled (the worker leaves `message` empty).
+        var succeeded: Bool { request.pointee.message.0 == 0 && request.pointee.width > 0 }
+
+        var failure: String {
+            withUnsafeBytes(of: request.pointee.message) { bytes in
+                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+        }
+
+        var bitmaps: [Int: IconBitmap] {
+            var result: [Int: IconBitmap] = [:]
+            for (side, buffer) in zip(sides, buffers) {
+                result[side] = IconBitmap(width: side, height: side, premultiplied: Array(UnsafeBufferPointer(start: buffer, count: side * side)))
+            }
+            return result
+        }
     }
 }

@@ -75,6 +75,24 @@ final class XConnection {
 
     var fileDescriptor: Int32 { wb_ConnectionNumber(display) }
 
+    /// The server's extensions by major opcode (a round trip each: only when an error needs them).
+    func extensionOpcodes() -> [UInt8: String] {
+        var count: Int32 = 0
+        guard let list = XListExtensions(display, &count) else { return [:] }
+        defer { XFreeExtensionList(list) }
+        var names: [UInt8: String] = [:]
+        for index in 0..<Int(count) {
+            guard let name = list[index] else { continue }
+            var major: Int32 = 0
+            var event: Int32 = 0
+            var error: Int32 = 0
+            if XQueryExtension(display, name, &major, &event, &error) != 0, major > 0, major < 256 {
+                names[UInt8(major)] = String(cString: name)
+            }
+        }
+        return names
+    }
+
     func atom(_ name: String) -> Atom {
         if let known = atoms[name] { return known }
         let value = XInternAtom(display, name, 0)

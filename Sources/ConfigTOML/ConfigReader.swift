@@ -82,7 +82,7 @@ struct ConfigReader {
             guard let value = table[name] else { continue }
             if allowingTimeout && name == "timeout" {
                 let (seconds, written) = try number(value, at: keyPath)
-                guard seconds > 0, seconds.isFinite else {
+                guard seconds > 0, seconds <= SecondsRange.maximumDuration, seconds.isFinite else {
                     throw error(.badValue, at: keyPath, BannerValueError.duration(written).description)
                 }
                 style.timeout = seconds
@@ -152,8 +152,9 @@ struct ConfigReader {
                 settings.checkExpect = try string(value, at: keyPath)
             case "check-interval", "check-timeout":
                 let (seconds, written) = try number(value, at: keyPath)
-                guard seconds > 0, seconds.isFinite else { throw error(.badValue, at: keyPath, BannerValueError.duration(written).description) }
-                if name == "check-interval" { settings.checkInterval = seconds } else { settings.checkTimeout = seconds }
+                let range = name == "check-interval" ? HTTPCheckRule.intervalRange : HTTPCheckRule.timeoutRange
+                let checkedSeconds = try checked(at: keyPath) { () throws(BannerValueError) in try range.check(seconds, written: written) }
+                if name == "check-interval" { settings.checkInterval = checkedSeconds } else { settings.checkTimeout = checkedSeconds }
             default:
                 throw error(.unknownKey, at: keyPath, "unknown key (expected one of: check-expect, check-interval, check-timeout, check-url, connectivity)")
             }

@@ -25,9 +25,9 @@ package enum Terminal {
     }
 }
 
-/// Seconds as written on the command line: finite and greater than 0.
+/// Seconds as written on the command line: finite, greater than 0, at most a week.
 package func seconds(_ text: String) throws(BannerValueError) -> Double {
-    guard let value = Double(text), value.isFinite, value > 0 else { throw .duration(text) }
+    guard let value = Double(text), value.isFinite, value > 0, value <= SecondsRange.maximumDuration else { throw .duration(text) }
     return value
 }
 

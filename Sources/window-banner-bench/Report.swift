@@ -162,6 +162,11 @@ struct Report {
             rows.append(Row(metric: "RSS idle after \(use.cycles) cycles", tool: use.tool, unit: "KiB", samples: [use.afterCycles], reference: memoryReference,
                             note: "growth \(fixed(use.growth * 100, 2)) %"))
         }
+        for use in results.memory {
+            guard let withIcon = use.withHugeIcon else { continue }
+            rows.append(Row(metric: "RSS with a 4096×4096 PNG icon", tool: use.tool, unit: "KiB", samples: [withIcon],
+                            note: "\(withIcon >= use.oneBanner ? "+" : "")\(fixed(withIcon - use.oneBanner, 0)) KiB over one banner; peak (VmHWM) rose \(fixed(use.hugeIconPeakRise ?? 0, 0)) KiB"))
+        }
         if !results.network.isEmpty {
             rows.append(Row(metric: "route removed → the owner's first X request", tool: "window-banner monitor", unit: "ms",
                             samples: results.network.compactMap(\.firstRequest), note: "includes the monitor's 0.1 s debounce"))

@@ -1,7 +1,8 @@
 // Items 4 and 5: what a process costs while its banner sits on screen, and its memory, as the
 // kernel counts them for all of its threads: run time, the number of times it was put on a CPU
 // (each one a wakeup for a process that should be asleep) and voluntary context switches from
-// /proc/PID/task/*/schedstat and status, CPU ticks from /proc/PID/stat, RSS from VmRSS.
+// /proc/PID/task/*/schedstat and status, CPU ticks from /proc/PID/stat, RSS from VmRSS (its
+// peak from VmHWM, for a 4096x4096 icon).
 
 import Glibc
 
@@ -85,6 +86,10 @@ struct MemoryUse {
     var oneBanner: Double
     var afterCycles: Double
     var cycles: Int
+    /// With a banner showing a 4096x4096 PNG icon, after the cycles (the owner only).
+    var withHugeIcon: Double?
+    /// How far the peak (VmHWM) rose while that icon was read (the owner only).
+    var hugeIconPeakRise: Double?
     var growth: Double { (afterCycles - idle) / idle }
 }
 
@@ -153,18 +158,33 @@ extension Lineup {
         try screen.run([banner, "dismiss"])
         try screen.waitUntilGone(shown, what: "window-banner dismiss")
 
-        recorder.mute(true)
-        defer { recorder.mute(false) }
-        for _ in 0..<cycles {
-            try screen.run(showCommand())
-            try screen.run(showCommand(Self.newTitle))
-            try screen.run([banner, "dismiss"])
+        do {
+            recorder.mute(true)
+            defer { recorder.mute(false) }
+            for _ in 0..<cycles {
+                try screen.run(showCommand())
+                try screen.run(showCommand(Self.newTitle))
+                try screen.run([banner, "dismiss"])
+            }
+            // Muted, the stream still tells of windows made and destroyed: wait for the last one to go.
+            try screen.waitUntilGone(try lastBannerWindow(), what: "window-banner dismiss")
         }
-        // Muted, the stream still tells of windows made and destroyed: wait for the last one to go.
-        try screen.waitUntilGone(try lastBannerWindow(), what: "window-banner dismiss")
         supervisor.observe(seconds: 0.5)
         guard let after = residentKiB(owner) else { throw BenchFailure("the owner is gone after the cycles") }
-        return MemoryUse(tool: "window-banner owner", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles)
+        var use = MemoryUse(tool: "window-banner owner", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles)
+
+        // A 4096x4096 PNG icon, drawn ~30 px tall: decoded straight to that size, so neither the
+        // resident memory nor its peak should move by more than a few hundred KiB.
+        let icon = desktop.work + "/icon-4096.png"
+        try supervisor.run(["convert", "-size", "4096x4096", "gradient:#0a84ff-#30d158", "PNG32:" + icon], environment: ["PATH": basePath])
+        guard let peakBefore = readFile("/proc/\(owner)/status").flatMap({ statusValue($0, "VmHWM") }) else { throw BenchFailure("the owner is gone") }
+        let withIcon = try presentBanner(["--icon", icon])
+        supervisor.observe(seconds: 0.5)
+        use.withHugeIcon = residentKiB(owner)
+        use.hugeIconPeakRise = readFile("/proc/\(owner)/status").flatMap { statusValue($0, "VmHWM") }.map { $0 - peakBefore }
+        try screen.run([banner, "dismiss"])
+        try screen.waitUntilGone(withIcon, what: "window-banner dismiss")
+        return use
     }
 
     /// Item 5 for dunst: idle, with one notification, idle after `cycles` notify → replace → close.

@@ -22,10 +22,13 @@ struct Options {
     var warmup = 3
     var cycles = 1000
     var idleSeconds = 10.0
+    /// The numbered sections to run (`--only 5`); empty: all of them.
+    var only: Set<String> = []
 
     static let usage = """
         usage: window-banner-bench --window-banner PATH [--bin DIR] [--results DIR] [--work DIR]
                                    [--runs N] [--warmup N] [--cycles N] [--idle-seconds S] [--quick]
+                                   [--only SECTION]…   (a numbered section alone, e.g. --only 5: memory)
         """
 
     init(_ arguments: [String]) throws {
@@ -49,6 +52,7 @@ struct Options {
             case "--cycles": cycles = try number(flag)
             case "--idle-seconds": idleSeconds = Double(try number(flag))
             case "--quick": (runs, warmup, cycles, idleSeconds) = (3, 1, 20, 2)
+            case "--only": only.insert(String(try number(flag)))
             default: throw BenchFailure("unknown argument \(flag)\n\(Self.usage)")
             }
         }
@@ -75,6 +79,7 @@ func printError(_ line: String) {
 
 /// Runs `body`, recording a failure instead of ending the benchmark.
 func section(_ name: String, _ results: Results, _ body: () throws -> Void) {
+    guard results.options.only.isEmpty || results.options.only.contains(String(name.prefix(while: \.isNumber))) else { return }
     progress(name)
     do { try body() } catch { results.problems.append("\(name): \(error)") }
 }
@@ -160,6 +165,8 @@ func main() throws {
     print(report.markdown)
     try writeFile("\(options.results)/results.md", report.markdown)
     try writeFile("\(options.results)/results.json", report.json.rendered() + "\n")
+    // Some sections alone have no frames to chart.
+    guard options.only.isEmpty else { return progress("wrote \(options.results)/results.md and results.json") }
     try report.chart(work: options.work, png: "\(options.results)/frame-intervals.png", supervisor: supervisor)
     progress("wrote \(options.results)/results.md, results.json and frame-intervals.png")
 }

@@ -59,11 +59,16 @@ struct DaemonCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
         }
-        banners.onWarning = Terminal.warning
+        let log = OwnerLog(path: paths.log)
+        log.write("owner started for \(paths.display) (pid \(getpid()))")
+        banners.onWarning = log.warning
+        banners.onProtocolError = { error, dropped in
+            log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (a burst is logged as its first \(XProtocolError.reportedOneByOne) and a count)")
+        }
         banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
         let listener = try UnixSocket.listen(at: paths.socket)
         DisplayLoss.removeOnExit(paths.socket)
-        let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: Terminal.warning)
+        let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: log.warning)
         if let startupConfig { owner.remember(startupConfig) }
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {
             throw CommandFailure("cannot set up signal handling", code: ExitStatus.internalError)
@@ -82,6 +87,7 @@ struct DaemonCommand: ParsableCommand {
         // Slide away what is still showing, but never hang on the way out.
         banners.loop.run(timeout: 1) { banners.hosts.allSatisfy { $0.phase == .hidden } }
         banners.close()
+        log.write("owner for \(paths.display) stopped")
     }
 
     /// The config file read at start-up, kept for the owner's first `show`.

@@ -1,13 +1,13 @@
 // `window-banner monitor`: the original's network banners, driven by the kernel's own view of
 // the network and, since a default route is not the internet, by a connectivity source
 // (`--connectivity`): NetworkManager's `Connectivity` property over the system bus
-// (NetworkManagerBus, sd-bus), or the monitor's own HTTP check (NetworkPath's HTTPCheck).
+// (NetworkManagerBus, sd-bus), or the monitor's own HTTP check (NetworkPath's HTTPCheck, libcurl).
 // NetworkPath's rtnetlink monitor says whether there is a route, BannerCore's
 // ConnectivityCheck rules turn route + source into offline / portal / online, its
 // ConnectivityBannerPolicy decides which banner shows and when the "Back Online" one goes, and
 // the display's owner process shows them — the monitor holds no X connection, so its banners
 // queue, replace and report like any `show --id window-banner-monitor`. One poll loop serves
-// the netlink socket, the bus, the check's thread, the timers, signals, and the owner
+// the netlink socket, the bus, the check's sockets and timer, the timers, signals, and the owner
 // connection that says when someone else took our banner away. Nothing is polled.
 // Start reading at `MonitorCommand.run()`, then `NetworkBannerMonitor.networkChanged(to:)`.
 
@@ -34,7 +34,8 @@ struct MonitorCommand: ParsableCommand {
         if the owner cannot be reached it warns on stderr and tries again at the next change.
         Connectivity (--connectivity): with a route, `networkmanager` asks NetworkManager and \
         `http` fetches --check-url at each route change and every --check-interval seconds; \
-        none, limited or no answer show the offline banner, a captive portal the portal banner \
+        none, limited, no answer or an answer that breaks HTTP or a limit (one warning on \
+        stderr) show the offline banner, a captive portal the portal banner \
         ("Sign in to Network"; a click opens the portal with xdg-open). `auto` uses \
         NetworkManager when it is on the system bus, else `routes` (a default route is online).
         Each banner's look: the built-in defaults, the config file's [defaults], its style \
@@ -51,7 +52,8 @@ struct MonitorCommand: ParsableCommand {
         The first line is the state at start-up.
         Exit codes: 0 stopped by SIGTERM, SIGINT or SIGHUP (its banner dismissed first); 64 bad \
         value or unknown style; 69 no display; 70 internal error; 71 the network monitor failed \
-        (rtnetlink, or the system bus or NetworkManager with --connectivity networkmanager); 78 \
+        (rtnetlink, the system bus or NetworkManager with --connectivity networkmanager, or \
+        libcurl with --connectivity http); 78 \
         broken config file.
         """
     )
@@ -161,16 +163,16 @@ struct ConnectivityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where the monitor learns whether the internet answers: auto (NetworkManager when it is on the system bus, else routes), networkmanager, http (its own check of --check-url) or routes (a default route counts as online). Default: the config file's, else auto.", valueName: "auto|networkmanager|http|routes"))
     var connectivity: String?
 
-    @Option(name: .customLong("check-url"), help: ArgumentHelp("URL of the HTTP check (plain http), and the sign-in page a click on the portal banner opens when no redirect named one. Default: the config file's, else \(CheckURL.default).", valueName: "url"))
+    @Option(name: .customLong("check-url"), help: ArgumentHelp("URL of the HTTP check (http://, which a portal can redirect; https:// behind a portal reads as limited), and the sign-in page a click on the portal banner opens when no redirect named one. Default: the config file's, else \(CheckURL.default).", valueName: "url"))
     var checkURL: String?
 
     @Option(name: .customLong("check-expect"), parsing: .unconditional, help: ArgumentHelp("Text the check's answer must start with (HTTP 2xx) to count as online. Default: the config file's, else none: HTTP 204 counts.", valueName: "text"))
     var checkExpect: String?
 
-    @Option(name: .customLong("check-interval"), parsing: .unconditional, help: ArgumentHelp("Seconds between HTTP checks while a route exists (each route change checks at once). Default: the config file's, else \(BannerFont.format(HTTPCheckRule.defaultInterval)).", valueName: "seconds"))
+    @Option(name: .customLong("check-interval"), parsing: .unconditional, help: ArgumentHelp("Seconds between HTTP checks while a route exists (each route change checks at once), 1 to 604800. Default: the config file's, else \(BannerFont.format(HTTPCheckRule.defaultInterval)).", valueName: "seconds"))
     var checkInterval: String?
 
-    @Option(name: .customLong("check-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds one HTTP check may take, from the name lookup to the answer; no answer by then counts as limited. Default: the config file's, else \(BannerFont.format(HTTPCheckRule.defaultTimeout)).", valueName: "seconds"))
+    @Option(name: .customLong("check-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds one HTTP check may take, from the name lookup to the answer, 0.1 to 300; no answer by then counts as limited. Default: the config file's, else \(BannerFont.format(HTTPCheckRule.defaultTimeout)).", valueName: "seconds"))
     var checkTimeout: String?
 
     /// Test hook: with WINDOW_BANNER_TEST_LOCAL_ONLY=1 the monitor refuses a check URL whose
@@ -184,8 +186,10 @@ struct ConnectivityOptions: ParsableArguments {
         do throws(BannerValueError) {
             let source = try connectivity.map { text throws(BannerValueError) in try ConnectivitySource(parsing: text) } ?? file.connectivity ?? .default
             let url = try CheckURL(checkURL ?? file.checkURL ?? CheckURL.default)
-            let interval = try checkInterval.map { text throws(BannerValueError) in try seconds(text) } ?? file.checkInterval ?? HTTPCheckRule.defaultInterval
-            let timeout = try checkTimeout.map { text throws(BannerValueError) in try seconds(text) } ?? file.checkTimeout ?? HTTPCheckRule.defaultTimeout
+            let interval = try checkInterval.map { text throws(BannerValueError) in try HTTPCheckRule.intervalRange.parse(text) }
+                ?? file.checkInterval ?? HTTPCheckRule.defaultInterval
+            let timeout = try checkTimeout.map { text throws(BannerValueError) in try HTTPCheckRule.timeoutRange.parse(text) }
+                ?? file.checkTimeout ?? HTTPCheckRule.defaultTimeout
             settings = ConnectivitySettings(
                 source: source, rule: HTTPCheckRule(url: url, expectedBody: checkExpect ?? file.checkExpect),
                 interval: interval, timeout: timeout, localOnly: environment[Self.localOnlyVariable] == "1")
@@ -323,10 +327,12 @@ final class NetworkBannerMonitor {
         case http
     }
 
-    /// The HTTP check in flight: its thread's answer arrives on `watch`, `deadline` gives up.
+    /// The HTTP check in flight: libcurl's sockets and timer, armed before each sleep, and the
+    /// monitor's own deadline, which gives up should libcurl's timeouts not.
     private struct CheckInFlight {
         var check: HTTPCheck
-        var watch: EventLoop.Token
+        var watches: [EventLoop.Token] = []
+        var timer: EventLoop.Token?
         var deadline: EventLoop.Token
     }
 
@@ -416,7 +422,13 @@ final class NetworkBannerMonitor {
         case .routes:
             log("connectivity from routes")
         case .http:
+            do throws(HTTPCheckError) {
+                try HTTPCheck.loadLibrary()
+            } catch {
+                throw CommandFailure("cannot make HTTP checks: \(error)", code: ExitStatus.networkMonitorFailed)
+            }
             source = .http
+            loop.beforeSleep { [unowned self] in armCheck() }
             log("connectivity from \(connectivity.rule.url) every \(BannerFont.format(connectivity.interval)) s")
         case .networkmanager, .auto:
             let required = connectivity.source == .networkmanager
@@ -506,28 +518,51 @@ final class NetworkBannerMonitor {
         cancelCheck()
         let url = connectivity.rule.url
         let request = HTTPCheck.Request(
-            host: url.host, port: url.port, path: url.path, hostHeader: url.hostHeader,
-            wantsBody: connectivity.rule.expectedBody != nil, maximumBody: HTTPCheckRule.maximumBody, timeout: connectivity.timeout)
-        do throws(PathMonitorError) {
+            url: url.description, wantsBody: connectivity.rule.expectedBody != nil, maximumBody: HTTPCheckRule.maximumBody,
+            timeout: connectivity.timeout)
+        do throws(HTTPCheckError) {
             let check = try HTTPCheck(request)
-            let watch = loop.watch(fd: check.fileDescriptor) { [unowned self] in checkAnswered() }
-            // The thread keeps the same deadline; this one also bounds a name lookup that does not.
-            let deadline = loop.after(seconds: connectivity.timeout + 0.5) { [unowned self] in
+            // libcurl keeps the same timeout; this one is in case it did not.
+            let deadline = loop.after(seconds: connectivity.timeout + 1) { [unowned self] in
                 checkFinished(connectivity.rule.report(noAnswer: "no answer within \(BannerFont.format(connectivity.timeout)) s at \(url)"))
             }
-            checkInFlight = CheckInFlight(check: check, watch: watch, deadline: deadline)
+            checkInFlight = CheckInFlight(check: check, deadline: deadline)
         } catch {
             checkFinished(connectivity.rule.report(noAnswer: "cannot check: \(error)"))
         }
     }
 
-    private func checkAnswered() {
-        guard let answer = checkInFlight?.check.answer else { return }
+    /// Before each sleep: watch the sockets libcurl wants now, and wake when it wants to be.
+    private func armCheck() {
+        guard var flight = checkInFlight else { return }
+        flight.watches.forEach(loop.cancel)
+        if let timer = flight.timer { loop.cancel(timer) }
+        flight.watches = flight.check.sockets.map { socket, events in
+            loop.watch(fd: socket, events: events) { [unowned self] in checkProgressed { $0.socketReady(socket) } }
+        }
+        flight.timer = flight.check.deadline.map { deadline in
+            loop.after(seconds: max(0, deadline - monotonicNow().seconds)) { [unowned self] in checkProgressed { $0.deadlineReached() } }
+        }
+        checkInFlight = flight
+    }
+
+    /// Lets the check act on a socket or its timer, and reports its answer once there is one.
+    private func checkProgressed(_ step: (HTTPCheck) -> Void) {
+        guard let check = checkInFlight?.check else { return }
+        step(check)
+        guard let answer = check.answer else { return }
+        let url = connectivity.rule.url
         switch answer {
         case .response(let status, let location, let body):
             checkFinished(connectivity.rule.report(status: status, location: location, body: body))
         case .failure(let reason):
-            checkFinished(connectivity.rule.report(noAnswer: "\(Self.lowercasedFirst(reason)) at \(connectivity.rule.url)"))
+            checkFinished(connectivity.rule.report(noAnswer: "\(Self.lowercasedFirst(reason)) at \(url)"))
+        case .rejected(let reason):
+            let report = connectivity.rule.report(noAnswer: "bad answer: \(reason) at \(url)")
+            // Said once per change, like the report line: a portal or an attacker answering
+            // the same every interval does not flood the journal.
+            if report.line != reportLine { Terminal.warning("dropped the connectivity check's answer from \(url): \(reason)") }
+            checkFinished(report)
         }
     }
 
@@ -545,7 +580,8 @@ final class NetworkBannerMonitor {
 
     private func cancelCheck() {
         if let checkInFlight {
-            loop.cancel(checkInFlight.watch)
+            checkInFlight.watches.forEach(loop.cancel)
+            if let timer = checkInFlight.timer { loop.cancel(timer) }
             loop.cancel(checkInFlight.deadline)
         }
         checkInFlight = nil

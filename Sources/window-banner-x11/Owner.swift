@@ -118,10 +118,12 @@ final class Owner {
             // Only when every slot holds a `--wait` client is the newcomer turned away.
             if clients.count >= Self.maximumClients {
                 guard let idlest = clients.filter({ $0.value.waitingFor == nil && $0.value.deadline != nil }).keys.min() else {
+                    log("all \(Self.maximumClients) connections wait for their banners: turned a new one away")
                     _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.busy, "owner busy: \(Self.maximumClients) clients waiting for their banners")))), to: fd)
                     close(fd)
                     continue
                 }
+                log("all \(Self.maximumClients) connections in use: closed the one idle longest")
                 drop(idlest)
             }
             nextClientID += 1
@@ -129,7 +131,10 @@ final class Owner {
             let client = Client(fd: fd)
             clients[id] = client
             client.watch = banners.loop.watch(fd: fd) { [unowned self] in readable(id) }
-            client.deadline = banners.loop.after(seconds: Self.requestTimeout) { [unowned self] in drop(id) }
+            client.deadline = banners.loop.after(seconds: Self.requestTimeout) { [unowned self] in
+                log("a client sent no request within \(BannerFont.format(Self.requestTimeout)) s; closed it")
+                drop(id)
+            }
         }
     }
 
@@ -139,6 +144,9 @@ final class Owner {
         let count = recv(client.fd, &buffer, buffer.count, 0)
         if count < 0, errno == EAGAIN || errno == EINTR { return }
         guard count > 0 else {
+            if client.reader.bufferedCount > 0 {
+                log("a client hung up in the middle of a request (\(client.reader.bufferedCount) bytes of it read); dropped it")
+            }
             drop(id)
             return
         }
@@ -159,6 +167,10 @@ final class Owner {
     }
 
     private func reply(_ id: Int, _ response: OwnerResponse, thenClose: Bool = false) {
+        // A request that could not be read is a fault worth finding later; a bad value is not.
+        if let error = response.error, error.kind == .protocol || error.kind == .version {
+            log("refused a request (\(error.kind.rawValue)): \(error.message)")
+        }
         guard let client = clients[id] else { return }
         let sent = UnixSocket.send(frame(response), to: client.fd)
         if thenClose || !sent { drop(id) }
@@ -276,8 +288,10 @@ final class Owner {
     }
 
     /// `environment`: the client's whole environment when it sent its arguments as typed, kept
-    /// for a `handover`.
-    private func show(_ request: ShowRequest, from id: Int, environment: [String: String]? = nil) {
+    /// for a `handover`. `loadedIcon`: its icon, when decoded in the background.
+    private func show(
+        _ request: ShowRequest, from id: Int, environment: [String: String]? = nil, loadedIcon: Result<BannerIcon, IconProblem>? = nil
+    ) {
         // Once per key, ever: shown before, or on its way (visible or queued) now.
         if let once = request.once, state.wasShown(once: once) || requests.values.contains(where: { $0.once == once }) {
             reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [], wait: request.wait ? true : nil)), thenClose: true)
@@ -312,13 +326,27 @@ final class Owner {
                 warnings.append(problem)
             }
             if let icon = appearance.icon {
-                // Read now, from where the client is, so that `show` can warn about it.
-                let searchPath = request.dataDirectories.map { ProgramIcons.searchPath(dataDirectories: $0, home: processEnvironment()["HOME"]) }
-                switch banners.loadIcon(icon, for: appearance, searchPath: searchPath, relativeTo: request.directory) {
-                case .success(let file): appearance.icon = file
-                case .failure(let problem):
+                // Read before the banner is shown, from where the client is, so that `show` can
+                // warn about it. A large file is decoded off the frame path: the request is taken
+                // up again once it is ready, and every banner keeps moving meanwhile.
+                var outcome = loadedIcon
+                if outcome == nil {
+                    let searchPath = request.dataDirectories.map { ProgramIcons.searchPath(dataDirectories: $0, home: processEnvironment()["HOME"]) }
+                    var waiting = false
+                    banners.loadIcon(icon, for: appearance, searchPath: searchPath, relativeTo: request.directory) { [unowned self] loaded in
+                        guard waiting else { return outcome = loaded }
+                        show(request, from: id, environment: environment, loadedIcon: loaded)
+                        updateIdle()
+                    }
+                    guard outcome != nil else { return waiting = true }
+                }
+                switch outcome {
+                case .success(let file)?: appearance.icon = file
+                case .failure(let problem)?:
+                    log("\(problem); showing the banner without it")
                     warnings.append("\(problem); showing the banner without it")
                     appearance.icon = nil
+                case nil: break
                 }
             }
             let mode = try Self.mode(of: request, styleTimeout: style.timeout)
@@ -397,7 +425,7 @@ final class Owner {
     static func mode(of request: ShowRequest, styleTimeout: Double?) throws(OwnerError) -> BannerMode {
         if request.sticky { return .sticky }
         if let timeout = request.timeout {
-            guard timeout.isFinite, timeout > 0 else { throw OwnerError(.usage, "\(BannerValueError.duration(BannerFont.format(timeout)))") }
+            guard timeout.isFinite, timeout > 0, timeout <= SecondsRange.maximumDuration else { throw OwnerError(.usage, "\(BannerValueError.duration(BannerFont.format(timeout)))") }
             return .transient(timeout)
         }
         if request.transient { return .transient(styleTimeout ?? BannerMode.defaultTransientTimeout) }

@@ -28,8 +28,10 @@ import Testing
 
     @Test(arguments: [
         ("connectivity = \"sometimes\"", "config.toml:2: monitor.connectivity: bad connectivity source 'sometimes' (auto, networkmanager, http or routes)"),
-        ("check-url = \"https://portal/\"", "config.toml:2: monitor.check-url: bad check URL 'https://portal/' (http://HOST[:PORT][/PATH])"),
-        ("check-interval = 0", "config.toml:2: monitor.check-interval: bad duration '0' (seconds, greater than 0)"),
+        ("check-url = \"gopher://portal/\"", "config.toml:2: monitor.check-url: bad check URL 'gopher://portal/' (http:// or https://HOST[:PORT][/PATH])"),
+        ("check-interval = 0", "config.toml:2: monitor.check-interval: bad check interval '0' (seconds, 1 to 604800)"),
+        ("check-timeout = 1e10", "config.toml:2: monitor.check-timeout: bad check timeout '10000000000.0' (seconds, 0.1 to 300)"),
+        ("check-timeout = 301", "config.toml:2: monitor.check-timeout: bad check timeout '301' (seconds, 0.1 to 300)"),
         ("check-timeout = \"soon\"", "config.toml:2: monitor.check-timeout: expected a number, found a string"),
         ("interval = 5", "config.toml:2: monitor.interval: unknown key (expected one of: check-expect, check-interval, check-timeout, check-url, connectivity)"),
     ])

@@ -75,6 +75,32 @@ struct ConnectivityCheckTests {
         #expect(rule.report(status: 302, location: nil, body: []).signIn == "http://10.0.0.1:8080/check")
     }
 
+    @Test(arguments: [
+        "file:///etc/passwd", "javascript:alert(1)", "http://portal/a b", "http://portal/\nconnectivity full (forged)",
+        "http://portal/" + String(repeating: "a", count: 2048),
+    ])
+    func aRedirectNoBrowserShouldOpenSignsInAtTheCheckURL(location: String) throws {
+        let report = HTTPCheckRule(url: try Self.url(), expectedBody: nil).report(status: 302, location: location, body: [])
+        #expect(report.level == .portal)
+        #expect(report.signIn == "http://10.0.0.1:8080/check")
+        #expect(report.reason == "http: unexpected 302 from http://10.0.0.1:8080/check")
+    }
+
+    @Test func aReasonFromTheNetworkIsOneShortLine() throws {
+        let report = HTTPCheckRule(url: try Self.url(), expectedBody: nil).report(noAnswer: "bad\r\nconnectivity full" + String(repeating: "x", count: 1000))
+        #expect(report.line.hasPrefix("connectivity limited (http: bad  connectivity full"))
+        #expect(!report.line.contains("\n") && report.line.count < 340)
+    }
+
+    @Test func secondsOutsideTheirRangeAreNamed() throws {
+        #expect(throws: BannerValueError.seconds("1e10", range: HTTPCheckRule.timeoutRange)) { try HTTPCheckRule.timeoutRange.parse("1e10") }
+        #expect(BannerValueError.seconds("1e10", range: HTTPCheckRule.timeoutRange).description == "bad check timeout '1e10' (seconds, 0.1 to 300)")
+        #expect(throws: BannerValueError.seconds("0", range: HTTPCheckRule.intervalRange)) { try HTTPCheckRule.intervalRange.parse("0") }
+        #expect(throws: BannerValueError.seconds("nan", range: HTTPCheckRule.intervalRange)) { try HTTPCheckRule.intervalRange.parse("nan") }
+        #expect(try HTTPCheckRule.timeoutRange.parse("300") == 300)
+        #expect(try HTTPCheckRule.intervalRange.parse("1") == 1)
+    }
+
     @Test func noAnswerIsLimited() throws {
         let report = HTTPCheckRule(url: try Self.url(), expectedBody: nil).report(noAnswer: "no answer within 10 s at http://10.0.0.1:8080/check")
         #expect(report.level == .limited)
@@ -97,9 +123,15 @@ struct ConnectivityCheckTests {
         #expect(full.description == "http://[fd00::1]:8080/check?x=1")
         #expect(try CheckURL("http://host").path == "/")
         #expect(try CheckURL("http://host?q").path == "/?q")
+        let secure = try CheckURL("HTTPS://check.example/generate_204")
+        #expect(secure.scheme == "https")
+        #expect(secure.port == 443)
+        #expect(secure.description == "https://check.example/generate_204")
+        #expect(try CheckURL("https://[::1]:8443/").description == "https://[::1]:8443/")
+        #expect(secure.resolve(location: "//portal.example/") == "https://portal.example/")
     }
 
-    @Test(arguments: ["https://host/", "ftp://host/", "http://", "http://:80/", "http://host:0/", "http://host:65536/", "http://user@host/", "http://host/a b", "host/"])
+    @Test(arguments: ["ftp://host/", "https://", "https://host:0/", "http://", "http://:80/", "http://host:0/", "http://host:65536/", "http://user@host/", "http://host/a b", "host/"])
     func badCheckURLsAreNamed(text: String) {
         #expect(throws: BannerValueError.checkURL(text)) { try CheckURL(text) }
     }

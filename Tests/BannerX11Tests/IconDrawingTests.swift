@@ -163,13 +163,65 @@ extension BannerX11Tests {
                 #expect(fixture.host.drawnIconFrame == nil)
             }
             #expect(warnings == [
-                "cannot read icon '\(home)/text.png': libpng: Not a PNG file; showing the banner without it",
+                "cannot read icon '\(home)/text.png': not a PNG file; showing the banner without it",
                 "cannot read icon '\(home)/folder.png': not a regular file; showing the banner without it",
                 "cannot read icon '\(home)/pipe.png': not a regular file; showing the banner without it",
                 "cannot read icon '\(home)/absent.png': No such file or directory; showing the banner without it",
                 "icon 'wb-vector' is only an SVG (\(home)/data/icons/hicolor/scalable/apps/wb-vector.svg), and SVG icons are not supported: give a PNG; showing the banner without it",
             ])
             #expect(fixture.display.protocolErrorCount == 0)
+        }
+
+        /// The largest difference of any channel of any pixel between two bitmaps of one size.
+        static func largestDifference(_ a: IconBitmap, _ b: IconBitmap) -> Int {
+            var largest = 0
+            for (left, right) in zip(a.pixels, b.pixels) {
+                for shift: UInt32 in [0, 8, 16, 24] {
+                    let difference = abs(Int(left >> shift & 0xFF) - Int(right >> shift & 0xFF))
+                    largest = max(largest, difference)
+                }
+            }
+            return largest
+        }
+
+        @Test func decodingStraightToTheDrawnSizeMatchesScalingTheWholeImage() throws {
+            let fixture = try Fixture()
+            let plain = fixture.desktop.home + "/plain.png"
+            let interlaced = fixture.desktop.home + "/interlaced.png"
+            // 300x200: colours varying everywhere, alpha from 0 at the left to 255 at the right.
+            try fixture.desktop.run(["convert", "-seed", "7", "-size", "300x200", "plasma:", "-alpha", "set", "-channel", "A", "-fx", "i/w", "+channel", "PNG32:" + plain])
+            try fixture.desktop.run(["convert", plain, "-interlace", "PNG", "PNG32:" + interlaced])
+            // At its own size the decode is exact: the image centred in a 300x300 square.
+            let square = try #require(PNGFile.decode(path: plain, sides: [300]).bySide[300])
+            let whole = IconBitmap(width: 300, height: 200, premultiplied: Array(square.pixels[(50 * 300)..<(250 * 300)]))
+            #expect(square.pixels[..<(50 * 300)].allSatisfy { $0 == 0 } && square.pixels[(250 * 300)...].allSatisfy { $0 == 0 })
+            for side in [24, 37, 150, 320] {
+                let expected = whole.scaled(toSquare: side)
+                let streamed = try #require(PNGFile.decode(path: plain, sides: [side, 18]).bySide[side])
+                let adam7 = try #require(PNGFile.decode(path: interlaced, sides: [side]).bySide[side])
+                #expect(Self.largestDifference(streamed, expected) <= 1, "side \(side)")
+                #expect(Self.largestDifference(adam7, expected) <= 1, "side \(side), interlaced")
+            }
+        }
+
+        @Test func aLargeIconIsDecodedOffTheLoopAndAnsweredFromIt() throws {
+            let fixture = try Fixture()
+            let large = fixture.desktop.home + "/large.png"
+            try fixture.desktop.run(["convert", "-size", "1024x1024", "xc:#0000ff", "PNG32:" + large])
+            let appearance = try TopBannerConfigBuilder().title("Large").font(Self.font).build()
+            var outcome: Result<BannerIcon, IconProblem>?
+            fixture.display.loadIcon(.file(large), for: appearance) { outcome = $0 }
+            // Over 512x512 pixels: a worker thread decodes it, so nothing is answered yet.
+            #expect(outcome == nil)
+            #expect(fixture.display.loop.run(timeout: 10) { outcome != nil })
+            #expect(outcome == .success(.file(large)))
+            // Decoded, the next request for it is answered at once, from the squares kept.
+            var again: Result<BannerIcon, IconProblem>?
+            fixture.display.loadIcon(.file(large), for: appearance) { again = $0 }
+            #expect(again == .success(.file(large)))
+            let shot = try Self.present(on: fixture) { $0.icon(.file(large)) }
+            let frame = try #require(fixture.host.drawnIconFrame)
+            #expect(shot.count(matching: Self.blue, tolerance: 1) == frame.width * frame.height)
         }
 
         @Test func theOldIconFadesOutWithTheOldTitle() throws {

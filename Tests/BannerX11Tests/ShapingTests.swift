@@ -178,7 +178,10 @@ extension BannerX11Tests {
                 "--background=#000000", "--foreground=#FFFFFF", "--margin=4", "--output-format=png", "--output-file=\(output)",
                 file.path, text,
             ])
-            let bitmap = try PNGFile.decode(try PNGFile.read(path: output).bytes, path: output)
+            // At its own size: the longest side as the square, the rest transparent (unlit).
+            let size = try #require(PNGFile.size(path: output))
+            let side = max(size.width, size.height)
+            let bitmap = try #require(PNGFile.decode(path: output, sides: [side]).bySide[side])
             var lit: Set<[Int]> = []
             for y in 0..<bitmap.height {
                 for x in 0..<bitmap.width {

@@ -165,3 +165,51 @@ public final class CheckServer {
         process.waitForExit()
     }
 }
+
+/// A server on 127.0.0.1 (of the namespace it runs in, if any) answering the connectivity check
+/// with bytes that break HTTP (Tests/Fakes/hostile-server.py): each ``Mode`` is one hostile
+/// answer, `body` and `online` the internet's.
+public final class HostileServer {
+    /// How it answers; see hostile-server.py for the bytes.
+    public enum Mode: String, CaseIterable, Sendable {
+        case body, online, garbage
+        case hugeChunk = "huge-chunk", negativeChunk = "negative-chunk"
+        case endlessLine = "endless-line", endlessHeaders = "endless-headers", endlessInterim = "endless-interim"
+        case endlessBody = "endless-body", hugeLength = "huge-length", drip, reset
+        case redirectLoop = "redirect-loop", redirectFile = "redirect-file"
+    }
+
+    /// The port it listens on.
+    public let port: Int
+    /// `http://127.0.0.1:PORT/check`, `https://…` with TLS, `[::1]` on IPv6.
+    public let url: String
+    private let process: Subprocess
+
+    /// Starts it with `mode`, run through `wrapper` (e.g. `ip netns exec NAME`) when given; on
+    /// ::1 with `ipv6`, speaking TLS with the certificate and key files `tls` names.
+    public init(mode: Mode, in wrapper: [String] = [], ipv6: Bool = false, tls: (certificate: String, key: String)? = nil) throws {
+        let options = (ipv6 ? ["--ipv6"] : []) + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
+        let command = wrapper + [python, fakesDirectory + "/hostile-server.py", mode.rawValue] + options
+        process = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: ["PATH": "/usr/bin:/bin"])
+        guard let line = process.readLine(timeout: 10), line.hasPrefix("listening "), let port = Int(line.dropFirst("listening ".count)) else {
+            throw TestFailure("the hostile server did not start: \(process.standardError)")
+        }
+        self.port = port
+        url = "\(tls == nil ? "http" : "https")://\(ipv6 ? "[::1]" : "127.0.0.1"):\(port)/check"
+    }
+
+    /// Answers every later connection as `mode` says; returns once it does.
+    public func switchTo(_ mode: Mode) throws {
+        process.writeToStandardInput(mode.rawValue + "\n")
+        while let line = process.readLine(timeout: 10) {
+            if line == "mode \(mode.rawValue)" { return }
+        }
+        throw TestFailure("the hostile server did not switch to \(mode): \(process.standardError)")
+    }
+
+    deinit {
+        process.closeStandardInput()
+        process.signal(SIGTERM)
+        process.waitForExit()
+    }
+}

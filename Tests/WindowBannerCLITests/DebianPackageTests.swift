@@ -113,6 +113,10 @@ extension WindowBannerCLITests {
             // The client is fully static; the other two link the X, text and image libraries.
             #expect(try Self.neededLibraries(root.path + "/usr/bin/window-banner").isEmpty)
             #expect(linked.isSuperset(of: ["libX11.so.6", "libXft.so.2", "libharfbuzz.so.0", "libpng16.so.16", "libc.so.6"]), "\(linked.sorted())")
+            // libcurl is loaded by `monitor --connectivity http` alone (dlopen), never linked:
+            // named by hand, with the version that has CURLOPT_QUICK_EXIT.
+            #expect(!linked.contains("libcurl.so.4"), "\(linked.sorted())")
+            #expect(depends.contains("libcurl4 (>= 7.87.0)"), "\(depends)")
             // Each library comes from a package that Depends names.
             for library in linked.sorted() {
                 let owners = try Self.output("/usr/bin/dpkg-query", ["-S", "*/" + library]).split(separator: "\n").compactMap { line in

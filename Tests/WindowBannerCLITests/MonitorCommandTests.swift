@@ -326,18 +326,25 @@ extension WindowBannerCLITests {
     @Suite("monitor: bad values")
     struct MonitorCommandUsageTests {
         @Test(arguments: [
-            (["--hide-delay", "0"], "window-banner: bad duration '0' (seconds, greater than 0)"),
-            (["--hide-delay", "soon"], "window-banner: bad duration 'soon' (seconds, greater than 0)"),
+            (["--hide-delay", "0"], "window-banner: bad duration '0' (seconds, greater than 0 and at most 604800)"),
+            (["--hide-delay", "soon"], "window-banner: bad duration 'soon' (seconds, greater than 0 and at most 604800)"),
+            (["--hide-delay", "1e10"], "window-banner: bad duration '1e10' (seconds, greater than 0 and at most 604800)"),
             (["--offline-height", "-5"], "window-banner: bad height '-5' (points, greater than 0 and at most 1000)"),
             (["--restored-background", "#12345"], "window-banner: unknown colour '#12345' (use #RRGGBB, #RRGGBBAA, an iOS name like systemRed, or an X11 name like SteelBlue)"),
             (["--restored-compact", "sideways"], "window-banner: bad compact policy 'sideways' (auto, always or never)"),
             (["--offline-style", "nope"], "window-banner: unknown style 'nope' (known: call, offline, online, portal)"),
             (["--portal-background", "#1234"], "window-banner: unknown colour '#1234' (use #RRGGBB, #RRGGBBAA, an iOS name like systemRed, or an X11 name like SteelBlue)"),
             (["--connectivity", "sometimes"], "window-banner: bad connectivity source 'sometimes' (auto, networkmanager, http or routes)"),
-            (["--check-url", "https://10.1.0.1/check"], "window-banner: bad check URL 'https://10.1.0.1/check' (http://HOST[:PORT][/PATH])"),
-            (["--check-url", "http://10.1.0.1:99999/"], "window-banner: bad check URL 'http://10.1.0.1:99999/' (http://HOST[:PORT][/PATH])"),
-            (["--check-interval", "0"], "window-banner: bad duration '0' (seconds, greater than 0)"),
-            (["--check-timeout", "-1"], "window-banner: bad duration '-1' (seconds, greater than 0)"),
+            (["--check-url", "ftp://10.1.0.1/check"], "window-banner: bad check URL 'ftp://10.1.0.1/check' (http:// or https://HOST[:PORT][/PATH])"),
+            (["--check-url", "http://10.1.0.1:99999/"], "window-banner: bad check URL 'http://10.1.0.1:99999/' (http:// or https://HOST[:PORT][/PATH])"),
+            (["--check-interval", "0"], "window-banner: bad check interval '0' (seconds, 1 to 604800)"),
+            (["--check-interval", "0.5"], "window-banner: bad check interval '0.5' (seconds, 1 to 604800)"),
+            (["--check-interval", "nan"], "window-banner: bad check interval 'nan' (seconds, 1 to 604800)"),
+            (["--check-timeout", "-1"], "window-banner: bad check timeout '-1' (seconds, 0.1 to 300)"),
+            // Once a trap (issue 21): a number no timer can hold.
+            (["--check-timeout", "1e10"], "window-banner: bad check timeout '1e10' (seconds, 0.1 to 300)"),
+            (["--check-timeout", "inf"], "window-banner: bad check timeout 'inf' (seconds, 0.1 to 300)"),
+            (["--check-timeout", "0.01"], "window-banner: bad check timeout '0.01' (seconds, 0.1 to 300)"),
             // The test hook: the default check URL is public, so a test that forgets --check-url
             // is refused before anything is contacted.
             (["--connectivity", "http"], "window-banner: check URL 'http://connectivity-check.ubuntu.com/' is not local (WINDOW_BANNER_TEST_LOCAL_ONLY=1: localhost, loopback and private addresses only)"),
