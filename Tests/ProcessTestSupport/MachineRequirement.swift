@@ -20,6 +20,7 @@ public struct MachineRequirement: TestTrait, SuiteTrait {
         getenv("CI").map { String(cString: $0) } == "true"
     }
 
+    /// Lets the test run where the requirement is met; else skips it, or fails it under `CI=true`.
     public func prepare(for test: Test) async throws {
         guard !isMet else { return }
         if Self.isContinuousIntegration {
