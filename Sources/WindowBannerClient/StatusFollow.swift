@@ -2,7 +2,8 @@
 // prints a line for the state now and one per change the owner pushes — no polling, and it never
 // starts an owner. Without an owner (none yet, one that exited, one silent past the bound) it
 // prints the "nothing shown" line and waits for the next owner's socket to appear (inotify on
-// the runtime directory), so a bar module never dies. Start reading at `StatusFollower.run`.
+// the runtime directory), so a bar module never dies. It ends as soon as whatever reads its
+// output is gone, owner or not. Start reading at `StatusFollower.run`.
 
 import BannerCore
 import Glibc
@@ -96,6 +97,7 @@ package struct StatusFollower {
     /// follow (another protocol version: the exit code).
     package func run() throws(CommandFailure) -> Int32 {
         for signal in [SIGINT, SIGTERM, SIGPIPE] { Glibc.signal(signal) { _ in _exit(0) } }
+        exitWhenOutputCloses()
         let socketName = String(paths.socket.split(separator: "/").last ?? "")
         guard let watch = DirectoryWatch(paths.directory, name: socketName) else {
             throw CommandFailure("cannot watch \(paths.directory.printable) for the owner's socket: \(errorText())", code: ExitStatus.unreachable)
@@ -135,6 +137,26 @@ package struct StatusFollower {
             printer.print(line(nil))
         }
     }
+}
+
+/// Ends the process (exit 0) once standard output reports an error or a hang-up: the status
+/// bar that read it has gone. A write would notice too, but the follower may never write again
+/// (no owner, or an owner with nothing new to say), and a follower nobody reads must not stay
+/// behind; so, like `tail -f`, it polls its output for POLLERR/POLLHUP. Both of its waits (the
+/// owner's socket, the runtime directory) block, so one thread watches for them all.
+private func exitWhenOutputCloses() {
+    var thread = pthread_t()
+    _ = pthread_create(&thread, nil, { _ in
+        // No events asked for: poll reports only the error and hang-up conditions, and never
+        // returns for an output that cannot hang up (a file, /dev/null).
+        var output = pollfd(fd: 1, events: 0, revents: 0)
+        while true {
+            let ready = poll(&output, 1, -1)
+            if ready > 0, output.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { _exit(0) }
+            // Out of memory for the wait: stop watching; a write still notices.
+            if ready < 0, errno != EINTR { return nil }
+        }
+    }, nil)
 }
 
 /// Standard output, one line per state: a line equal to the previous one is left out, and each

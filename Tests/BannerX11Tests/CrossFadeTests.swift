@@ -1,6 +1,8 @@
 // Presenting while a banner is visible updates it in place: a 0.2 s cross-fade with no slide,
 // the background blending and one title always readable; a new height animates and the
-// reservation follows it; the same look again changes nothing. Checked on the server's pixels.
+// reservation follows it; the same look again changes nothing. Checked on the server's pixels,
+// as properties of the frames drawn (how many there are depends on the machine's speed, and
+// pacing is `make bench`'s and the core's manual-clock tests' business).
 
 import BannerCore
 import BannerX11
@@ -29,7 +31,11 @@ extension BannerX11Tests {
         }
 
         @Test func updateInPlaceCrossFadesWithoutSlidingOrFlicker() throws {
-            let fixture = try Fixture()
+            // A fade of 1 s rather than 0.2: the frames this test looks at (a screenshot each)
+            // land part-way through it even where each takes long (AddressSanitizer, a loaded
+            // machine); the 0.2 s itself is the core's business, on its manual clock.
+            let duration = 1.0
+            let fixture = try Fixture(timing: BannerTiming(crossFadeDuration: duration))
             let observer = fixture.observer
             fixture.host.compactPolicy = .never
             #expect(try fixture.presentAndSettle(height: 80) { $0.title("Connecting…").backgroundColor(.systemRed) })
@@ -40,29 +46,30 @@ extension BannerX11Tests {
             var frames: [RenderedFrame] = []
             var windowIDs: Set<UInt> = []
             var withoutTitle: [Double] = []
-            var midway: (frame: RenderedFrame, background: Pixel)?
+            var backgrounds: [Pixel] = []
             fixture.host.onFrame = { [unowned fixture] frame in
                 frames.append(frame)
                 windowIDs.insert(fixture.host.bannerWindowID)
                 guard let shot = observer.screenshot(Self.titleArea) else { return }
                 // The area's left edge is far from both titles: pure background.
                 let background = shot.pixel(x: Self.titleArea.x, y: 2)
+                backgrounds.append(background)
                 let text = Self.titleArea.width * Self.titleArea.height - shot.count(matching: background, tolerance: 40)
                 if text < 50 { withoutTitle.append(frame.fadeProgress) }
-                if midway == nil, (0.3...0.7).contains(frame.fadeProgress) { midway = (frame, background) }
             }
             let start = monotonicNow()
             try fixture.host.presentTopBanner { $0.title("Connected").backgroundColor(.systemBlue) }
             #expect(fixture.run { frames.last?.fadeProgress == 1 })
             #expect(fixture.display.runUntilIdle())
 
-            // 0.2 s at 60 fps, every frame at the top edge, fully shown, never resized.
-            #expect(frames.count >= 8)
+            // However fast the machine draws: frames fading forward, each at the top edge, fully
+            // shown, never resized, and the first drawn at once already changing pixels (the fade
+            // starts one frame slot back).
             #expect((frames.first?.fadeProgress ?? 0) > 0, "first frame at fade \(frames.first?.fadeProgress ?? 0)")
+            #expect(frames.contains { $0.fadeProgress > 0 && $0.fadeProgress < 1 }, "no frame between the looks: \(frames.map(\.fadeProgress))")
             let last = try #require(frames.last)
-            // It starts one frame slot back, so the first frame drawn already changes pixels.
-            #expect(last.time - start >= 0.2 - 1 / 60.0)
-            #expect(last.time - start < 0.2 + 2 * (1 / 60.0) + 0.05, "the fade took \(last.time - start) s")
+            // Never cut short: the last frame is drawn at or after the fade's end.
+            #expect(last.time - start >= duration - 1 / 60.0)
             for frame in frames {
                 #expect(frame.reveal == 1)
                 #expect(frame.contentOffset == 0)
@@ -81,11 +88,17 @@ extension BannerX11Tests {
             // One of the titles is on screen in every frame.
             #expect(withoutTitle.isEmpty, "no title at fade progress \(withoutTitle)")
 
-            // Half-way, the background is a blend of the two colours, the one the frame asked for.
-            let (frame, background) = try #require(midway)
-            #expect(Self.isStrictlyBetween(background, Self.pixel(Self.red), Self.pixel(Self.blue)), "background \(background)")
-            let expected = Self.pixel(Self.red.blended(with: Self.blue, fraction: frame.fadeProgress))
-            #expect(background.distance(to: expected) <= 2, "background \(background), expected \(expected) at \(frame.fadeProgress)")
+            // In between, the background is a blend of the two colours, the one each frame asked
+            // for: the frame nearest half-way (wherever the machine's speed put the frames) is
+            // strictly between the two.
+            #expect(backgrounds.count == frames.count)
+            let fading = zip(frames, backgrounds).filter { $0.0.fadeProgress < 1 }
+            let (frame, background) = try #require(fading.min { abs($0.0.fadeProgress - 0.5) < abs($1.0.fadeProgress - 0.5) })
+            #expect(Self.isStrictlyBetween(background, Self.pixel(Self.red), Self.pixel(Self.blue)), "background \(background) at \(frame.fadeProgress)")
+            for (frame, background) in fading {
+                let expected = Self.pixel(Self.red.blended(with: Self.blue, fraction: frame.fadeProgress))
+                #expect(background.distance(to: expected) <= 2, "background \(background), expected \(expected) at \(frame.fadeProgress)")
+            }
 
             // And it ends on the new look.
             let end = try #require(observer.screenshot(Self.titleArea))
@@ -94,7 +107,8 @@ extension BannerX11Tests {
         }
 
         @Test func heightChangeAnimatesAndTheReservationChangesOnce() throws {
-            let fixture = try Fixture()
+            // 1 s, so that some frame lands part-way at any speed (see above).
+            let fixture = try Fixture(timing: BannerTiming(crossFadeDuration: 1))
             let observer = fixture.observer
             let before = observer.workAreas()
             fixture.host.compactPolicy = .never

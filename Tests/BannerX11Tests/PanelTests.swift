@@ -51,10 +51,12 @@ extension BannerX11Tests {
             let (fixture, panel, _) = try Self.desktopWithPanel()
             defer { panel.close() }
             var panelRows: [Pixel] = []
-            fixture.host.onFrame = { [unowned fixture] _ in
+            var heights: [Int] = []
+            fixture.host.onFrame = { [unowned fixture] frame in
                 // What the user sees of the panel at every frame: its bottom row.
                 if let shot = fixture.observer.screenshot(Rect(x: 640, y: 29, width: 1, height: 1)) {
                     panelRows.append(shot.pixel(x: 640, y: 29))
+                    heights.append(frame.visibleHeight)
                 }
             }
             fixture.host.compactPolicy = .never
@@ -62,7 +64,8 @@ extension BannerX11Tests {
             #expect(fixture.run { fixture.host.phase == .presented })
             fixture.host.dismissTopBanner()
             #expect(fixture.run { fixture.host.phase == .hidden })
-            #expect(panelRows.count >= 4, "\(panelRows.count) frames")
+            // Frames part-way were among them (how many depends on the machine's speed).
+            #expect(heights.contains { $0 > 0 && $0 < 80 }, "frames at \(heights)")
             #expect(panelRows.allSatisfy { $0 == panel.colour }, "\(panelRows)")
         }
 

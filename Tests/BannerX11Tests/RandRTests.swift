@@ -142,10 +142,10 @@ extension BannerX11Tests {
             // down from above the lower monitor's top edge would show.
             let strip = Rect(x: 0, y: Self.lower.y - 80, width: Self.upper.width, height: 80)
             let clean = try #require(observer.screenshot(strip))
-            var frames = 0
+            var reveals: [Double] = []
             var spoiled: [Double] = []
             host.onFrame = { frame in
-                frames += 1
+                reveals.append(frame.reveal)
                 if observer.screenshot(strip) != clean { spoiled.append(frame.reveal) }
             }
 
@@ -166,7 +166,8 @@ extension BannerX11Tests {
 
             host.dismissTopBanner()
             #expect(fixture.run { host.phase == .hidden })
-            #expect(frames >= 16)
+            // Checked part-way in and out, however many frames the machine's speed allows.
+            #expect(reveals.contains { $0 > 0 && $0 < 1 }, "frames at reveal \(reveals)")
             #expect(spoiled.isEmpty, "banner pixels on the upper monitor at reveal \(spoiled)")
             #expect(observer.screenshot(strip) == clean)
         }

@@ -94,7 +94,8 @@ extension BannerX11Tests {
             }
             try fixture.host.presentTopBanner { $0.title("Sliding").backgroundColor(.systemRed).cornerRadius(16) }
             #expect(fixture.run { fixture.host.phase == .presented })
-            #expect(Set(checked).count >= 10, "frames checked at \(checked)")
+            // However many frames the machine's speed allows: some part-way down.
+            #expect(checked.contains { $0 < 80 }, "frames checked at \(checked)")
             #expect(wrong.isEmpty, "\(wrong)")
             let settled = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
             #expect(settled.pixel(x: 0, y: 79) == Self.desktop)
@@ -105,7 +106,7 @@ extension BannerX11Tests {
             try fixture.host.presentTopBanner { $0.title("Sliding").backgroundColor(.systemRed).cornerRadius(16).height(120) }
             #expect(fixture.run { fixture.host.reservedHeight == 120 && !fixture.display.hosts.contains { $0.frameDeadline != nil } })
             fixture.host.onFrame = nil
-            #expect(Set(checked).count >= 5, "frames checked at \(checked)")
+            #expect(checked.contains { $0 > 80 && $0 < 120 }, "frames checked at \(checked)")
             #expect(wrong.isEmpty, "\(wrong)")
             let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 120)))
             #expect(shot.pixel(x: 0, y: 119) == Self.desktop)

@@ -1,6 +1,7 @@
 // The slide: frame positions follow the ease-out curve down and the ease-in curve up, the
-// server sees every position the host sent, frames never come faster than 60 fps, and the
-// banner ends exactly at the monitor's top edge.
+// server sees every position the host sent, and the banner ends exactly at the monitor's top
+// edge. How many frames a slide gets depends on the machine's speed, so no test counts them:
+// each asserts where the frames it saw lie.
 
 import BannerCore
 import BannerX11
@@ -26,7 +27,7 @@ extension BannerX11Tests {
             let after = monotonicNow()
             #expect(fixture.run { fixture.host.phase == .presented })
 
-            #expect(frames.count >= 8)
+            #expect(frames.contains { $0.visibleHeight > 0 && $0.visibleHeight < 80 }, "no frame part-way: \(frames.map(\.visibleHeight))")
             #expect(frames.last?.contentOffset == 0)
             #expect(frames.last?.visibleHeight == 80)
             #expect(frames.last?.reservedHeight == 80)
@@ -43,9 +44,9 @@ extension BannerX11Tests {
                 #expect(frame.reveal >= early - 1e-9 && frame.reveal <= late + 1e-9, "reveal \(frame.reveal) off the curve")
             }
             #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.visibleHeight <= $1.visibleHeight })
-            // Paced to 60 fps slots counted from the slide's start: never two frames in one slot.
-            let slots = frames.map { Int(($0.time - before + lead) * 60) }
-            #expect(zip(slots, slots.dropFirst()).allSatisfy { $0 < $1 }, "slots \(slots)")
+            // Each frame a new moment (the pacing to 60 fps slots itself is FramePacer's, tested
+            // on a manual clock in BannerCoreTests, and measured by `make bench`).
+            #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.time < $1.time })
             // The last frame is drawn at or after the slide's end, never cut short.
             #expect(try #require(frames.last).time - before + lead >= 0.25)
 
@@ -73,7 +74,7 @@ extension BannerX11Tests {
             host.compactPolicy = .never
             var frames: [RenderedFrame] = []
             var content: Window?
-            host.onFrame = { [unowned fixture] frame in
+            host.onFrame = { [unowned fixture, unowned host] frame in
                 frames.append(frame)
                 if content == nil {
                     content = fixture.observer.children(of: Window(host.bannerWindowID)).first
@@ -83,7 +84,7 @@ extension BannerX11Tests {
             fixture.observer.clearRecords()
             try host.presentTopBanner { $0.title("Below").backgroundColor(.systemRed) }
             #expect(fixture.run { host.phase == .presented })
-            #expect(frames.count >= 8)
+            #expect(frames.contains { $0.visibleHeight > 0 && $0.visibleHeight < 80 }, "no frame part-way: \(frames.map(\.visibleHeight))")
 
             let clip = fixture.observer.configures.filter { $0.window == host.bannerWindowID }
             #expect(clip.allSatisfy { $0.y == 400 })
@@ -106,7 +107,7 @@ extension BannerX11Tests {
             let after = monotonicNow()
             #expect(fixture.run { fixture.host.phase == .hidden })
 
-            #expect(frames.count >= 8)
+            #expect(frames.contains { $0.visibleHeight > 0 && $0.visibleHeight < 80 }, "no frame part-way: \(frames.map(\.visibleHeight))")
             for frame in frames {
                 let early = 1 - EasingCurve.easeIn.value(at: (frame.time - before) / 0.25)
                 let late = 1 - EasingCurve.easeIn.value(at: (frame.time - after) / 0.25)
@@ -126,7 +127,8 @@ extension BannerX11Tests {
             fixture.host.onFrame = { frames.append($0) }
             fixture.host.compactPolicy = .never
             try fixture.host.presentTopBanner { $0.title("Changed my mind") }
-            #expect(fixture.run { frames.count >= 4 })
+            // The first frame, drawn at once, is part-way down: turn back there.
+            #expect(fixture.run { !frames.isEmpty })
             fixture.host.dismissTopBanner()
             #expect(fixture.host.isBannerPresented == false)
             #expect(fixture.run { fixture.host.phase == .hidden })

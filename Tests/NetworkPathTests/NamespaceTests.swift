@@ -9,7 +9,7 @@ import Testing
 
 @Suite(
     "Network path in a namespace", .serialized,
-    .enabled(if: geteuid() == 0, "creating network namespaces needs root; CI runs `make test` as root")
+    .needsRoot("creating network namespaces")
 )
 struct NamespaceTests {
     /// veth0 up with 10.1.0.2/24 and an IPv4 default route via 10.1.0.1.

@@ -1,12 +1,28 @@
 // Runs a real program the way a script would: raw argument bytes (invalid UTF-8 included),
 // a chosen or inherited environment, stdin/stdout/stderr on pipes, and bounded waits for its
-// output and its exit that wake on the pipes rather than on a timer.
+// output and its exit that wake on the pipes rather than on a timer. Each program starts a
+// process group of its own, and whatever is left of that group is killed when the test lets go
+// of it, so nothing a test starts outlives it (scripts/check-leftovers.sh checks that).
 
 import Glibc
+import Synchronization
 
-/// A started child process with piped standard streams. Releasing it closes its standard input
-/// and kills it if it has not been waited for.
+/// Held while a Subprocess makes its pipes and spawns its child.
+private let spawning = Mutex(())
+
+/// A started child process with piped standard streams, leading a process group of its own.
+/// Releasing it closes its standard input and kills what is left of its process group.
 public final class Subprocess {
+    /// The variable `make test` marks every process of a test run with (scripts/check-leftovers.sh).
+    public static let runMarkerName = "WINDOW_BANNER_TEST_RUN"
+
+    /// `runMarkerName=value` when this process runs under scripts/check-leftovers.sh: an
+    /// environment built from scratch (here, or by `env -i` in a command) must keep it, or the
+    /// processes started with it escape the check.
+    public static var runMarker: String? {
+        getenv(runMarkerName).map { "\(runMarkerName)=\(String(cString: $0))" }
+    }
+
     public let pid: pid_t
     /// The executable and its arguments, for messages.
     public let commandLine: String
@@ -21,7 +37,26 @@ public final class Subprocess {
     /// Starts `executable` (a path) with `arguments` (argv[1...]) given as raw bytes, in
     /// `environment`, or in this process's own environment when it is nil.
     public init(executable: String, rawArguments: [[UInt8]], environment: [String: String]? = nil) throws {
-        commandLine = ([executable] + rawArguments.map { String(decoding: $0, as: UTF8.self) }).joined(separator: " ")
+        let commandLine = ([executable] + rawArguments.map { String(decoding: $0, as: UTF8.self) }).joined(separator: " ")
+        self.commandLine = commandLine
+        // Tests run in parallel: a pipe end another thread's child inherited in the moment
+        // between pipe() and fcntl() would stay open in that child (an X server, an owner) and
+        // hold every wait for this process's output to its deadline. So pipes are made and
+        // children spawned one Subprocess at a time (Swift's Glibc has no pipe2).
+        let started = try spawning.withLock { _ in
+            try Self.spawn(executable, rawArguments: rawArguments, environment: environment, commandLine: commandLine)
+        }
+        pid = started.pid
+        stdinWrite = started.input
+        stdoutRead = started.output
+        stderrRead = started.errors
+        openPipes = [started.output, started.errors]
+    }
+
+    /// Starts the child; its pid and this side's ends of its stdin, stdout and stderr pipes.
+    private static func spawn(
+        _ executable: String, rawArguments: [[UInt8]], environment: [String: String]?, commandLine: String
+    ) throws -> (pid: pid_t, input: Int32, output: Int32, errors: Int32) {
         func pipePair() throws -> (Int32, Int32) {
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else { throw TestFailure("pipe failed") }
@@ -47,7 +82,9 @@ public final class Subprocess {
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A group of its own (pgid = its pid): the children it starts can be killed with it.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         defer {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
@@ -59,7 +96,11 @@ public final class Subprocess {
             pointer[bytes.count] = 0
             return pointer
         } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { chosen in
+            var entries = chosen.map { "\($0.key)=\($0.value)" }
+            if chosen[runMarkerName] == nil, let marker = runMarker { entries.append(marker) }
+            return entries.map { strdup($0) } + [nil]
+        }
         defer {
             for pointer in argv { pointer?.deallocate() }
             for pointer in envp ?? [] { free(pointer) }
@@ -74,11 +115,7 @@ public final class Subprocess {
             [input.1, output.0, errors.0].forEach { close($0) }
             throw TestFailure("cannot start \(commandLine): \(String(cString: strerror(status)))")
         }
-        pid = child
-        stdinWrite = input.1
-        stdoutRead = output.0
-        stderrRead = errors.0
-        openPipes = [output.0, errors.0]
+        return (child, input.1, output.0, errors.0)
     }
 
     /// Convenience for UTF-8 arguments.
@@ -135,6 +172,12 @@ public final class Subprocess {
         stdinWrite = -1
     }
 
+    /// Closes the reading end of the child's standard output, as a reader that goes away does:
+    /// what the child writes after that meets a closed pipe.
+    public func closeStandardOutput() {
+        if openPipes.remove(stdoutRead) != nil { close(stdoutRead) }
+    }
+
     public func signal(_ number: Int32) { kill(pid, number) }
 
     /// Waits up to `timeout` seconds for the process to close its output and exit; returns the
@@ -146,7 +189,7 @@ public final class Subprocess {
         while !openPipes.isEmpty {
             let remaining = deadline - monotonicSeconds()
             guard remaining > 0 else {
-                kill(pid, SIGKILL)
+                killGroup()
                 _ = reap(blocking: true)
                 return nil
             }
@@ -162,9 +205,15 @@ public final class Subprocess {
             _ = poll(&none, 0, 10)
         }
         if let status = reap(blocking: false) { return status }
-        kill(pid, SIGKILL)
+        killGroup()
         _ = reap(blocking: true)
         return nil
+    }
+
+    /// SIGKILL to the process and everything left in its process group (children that did not
+    /// move to a group or session of their own).
+    public func killGroup() {
+        kill(-pid, SIGKILL)
     }
 
     /// Waits up to `timeout` seconds for output on the open pipes and appends it to its buffer;
@@ -195,10 +244,9 @@ public final class Subprocess {
 
     deinit {
         closeStandardInput()
-        if exitStatus == nil {
-            kill(pid, SIGKILL)
-            _ = reap(blocking: true)
-        }
+        // Also after the process itself has exited: what it started in its group goes with it.
+        killGroup()
+        if exitStatus == nil { _ = reap(blocking: true) }
         for fd in openPipes { close(fd) }
     }
 }

@@ -49,7 +49,7 @@ private final class OpenRecorder {
 extension WindowBannerCLITests {
     @Suite(
         "monitor: connectivity from NetworkManager and the HTTP check",
-        .enabled(if: geteuid() == 0, "creating network namespaces needs root; CI runs `make test` as root")
+        .needsRoot("creating network namespaces")
     )
     struct MonitorConnectivityTests {
         static let offlineTitle = "No Internet Connection"

@@ -18,7 +18,7 @@ extension WindowBannerCLITests {
     @Suite(
         "monitor: hostile answers to the connectivity check",
         // Needs root for the namespace; under CI=true it runs anyway, so a missing root fails.
-        .enabled(if: geteuid() == 0 || ProcessInfo.processInfo.environment["CI"] == "true", "creating network namespaces needs root; CI runs `make test` as root")
+        .needsRoot("creating network namespaces")
     )
     struct MonitorHostileAnswerTests {
         /// One hostile answer, the report it gives, the banner that follows, and whether it is

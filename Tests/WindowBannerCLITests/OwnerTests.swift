@@ -106,19 +106,28 @@ extension WindowBannerCLITests {
 
         @Test func transientBannerGoesByItselfAfterItsTimeout() throws {
             let owner = try OwnerFixture()
-            try owner.show(["--title", "Saved", "--compact", "never", "--timeout", "0.6"])
-            let status = try owner.status()
-            #expect(status.mode == "transient")
-            #expect((status.remaining ?? 0) > 0 && (status.remaining ?? 1) <= 0.6)
+            // `--wait` hears from the owner how the banner ended: by its timeout, nobody else.
+            let outcome = try owner.run(["show", "--title", "Saved", "--compact", "never", "--timeout", "0.6", "--wait"])
+            #expect(outcome.status == 0)
+            #expect(outcome.output == "timeout\n")
             #expect(owner.fixture.waitForRestoredDesktop())
             #expect(try owner.status().presented == false)
         }
 
-        @Test func transientWithoutValueLastsTwoAndAHalfSeconds() throws {
+        /// The time left as the owner reports it the moment it shows the banner, to a follower
+        /// subscribed before: a later `status` could come after a short banner is gone.
+        @Test(arguments: [(["--timeout", "0.6"], 0.6), (["--transient"], 2.5)])
+        func transientBannerCountsDownFromItsTimeout(flags: [String], timeout: Double) throws {
             let owner = try OwnerFixture()
-            try owner.show(["--title", "Saved", "--transient"])
-            let remaining = try #require(try owner.status().remaining)
-            #expect(remaining > 1.5 && remaining <= 2.5)
+            try owner.show(["--title", "Waiting", "--sticky", "--compact", "never"])
+            let follow = try owner.fixture.launch(["status", "--follow", "--format", "{title} {remaining}"])
+            #expect(follow.readLine(timeout: 20) == "Waiting ")
+            try owner.show(["--title", "Saved", "--compact", "never"] + flags)
+            let line = try #require(follow.readLine(timeout: 20), "stderr: \(follow.standardError)")
+            #expect(line.hasPrefix("Saved "), "\(line)")
+            let remaining = try #require(Double(line.dropFirst("Saved ".count)), "\(line)")
+            // A time left at all: transient (a sticky banner has none).
+            #expect(remaining > timeout / 2 && remaining <= timeout, "\(line)")
         }
 
         @Test func enqueuedBannersShowOneAtATimeInOrder() throws {

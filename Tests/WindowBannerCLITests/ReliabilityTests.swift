@@ -137,7 +137,7 @@ extension WindowBannerCLITests {
             _ = truncated
         }
 
-        @Test(.enabled(if: geteuid() == 0, "needs root to act as another user"))
+        @Test(.needsRoot("acting as another user"))
         func otherUsersCanNeitherReachNorDriveTheOwner() throws {
             let owner = try OwnerFixture()
             try owner.show(["--title", "Visible", "--compact", "never"])

@@ -171,6 +171,19 @@ extension WindowBannerCLITests {
             #expect(direct.waitForExit(timeout: 10) == 0)
         }
 
+        /// A bar that goes away without a word: the follower ends (exit 0) although it has
+        /// nothing to write, with no owner and with one that has nothing new to say.
+        @Test(arguments: [false, true])
+        func followEndsWhenItsReaderGoesAwayWithNothingToWrite(ownerRuns: Bool) throws {
+            let owner = try OwnerFixture()
+            if ownerRuns { try owner.show(["--title", "Up", "--sticky", "--compact", "never"]) }
+            let follow = try owner.fixture.launch(["status", "--follow"])
+            #expect(try Self.nextLine(follow) == (ownerRuns ? "Up" : ""))
+            follow.closeStandardOutput()
+            #expect(follow.waitForExit(timeout: Self.lineDeadline) == 0, "the follower outlived its reader")
+            #expect(follow.standardError == "")
+        }
+
         @Test func thePolybarModuleRunsAsPolybarRunsIt() throws {
             let owner = try OwnerFixture()
             // polybar's custom/script with tail = true: `sh -c EXEC`, each line shown as it comes.
@@ -224,7 +237,7 @@ extension WindowBannerCLITests {
             #expect(polybar.waitForExit(timeout: 0.1) == nil, "polybar ended: \(polybar.standardError)")
         }
 
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/i3blocks"), "i3blocks is not installed (scripts/install-deps.sh installs it)"))
+        @Test(.needsProgram("/usr/bin/i3blocks", package: "i3blocks"))
         func theI3blocksBlockShowsTheTitleInTheRealI3blocks() throws {
             let owner = try OwnerFixture()
             // The real i3blocks, printing i3bar's protocol on its output as i3bar would read it.
