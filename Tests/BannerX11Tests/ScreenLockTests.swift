@@ -174,8 +174,8 @@ extension BannerX11Tests {
             let banner = Window(fixture.host.bannerWindowID)
             // Blank only (no hacks to burn the CPU), no lock dialog, no fades.
             try writeFile(fixture.desktop.home + "/.xscreensaver", "mode: blank\nlock: False\nsplash: False\nfade: False\nunfade: False\n")
-            // setsid: the daemon and the helpers it starts form one process group, killed whole.
-            let daemon = try fixture.desktop.start(["setsid", "xscreensaver", "-no-splash"])
+            // The daemon and the helpers it starts form one process group (Subprocess's), killed whole.
+            let daemon = try fixture.desktop.start(["xscreensaver", "-no-splash"])
             defer {
                 kill(-daemon.pid, SIGTERM)
                 _ = daemon.waitForExit(timeout: 5)

@@ -102,8 +102,11 @@ public final class TestDesktop {
         environment["NO_AT_BRIDGE"] = "1"
         mkdir(home + "/run", 0o700)
         guard let command = try Self.command(for: windowManager, home: home) else { return }
-        // setsid: the WM and whatever it starts form one process group, killed whole at the end.
-        wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec setsid \(command) >/dev/null 2>&1"], environment: environment)
+        // Subprocess starts it in a process group of its own: the WM and whatever it starts are
+        // killed whole at the end. (No setsid here: as a group leader, setsid would fork, exit at
+        // once and leave the WM in a group nobody kills — a restarted WM then found the old one
+        // still running.)
+        wm = try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec \(command) >/dev/null 2>&1"], environment: environment)
         let observer = try XObserver(displayName: displayName)
         defer { observer.close() }
         // Every one of them names its check window on the root and on itself once it runs; a
