@@ -2,6 +2,10 @@
 // `.enabled(if:)`: where it is missing, the test is skipped on a developer's machine but fails
 // under `CI=true`, so a CI run can never go green by not running a test.
 
+// ProcessTestSupport is a plain target, so `swift build -c release` (make install, make deb)
+// compiles it too, where the Testing module is not there to import: the trait exists only
+// where Testing does, which is wherever tests are built.
+#if canImport(Testing)
 import Glibc
 import Testing
 
@@ -49,3 +53,4 @@ extension Trait where Self == MachineRequirement {
                            need: "\(path) is not installed (scripts/install-deps.sh installs the \(package) package)")
     }
 }
+#endif
