@@ -40,8 +40,9 @@ extension BannerX11Tests {
 
             // A monitor comes: it gets the banner, sliding in, with its own reservation.
             var reveals: [Double] = []
-            display.onMonitorsChanged = {
-                if let added = try? display.host(named: "right") { added.onFrame = { reveals.append($0.reveal) } }
+            // Weak: the display keeps this closure, which must not keep the display.
+            display.onMonitorsChanged = { [weak display] in
+                if let added = try? display?.host(named: "right") { added.onFrame = { reveals.append($0.reveal) } }
             }
             #expect(try HotPlugTests.change(fixture, HotPlugTests.setMonitor("right", Self.right, output: "none")) {
                 (try? display.host(named: "right"))?.phase == .presented
