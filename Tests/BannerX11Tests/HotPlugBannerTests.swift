@@ -16,17 +16,6 @@ extension BannerX11Tests {
         static let right = MonitorGeometry(x: 640, y: 0, width: 640, height: 800)
         static let red = Pixel(hex: 0xFF3B30)
 
-        /// The banners on screen, left to right.
-        static func banners(_ observer: XObserver) -> [Rect] {
-            observer.windows(named: "window-banner").compactMap(observer.geometry(of:)).sorted { $0.x < $1.x }
-        }
-
-        /// The reservations of our docks, left to right.
-        static func struts(_ observer: XObserver) -> [[Int]] {
-            observer.windows(named: "window-banner-reservation")
-                .compactMap { observer.cardinals($0, "_NET_WM_STRUT_PARTIAL") }
-                .sorted { $0[8] < $1[8] }
-        }
 
         @Test func aMonitorAddedGetsTheBannerAndARemovedOneTakesItsBannerAway() throws {
             let fixture = try Fixture(setup: [HotPlugTests.setMonitor("left", Self.left, output: "screen")])
@@ -35,8 +24,8 @@ extension BannerX11Tests {
             #expect(display.hosts.map(\.monitorName) == ["left"])
             fixture.host.compactPolicy = .never
             try display.presentTopBannerOnEveryMonitor(TopBannerConfigBuilder().title("Everywhere").backgroundColor(.systemRed).build())
-            #expect(fixture.run { fixture.host.phase == .presented && Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80)] })
-            #expect(Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]])
+            #expect(fixture.run { fixture.host.phase == .presented && observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80)] })
+            #expect(observer.reservationStruts() == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]])
 
             // A monitor comes: it gets the banner, sliding in, with its own reservation.
             var reveals: [Double] = []
@@ -46,23 +35,23 @@ extension BannerX11Tests {
             }
             #expect(try HotPlugTests.change(fixture, HotPlugTests.setMonitor("right", Self.right, output: "none")) {
                 (try? display.host(named: "right"))?.phase == .presented
-                    && Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80), Rect(x: 640, y: 0, width: 640, height: 80)]
+                    && observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80), Rect(x: 640, y: 0, width: 640, height: 80)]
                     && observer.workAreas().allSatisfy { $0.y == 80 && $0.height == 720 }
-            }, "banners \(Self.banners(observer)), work areas \(observer.workAreas())")
+            }, "banners \(observer.banners()), work areas \(observer.workAreas())")
             let added = try display.host(named: "right")
             #expect(added.compactPolicy == .never)
             #expect(reveals.contains { $0 > 0 && $0 < 1 }, "reveals \(reveals)")
             #expect(reveals.last == 1)
-            #expect(Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0], [0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]])
+            #expect(observer.reservationStruts() == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0], [0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]])
             #expect(fixture.waitUntilBannerIsOnTop(of: added))
             let shot = try #require(observer.screenshot(Rect(x: 640, y: 0, width: 640, height: 80)))
             #expect(shot.pixel(x: 640, y: 2) == Self.red && shot.pixel(x: 1279, y: 79) == Self.red)
 
             // It goes: its banner and reservation go, the other monitor's stay.
             #expect(try HotPlugTests.change(fixture, ["xrandr", "--delmonitor", "right"]) {
-                display.hosts.map(\.monitorName) == ["left"] && Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80)]
-                    && Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]]
-            }, "banners \(Self.banners(observer)), struts \(Self.struts(observer))")
+                display.hosts.map(\.monitorName) == ["left"] && observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80)]
+                    && observer.reservationStruts() == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]]
+            }, "banners \(observer.banners()), struts \(observer.reservationStruts())")
             #expect(fixture.host.phase == .presented)
 
             // Dismissed everywhere, a monitor added later stays empty.

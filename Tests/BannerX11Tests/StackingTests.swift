@@ -106,9 +106,7 @@ extension BannerX11Tests {
         static let right = MonitorGeometry(x: 640, y: 0, width: 640, height: 800)
 
         static func setMonitor(_ name: String, _ geometry: MonitorGeometry, output: String) -> [String] {
-            // Physical size at 96 DPI, which xrandr wants but nothing here uses.
-            let size = "\(geometry.width)/\(geometry.width * 254 / 960)x\(geometry.height)/\(geometry.height * 254 / 960)"
-            return ["xrandr", "--setmonitor", name, "\(size)+\(geometry.x)+\(geometry.y)", output]
+            TestDesktop.setMonitor(name, Rect(x: geometry.x, y: geometry.y, width: geometry.width, height: geometry.height), output: output)
         }
 
         /// Runs `command` while serving the banner's loop, until `condition` holds.

@@ -14,91 +14,76 @@ extension WindowBannerCLITests {
         static let left = Rect(x: 0, y: 0, width: 640, height: 800)
         static let right = Rect(x: 640, y: 0, width: 640, height: 800)
 
-        static func setMonitor(_ name: String, _ area: Rect, output: String) -> [String] {
-            // Physical size at 96 DPI, which xrandr wants but nothing here uses.
-            let size = "\(area.width)/\(area.width * 254 / 960)x\(area.height)/\(area.height * 254 / 960)"
-            return ["xrandr", "--setmonitor", name, "\(size)+\(area.x)+\(area.y)", output]
-        }
-
-        static func banners(_ observer: XObserver) -> [Rect] {
-            observer.windows(named: "window-banner").compactMap(observer.geometry(of:)).sorted { $0.x < $1.x }
-        }
-
-        static func struts(_ observer: XObserver) -> [[Int]] {
-            observer.windows(named: "window-banner-reservation")
-                .compactMap { observer.cardinals($0, "_NET_WM_STRUT_PARTIAL") }
-                .sorted { $0[8] < $1[8] }
-        }
 
         @Test func anAllBannerReachesAMonitorPluggedInLater() throws {
-            let owner = try OwnerFixture(setup: [Self.setMonitor("left", Self.left, output: "screen")])
+            let owner = try OwnerFixture(setup: [TestDesktop.setMonitor("left", Self.left, output: "screen")])
             let observer = owner.observer
             try owner.show(["--title", "Everywhere", "--compact", "never", "--monitor", "all"])
-            #expect(observer.wait { Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80)] })
+            #expect(observer.wait { observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80)] })
 
-            try owner.fixture.desktop.run(Self.setMonitor("right", Self.right, output: "none"))
+            try owner.fixture.desktop.run(TestDesktop.setMonitor("right", Self.right, output: "none"))
             #expect(observer.wait {
-                Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80), Rect(x: 640, y: 0, width: 640, height: 80)]
-                    && Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0], [0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]]
+                observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80), Rect(x: 640, y: 0, width: 640, height: 80)]
+                    && observer.reservationStruts() == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0], [0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]]
                     && observer.workAreas().allSatisfy { $0.y == 80 && $0.height == 720 }
-            }, "banners \(Self.banners(observer)), struts \(Self.struts(observer)), work areas \(observer.workAreas())")
+            }, "banners \(observer.banners()), struts \(observer.reservationStruts()), work areas \(observer.workAreas())")
             let status = try owner.status()
             #expect(status.monitors.map(\.monitor) == ["left", "right"])
             #expect(status.monitors.allSatisfy { $0.presented && $0.title == "Everywhere" && $0.reserved == 80 }, "\(status.monitors)")
 
             // Dismissed, it is gone from both, reservations included.
             #expect(try owner.run(["dismiss"]).status == 0)
-            #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && Self.banners(observer).isEmpty })
+            #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && observer.banners().isEmpty })
         }
 
         @Test func runOnAllMonitorsReachesAMonitorPluggedInLater() throws {
-            let fixture = try Fixture(setup: [Self.setMonitor("left", Self.left, output: "screen")])
+            let fixture = try Fixture(setup: [TestDesktop.setMonitor("left", Self.left, output: "screen")])
             let observer = fixture.observer
             let banner = try fixture.launch(["run", "--title", "T", "--compact", "never", "--monitor", "all"])
-            #expect(observer.wait { Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80)] })
-            try fixture.desktop.run(Self.setMonitor("right", Self.right, output: "none"))
+            #expect(observer.wait { observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80)] })
+            try fixture.desktop.run(TestDesktop.setMonitor("right", Self.right, output: "none"))
             #expect(observer.wait {
-                Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80), Rect(x: 640, y: 0, width: 640, height: 80)]
-                    && Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0], [0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]]
-            }, "banners \(Self.banners(observer)), struts \(Self.struts(observer))")
+                observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80), Rect(x: 640, y: 0, width: 640, height: 80)]
+                    && observer.reservationStruts() == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0], [0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]]
+            }, "banners \(observer.banners()), struts \(observer.reservationStruts())")
             banner.signal(SIGTERM)
             #expect(banner.waitForExit() == 0)
             #expect(banner.standardError == "")
-            #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && Self.banners(observer).isEmpty })
+            #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && observer.banners().isEmpty })
         }
 
         @Test func runOnAMonitorThatIsUnpluggedMovesToThePrimaryMonitor() throws {
             let fixture = try Fixture(setup: [
-                Self.setMonitor("left", Self.left, output: "screen"), Self.setMonitor("right", Self.right, output: "none"),
+                TestDesktop.setMonitor("left", Self.left, output: "screen"), TestDesktop.setMonitor("right", Self.right, output: "none"),
             ])
             let observer = fixture.observer
             let banner = try fixture.launch(["run", "--title", "T", "--compact", "never", "--monitor", "right"])
-            #expect(observer.wait { Self.banners(observer) == [Rect(x: 640, y: 0, width: 640, height: 80)] })
+            #expect(observer.wait { observer.banners() == [Rect(x: 640, y: 0, width: 640, height: 80)] })
             try fixture.desktop.run(["xrandr", "--delmonitor", "right"])
             #expect(observer.wait {
-                Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80)]
-                    && Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]]
-            }, "banners \(Self.banners(observer)), struts \(Self.struts(observer))")
+                observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80)]
+                    && observer.reservationStruts() == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]]
+            }, "banners \(observer.banners()), struts \(observer.reservationStruts())")
             banner.signal(SIGTERM)
             #expect(banner.waitForExit() == 0)
             #expect(banner.standardError == "window-banner: warning: its monitor is gone: the banner moves to the primary monitor left\n")
-            #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && Self.banners(observer).isEmpty })
+            #expect(observer.wait { observer.windows(named: "window-banner-reservation").isEmpty && observer.banners().isEmpty })
         }
 
         @Test func aBannerWhoseMonitorIsUnpluggedMovesToThePrimaryMonitor() throws {
             let owner = try OwnerFixture(setup: [
-                Self.setMonitor("left", Self.left, output: "screen"), Self.setMonitor("right", Self.right, output: "none"),
+                TestDesktop.setMonitor("left", Self.left, output: "screen"), TestDesktop.setMonitor("right", Self.right, output: "none"),
             ])
             let observer = owner.observer
             try owner.show(["--title", "Pinned", "--id", "pinned", "--compact", "never", "--monitor", "right"])
-            #expect(observer.wait { Self.banners(observer) == [Rect(x: 640, y: 0, width: 640, height: 80)] })
-            #expect(Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]])
+            #expect(observer.wait { observer.banners() == [Rect(x: 640, y: 0, width: 640, height: 80)] })
+            #expect(observer.reservationStruts() == [[0, 0, 80, 0, 0, 0, 0, 0, 640, 1279, 0, 0]])
 
             try owner.fixture.desktop.run(["xrandr", "--delmonitor", "right"])
             #expect(observer.wait {
-                Self.banners(observer) == [Rect(x: 0, y: 0, width: 640, height: 80)]
-                    && Self.struts(observer) == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]]
-            }, "banners \(Self.banners(observer)), struts \(Self.struts(observer))")
+                observer.banners() == [Rect(x: 0, y: 0, width: 640, height: 80)]
+                    && observer.reservationStruts() == [[0, 0, 80, 0, 0, 0, 0, 0, 0, 639, 0, 0]]
+            }, "banners \(observer.banners()), struts \(observer.reservationStruts())")
             let status = try owner.status()
             #expect(status.monitors.map(\.monitor) == ["left"])
             #expect(status.monitors.first?.title == "Pinned" && status.monitors.first?.id == "pinned", "\(status.monitors)")

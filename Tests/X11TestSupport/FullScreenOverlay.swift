@@ -18,12 +18,7 @@ public final class FullScreenOverlay {
         guard let display = XOpenDisplay(displayName) else { throw TestFailure("overlay cannot open \(displayName)") }
         self.display = display
         self.colour = Pixel(hex: colour)
-        let root = wb_RootWindow(display, wb_DefaultScreen(display))
-        var attributes = XSetWindowAttributes()
-        attributes.override_redirect = 1
-        attributes.background_pixel = UInt(colour)
-        window = XCreateWindow(display, root, 0, 0, UInt32(width), UInt32(height), 0, Int32(CopyFromParent), UInt32(InputOutput), nil,
-                               UInt(CWOverrideRedirect | CWBackPixel), &attributes)
+        window = createCoveringWindow(display, width: width, height: height, colour: colour)
         XLowerWindow(display, window)
         XMapWindow(display, window)
         XSync(display, 0)

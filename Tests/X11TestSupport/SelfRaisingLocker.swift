@@ -17,13 +17,7 @@ public final class SelfRaisingLocker {
         guard let display = XOpenDisplay(displayName) else { throw TestFailure("locker cannot open \(displayName)") }
         self.display = display
         self.colour = Pixel(hex: colour)
-        let root = wb_RootWindow(display, wb_DefaultScreen(display))
-        var attributes = XSetWindowAttributes()
-        attributes.override_redirect = 1
-        attributes.background_pixel = UInt(colour)
-        attributes.event_mask = VisibilityChangeMask
-        window = XCreateWindow(display, root, 0, 0, UInt32(width), UInt32(height), 0, Int32(CopyFromParent), UInt32(InputOutput), nil,
-                               UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
+        window = createCoveringWindow(display, width: width, height: height, colour: colour, eventMask: VisibilityChangeMask)
         XMapRaised(display, window)
         XSync(display, 0)
     }
@@ -53,4 +47,17 @@ public final class SelfRaisingLocker {
         XSync(display, 0)
         XCloseDisplay(display)
     }
+}
+
+/// An override-redirect window of one `colour` at the root's top-left corner, `width`×`height`,
+/// selecting `eventMask`; not mapped yet. What a locker, a guard window and a desktop widget
+/// have in common.
+func createCoveringWindow(_ display: OpaquePointer, width: Int, height: Int, colour: Int, eventMask: Int = 0) -> Window {
+    let root = wb_RootWindow(display, wb_DefaultScreen(display))
+    var attributes = XSetWindowAttributes()
+    attributes.override_redirect = 1
+    attributes.background_pixel = UInt(colour)
+    attributes.event_mask = eventMask
+    return XCreateWindow(display, root, 0, 0, UInt32(width), UInt32(height), 0, Int32(CopyFromParent), UInt32(InputOutput), nil,
+                         UInt(CWOverrideRedirect | CWBackPixel | CWEventMask), &attributes)
 }

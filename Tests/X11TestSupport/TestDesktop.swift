@@ -90,6 +90,14 @@ public final class TestDesktop {
         try startWindowManager(windowManager)
     }
 
+    /// The `xrandr --setmonitor` command that defines monitor `name` over `area`, on `output`
+    /// (`screen` for the first one, `none` for the others).
+    public static func setMonitor(_ name: String, _ area: Rect, output: String) -> [String] {
+        // Physical size at 96 DPI, which xrandr wants but nothing here uses.
+        let size = "\(area.width)/\(area.width * 254 / 960)x\(area.height)/\(area.height * 254 / 960)"
+        return ["xrandr", "--setmonitor", name, "\(size)+\(area.x)+\(area.y)", output]
+    }
+
     /// Starts `windowManager` and waits until it manages windows (for a WM started late, or
     /// again after `killWindowManager()`).
     public func startWindowManager(_ windowManager: WindowManager) throws {

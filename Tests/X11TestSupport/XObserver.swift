@@ -508,3 +508,17 @@ extension XObserver {
         return (0..<Int(count)).map { (UInt(clients[$0].resource_base), UInt(clients[$0].resource_mask)) }
     }
 }
+
+extension XObserver {
+    /// The banners on screen (our windows named "window-banner"), left to right.
+    public func banners() -> [Rect] {
+        windows(named: "window-banner").compactMap(geometry(of:)).sorted { $0.x < $1.x }
+    }
+
+    /// The `_NET_WM_STRUT_PARTIAL` of our reservation docks, left to right (by `top_start_x`).
+    public func reservationStruts() -> [[Int]] {
+        windows(named: "window-banner-reservation")
+            .compactMap { cardinals($0, "_NET_WM_STRUT_PARTIAL") }
+            .sorted { $0[8] < $1[8] }
+    }
+}
