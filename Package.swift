@@ -6,6 +6,7 @@ let package = Package(
     name: "WindowBanner",
     products: [
         .library(name: "BannerCore", targets: ["BannerCore"]),
+        .library(name: "BannerRuntime", targets: ["BannerRuntime"]),
         .library(name: "BannerX11", targets: ["BannerX11"]),
         .library(name: "NetworkPath", targets: ["NetworkPath"]),
         .executable(name: "window-banner", targets: ["window-banner"]),
@@ -17,13 +18,19 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Xlib, Xft (with fontconfig), XRender, Xrandr and Xext, bridged through shim.h; XCB on Xlib's
-        // connection for the batched reads of other clients' struts (PanelWatch); HarfBuzz (shaping,
-        // on the FreeType face of each Xft font) and FriBidi (the Unicode bidi algorithm) for text.
+        // Xlib, Xft, XRender, Xrandr and Xext, bridged through shim.h; XCB on Xlib's connection for
+        // the batched reads of other clients' struts (PanelWatch).
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext xscrnsaver harfbuzz fribidi",
-            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev", "libxss-dev", "libharfbuzz-dev", "libfribidi-dev"])]
+            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext xscrnsaver",
+            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev", "libxss-dev"])]
+        ),
+        // The text stack both backends share: fontconfig, FreeType, HarfBuzz (shaping) and FriBidi
+        // (the Unicode bidi algorithm).
+        .systemLibrary(
+            name: "CText",
+            pkgConfig: "fontconfig freetype2 harfbuzz fribidi",
+            providers: [.apt(["libfontconfig1-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
         // Icons: libpng's progressive reader, each row box-filtered into the drawn size as it
         // arrives (C: libpng's errors longjmp). Optimised in debug builds too: the owner the
@@ -31,8 +38,11 @@ let package = Package(
         .target(name: "CPNG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         // Pure Swift: decides every look and every frame; no X11, no I/O.
         .target(name: "BannerCore"),
-        // Draws what BannerCore decides on a real X server; reads icons (CPNG) from disk.
-        .target(name: "BannerX11", dependencies: ["CX11", "CPNG", "BannerCore"]),
+        // Runs what BannerCore decides, for either backend: the event loop and clock, fonts and
+        // shaped text (CText), icons read from disk (CPNG).
+        .target(name: "BannerRuntime", dependencies: ["CText", "CPNG", "BannerCore"]),
+        // Draws on a real X server: the override-redirect banner, its DOCK reservation, Xft text.
+        .target(name: "BannerX11", dependencies: ["CX11", "CText", "BannerRuntime", "BannerCore"]),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
         // What `show`, `dismiss`, `status` and `stats` need, and nothing that draws: options,
@@ -58,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,7 +93,7 @@ let package = Package(
         // X-Resource, so tests can count the windows, pixmaps and pictures a client holds.
         .systemLibrary(name: "CXRes", path: "Tests/CXRes", pkgConfig: "xres", providers: [.apt(["libxres-dev"])]),
         .target(name: "X11TestSupport", dependencies: ["CX11", "CXRes", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
-        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
+        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
             dependencies: ["window-banner", "window-banner-x11", "window-banner-config", "X11TestSupport", "ProcessTestSupport"]

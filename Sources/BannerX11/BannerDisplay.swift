@@ -4,9 +4,10 @@
 
 import CX11
 import BannerCore
+import BannerRuntime
 
 /// The banners of one X display, and the loop that drives them.
-public final class BannerDisplay {
+public final class BannerDisplay: LookResources {
     /// The loop every X request of this display is made from; add your own descriptors and timers.
     public let loop: EventLoop
     /// The display name in use (`:0`).
@@ -42,8 +43,8 @@ public final class BannerDisplay {
     }
 
     let connection: XConnection
-    let fonts: FontLibrary
-    let icons = IconLibrary(searchPath: .processDefault)
+    public let fonts: FontLibrary
+    public let icons = IconLibrary(searchPath: .processDefault)
     let pacer = FramePacer(rate: 60)
     /// Other clients' top struts (status bars, panels), which the banners sit under, and their
     /// side struts (vertical panels), which they sit between.
@@ -75,7 +76,7 @@ public final class BannerDisplay {
         connection = try XConnection(name: name)
         self.loop = loop
         self.timing = timing
-        fonts = FontLibrary(connection: connection)
+        fonts = FontLibrary(opener: XftFontOpener(connection: connection))
         pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: connection.xftDPI())
         XSelectInput(connection.display, connection.root, SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask)
         if connection.randrEventBase >= 0 {
@@ -89,7 +90,7 @@ public final class BannerDisplay {
         hosts = monitors.map { BannerHost(monitor: $0, context: self, timing: timing) }
         _ = refreshFullscreen()
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
-        loop.prepare.append { [unowned self] in prepareForSleep() }
+        loop.beforeEverySleep { [unowned self] in prepareForSleep() }
     }
 
     deinit { close() }
@@ -149,15 +150,6 @@ public final class BannerDisplay {
         connection.close()
     }
 
-    /// Throws the first colour or font in `appearance` this display cannot use, without
-    /// showing anything (X11 colour names are resolved by the server).
-    public func check(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        _ = try resolve(appearance.backgroundColor)
-        _ = try resolve(appearance.textColor)
-        _ = try fonts.font(appearance.font, scale: pixelsPerPoint)
-        if !appearance.subtitle.isEmpty { _ = try fonts.font(appearance.effectiveSubtitleFont, scale: pixelsPerPoint) }
-    }
-
     /// The contrast of `appearance`'s title on its background, with X11 colour names resolved
     /// by this display's server.
     public func contrast(of appearance: TopBannerAppearance) throws(BannerValueError) -> ContrastCheck {
@@ -209,19 +201,8 @@ public final class BannerDisplay {
 
     // MARK: Resolution shared by the hosts
 
-    /// The side in pixels of `appearance`'s icon: the height of its fonts' lines (the title's,
-    /// and the subtitle's with the gap), whatever the text.
-    func iconSide(for appearance: TopBannerAppearance) throws(BannerValueError) -> Int {
-        let title = try fonts.font(appearance.font, scale: pixelsPerPoint).primary
-        var subtitleLine = 0
-        if !appearance.subtitle.isEmpty {
-            let subtitle = try fonts.font(appearance.effectiveSubtitleFont, scale: pixelsPerPoint).primary
-            subtitleLine = subtitle.ascent + subtitle.descent
-        }
-        return BannerLayout.iconSide(titleLine: title.ascent + title.descent, subtitleLine: subtitleLine, scale: pixelsPerPoint)
-    }
-
-    func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
+    /// A colour in pixels' terms; X11 colour names are resolved by the server.
+    public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
         switch colour.value {
         case .rgba(let rgba):
             return rgba

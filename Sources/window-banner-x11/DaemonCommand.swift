@@ -5,6 +5,7 @@ import ArgumentParser
 import BannerConfig
 import BannerCore
 import BannerX11
+import BannerRuntime
 import Glibc
 import WindowBannerClient
 

@@ -10,6 +10,7 @@ import ArgumentParser
 import BannerConfig
 import BannerCore
 import BannerX11
+import BannerRuntime
 import CMalloc
 import Glibc
 import OwnerProtocol
