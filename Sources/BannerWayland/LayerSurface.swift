@@ -14,17 +14,24 @@ import CWaylandProtocols
 
 /// A wlr-layer-shell surface along the top edge of an output, drawn into shared memory.
 public final class LayerSurface {
-    /// The layer-shell layer the surface sits in.
+    /// The layer-shell layer the surface sits in. The layer also orders the exclusive zones
+    /// along the edge: sway 1.7 stacks the overlay layer's nearest the edge, then top's, then
+    /// bottom's, and within one layer the newest surface nearest the edge (docs/wayland.md).
     public enum Layer: Sendable {
-        /// Above windows, under full-screen ones (`--fullscreen delay`).
+        /// Above windows, under full-screen ones (`--fullscreen delay`); in the same layer as
+        /// waybar's default, so a banner there pushes the bar down on sway 1.7.
         case top
         /// Above everything but the lock screen, full-screen windows included.
         case overlay
+        /// Under floating windows but beside tiled ones (its zone keeps them out): the layer
+        /// whose zone sway places under a status bar in the top layer.
+        case bottom
 
         var protocolValue: UInt32 {
             switch self {
             case .top: ZWLR_LAYER_SHELL_V1_LAYER_TOP.rawValue
             case .overlay: ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue
+            case .bottom: ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM.rawValue
             }
         }
     }

@@ -38,10 +38,16 @@ public struct PixmanCanvas {
     }
 
     private func fill(_ rect: PixelRect, with colour: RGBA, operator op: pixman_op_t) {
-        guard rect.width > 0, rect.height > 0 else { return }
+        // pixman's solid fills write where they are told: a rectangle reaching past the buffer
+        // (a banner sliding in from above) is cut to it here.
+        let left = max(rect.x, 0)
+        let top = max(rect.y, 0)
+        let right = min(rect.x + rect.width, width)
+        let bottom = min(rect.y + rect.height, height)
+        guard right > left, bottom > top else { return }
         var shade = Self.premultiplied(colour)
-        var box = pixman_rectangle16_t(x: Int16(clamping: rect.x), y: Int16(clamping: rect.y),
-                                       width: UInt16(clamping: rect.width), height: UInt16(clamping: rect.height))
+        var box = pixman_rectangle16_t(x: Int16(clamping: left), y: Int16(clamping: top),
+                                       width: UInt16(clamping: right - left), height: UInt16(clamping: bottom - top))
         pixman_image_fill_rectangles(op, image, &shade, 1, &box)
     }
 
