@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "BannerCore", targets: ["BannerCore"]),
         .library(name: "BannerRuntime", targets: ["BannerRuntime"]),
         .library(name: "BannerX11", targets: ["BannerX11"]),
+        .library(name: "BannerWayland", targets: ["BannerWayland"]),
         .library(name: "NetworkPath", targets: ["NetworkPath"]),
         .executable(name: "window-banner", targets: ["window-banner"]),
         .executable(name: "window-banner-x11", targets: ["window-banner-x11"]),
@@ -43,6 +44,18 @@ let package = Package(
         .target(name: "BannerRuntime", dependencies: ["CText", "CPNG", "BannerCore"]),
         // Draws on a real X server: the override-redirect banner, its DOCK reservation, Xft text.
         .target(name: "BannerX11", dependencies: ["CX11", "CText", "BannerRuntime", "BannerCore"]),
+        // Wayland: libwayland-client, pixman (drawing into shared-memory buffers) and FreeType
+        // (glyph bitmaps); CWaylandProtocols holds the layer-shell, xdg-shell, viewporter and
+        // fractional-scale glue that scripts/wayland-glue.sh generates with wayland-scanner.
+        .systemLibrary(
+            name: "CWayland",
+            pkgConfig: "wayland-client pixman-1 freetype2",
+            providers: [.apt(["libwayland-dev", "libpixman-1-dev", "libfreetype-dev"])]
+        ),
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+        // Draws what BannerCore decides on a layer-shell compositor (sway, Hyprland, KWin…): the
+        // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
+        .target(name: "BannerWayland", dependencies: ["CWayland", "CWaylandProtocols", "BannerCore"]),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
         // What `show`, `dismiss`, `status` and `stats` need, and nothing that draws: options,
@@ -93,6 +106,10 @@ let package = Package(
         // X-Resource, so tests can count the windows, pixmaps and pictures a client holds.
         .systemLibrary(name: "CXRes", path: "Tests/CXRes", pkgConfig: "xres", providers: [.apt(["libxres-dev"])]),
         .target(name: "X11TestSupport", dependencies: ["CX11", "CXRes", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
+        // A headless sway per suite, run as an unprivileged user, and its clients (foot, waybar,
+        // grim, swaylock); what a user sees read back with swaymsg and grim.
+        .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport"], path: "Tests/WaylandTestSupport"),
+        .testTarget(name: "BannerWaylandTests", dependencies: ["BannerWayland", "BannerCore", "CWayland", "WaylandTestSupport", "ProcessTestSupport"]),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",

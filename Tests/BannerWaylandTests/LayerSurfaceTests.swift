@@ -1,0 +1,167 @@
+// The layer surface on Debian's sway, seen as a user sees it: a terminal (foot) moves down by
+// exactly the banner's height and back, re-laid out once each way however many frames slide
+// inside the surface; a status bar (waybar) keeps its place above the banner; the outputs, a new
+// one included, are reported by name and size; the scale gives the buffer's pixels.
+
+import BannerCore
+@testable import BannerWayland
+import Glibc
+import ProcessTestSupport
+import Testing
+import WaylandTestSupport
+
+extension BannerWaylandTests {
+    @Suite("Layer surface", .needsProgram("/usr/bin/foot", package: "foot"))
+    struct LayerSurfaceTests {
+        static let bannerColour = RGBA(hex: 0xCC3311)
+
+        @Test func exclusiveZoneMovesWindowsDownOnceAndBackWhileContentSlides() throws {
+            let fixture = try Fixture()
+            let foot = try fixture.sway.startFoot()
+            try fixture.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            // Its program runs once foot has sized its pty; sizes foot takes before the banner
+            // are not counted against it.
+            try #require(try fixture.serve { foot.resizes() != nil })
+            let before = try #require(foot.resizes())
+
+            let height = 40
+            let surface = try LayerSurface(connection: fixture.connection, output: fixture.connection.outputs.first, layer: .top, height: height)
+            // 30 frames sliding a block across the surface, as a banner slides in: the zone stays.
+            try fixture.present(30, on: surface) { canvas, frame in
+                canvas.fill(RGBA(red: 0, green: 0, blue: 0, alpha: 0))
+                canvas.fill(PixelRect(x: 0, y: frame - 30 + height, width: canvas.width, height: height), with: Self.bannerColour)
+            }
+            let moved = try fixture.sway.awaitWindowRect(appID: "foot") { $0.y != 0 }
+            #expect(moved == SwayRect(x: 0, y: height, width: 1280, height: 720 - height))
+
+            surface.destroy()
+            try fixture.connection.roundtrip()
+            try fixture.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            // One re-layout in, one out; awaited, as foot resizes its pty after sway's configure.
+            try fixture.serve { (foot.resizes() ?? 0) - before >= 2 }
+            try fixture.connection.roundtrip()
+            #expect(foot.resizes().map { $0 - before } == 2)
+        }
+
+        @Test func screenshotShowsTheColourRoundCornersAndGlyphs() throws {
+            let fixture = try Fixture()
+            let desktop: UInt32 = 0x336699
+            let text = try TestFace(path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", pixelSize: 32)
+            let emoji = try TestFace(path: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", pixelSize: 32)
+            let height = 48
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: height)
+            try fixture.present(1, on: surface) { canvas, _ in
+                canvas.fill(Self.bannerColour)
+                canvas.roundBottomCorners(radius: 16)
+                canvas.glyph(text.glyph("W"), face: text.face, x: 100, baseline: 36, colour: RGBA(red: 1, green: 1, blue: 1))
+                canvas.glyph(emoji.glyph("\u{1F600}"), face: emoji.face, x: 200, baseline: 36, colour: RGBA(red: 1, green: 1, blue: 1),
+                             pixelSize: 32)
+            }
+            let shot = try fixture.sway.screenshot()
+            #expect(shot.pixel(640, 4) == 0xCC3311)
+            #expect(shot.pixel(640, height - 1) == 0xCC3311)
+            // The corners' outermost pixels show the desktop; the row under the banner too.
+            #expect(shot.pixel(0, height - 1) == desktop)
+            #expect(shot.pixel(1279, height - 1) == desktop)
+            #expect(shot.pixel(640, height) == desktop)
+            // Half-covered pixels along the arc are a mix, not one or the other.
+            let edge = (0..<16).map { shot.pixel($0, height - 6) }
+            #expect(edge.contains { $0 != desktop && $0 != 0xCC3311 }, "no anti-aliased pixel on the corner's edge: \(edge)")
+
+            let white = (100..<132).flatMap { x in (4..<40).map { y in shot.pixel(x, y) } }.filter { $0 == 0xFFFFFF }
+            #expect(white.count > 40, "the W drew \(white.count) white pixels")
+            let yellow = (200..<236).flatMap { x in (4..<44).map { y in shot.pixel(x, y) } }.filter { (pixel: UInt32) -> Bool in
+                let red = pixel >> 16
+                let green = (pixel >> 8) & 0xFF
+                let blue = pixel & 0xFF
+                return red > 0xC0 && green > 0x90 && blue < 0x60
+            }
+            #expect(yellow.count > 100, "the emoji drew \(yellow.count) yellow pixels")
+            surface.destroy()
+        }
+
+        /// Starts waybar (30 px, green, in the top layer) and foot, waits until foot sits under
+        /// the bar, then shows a banner `height` px tall in `layer`; the screenshot once foot has
+        /// moved down by the banner too.
+        static func bannerBesideWaybar(in layer: LayerSurface.Layer, height: Int) throws -> Screenshot {
+            let fixture = try Fixture()
+            let bar = 30
+            try TestSway.write(#"{"layer": "top", "position": "top", "height": 30, "modules-left": ["clock"], "modules-center": [], "modules-right": []}"#,
+                               to: fixture.sway.directory + "/waybar.json")
+            try TestSway.write("* { font-family: DejaVu Sans; font-size: 12px; } window#waybar { background: #00FF00; }",
+                               to: fixture.sway.directory + "/waybar.css")
+            let waybar = try fixture.sway.startClient(["waybar", "-c", fixture.sway.directory + "/waybar.json", "-s", fixture.sway.directory + "/waybar.css"])
+            _ = try fixture.sway.startFoot()
+            let underBar = try fixture.sway.awaitWindowRect(appID: "foot", timeout: 20) { $0.y == bar }
+            #expect(underBar.height == 720 - bar, "waybar: \(waybar.standardError)")
+
+            let surface = try LayerSurface(connection: fixture.connection, output: fixture.connection.outputs.first, layer: layer, height: height)
+            defer { surface.destroy() }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            try fixture.sway.awaitWindowRect(appID: "foot") { $0.y == bar + height }
+            return try fixture.sway.screenshot()
+        }
+
+        @Test(.needsProgram("/usr/bin/waybar", package: "waybar"))
+        func bannerInTheBottomLayerSitsUnderWaybar() throws {
+            let shot = try Self.bannerBesideWaybar(in: .bottom, height: 40)
+            #expect(shot.pixel(640, 0) == 0x00FF00)
+            #expect(shot.pixel(640, 29) == 0x00FF00)
+            #expect(shot.pixel(640, 30) == 0xCC3311)
+            #expect(shot.pixel(640, 69) == 0xCC3311)
+            #expect(shot.pixel(640, 70) != 0xCC3311)
+        }
+
+        /// sway 1.7 puts the newest surface of a layer nearest the edge: a banner in waybar's
+        /// layer sits above the bar and pushes it down (the issue expected it under the bar).
+        @Test(.needsProgram("/usr/bin/waybar", package: "waybar"))
+        func bannerInTheTopLayerPushesWaybarDown() throws {
+            let shot = try Self.bannerBesideWaybar(in: .top, height: 40)
+            #expect(shot.pixel(640, 0) == 0xCC3311)
+            #expect(shot.pixel(640, 39) == 0xCC3311)
+            #expect(shot.pixel(640, 40) == 0x00FF00)
+            #expect(shot.pixel(640, 69) == 0x00FF00)
+        }
+
+        @Test func outputsAreReportedByNameAndSizeAndNewOnesArrive() throws {
+            let fixture = try Fixture()
+            let first = try #require(fixture.connection.outputs.first)
+            #expect(first.name == "HEADLESS-1")
+            #expect((first.pixelWidth, first.pixelHeight, first.scale) == (1280, 720, 1))
+            var added: [String] = []
+            fixture.connection.onOutputAdded = { added.append($0.name ?? "?") }
+            try fixture.sway.swaymsg(["create_output"])
+            let arrived = try fixture.serve { added == ["HEADLESS-2"] }
+            #expect(arrived, "outputs added: \(added)")
+            #expect(fixture.connection.outputs.map(\.name) == ["HEADLESS-1", "HEADLESS-2"])
+        }
+
+        @Test func integerScaleDrawsAtTheOutputsPixels() throws {
+            let fixture = try Fixture(scale: 2)
+            let output = try #require(fixture.connection.outputs.first)
+            #expect(output.scale == 2)
+            let height = 30
+            let surface = try LayerSurface(connection: fixture.connection, output: output, layer: .overlay, height: height)
+            var canvasSize: (Int, Int)?
+            try fixture.present(1, on: surface) { canvas, _ in
+                canvasSize = (canvas.width, canvas.height)
+                canvas.fill(Self.bannerColour)
+                // One buffer pixel row, the last: a half logical pixel only a 2x buffer can hold.
+                canvas.fill(PixelRect(x: 0, y: canvas.height - 1, width: canvas.width, height: 1), with: RGBA(hex: 0x00FF00))
+            }
+            #expect(canvasSize.map { [$0.0, $0.1] } == [1280, 60])
+            let shot = try fixture.sway.screenshot()
+            #expect(shot.pixel(640, 58) == 0xCC3311)
+            #expect(shot.pixel(640, 59) == 0x00FF00)
+            #expect(shot.pixel(640, 60) == 0x336699)
+            surface.destroy()
+        }
+
+        @Test func noCompositorIsOneLine() {
+            #expect(throws: WaylandError.cannotConnect(display: "/nonexistent/wayland-9")) {
+                try WaylandConnection(displayName: "/nonexistent/wayland-9")
+            }
+            #expect(!WaylandError.noLayerShell.description.contains("\n"))
+        }
+    }
+}

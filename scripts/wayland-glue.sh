@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Regenerates the Wayland protocol glue vendored in Sources/CWaylandProtocols with
+# wayland-scanner: a client header (include/) and the interface tables (private code) for each
+# protocol the banner speaks beyond the core one. SwiftPM cannot run the scanner without a build
+# plugin, so the generated files live in the tree; BannerWaylandTests' glue test checks that they
+# are exactly what this script makes from the XMLs installed here.
+#
+#   scripts/wayland-glue.sh            rewrite the vendored files
+#   scripts/wayland-glue.sh --to DIR   write them under DIR instead (what the test compares)
+#
+# The XMLs come from Debian packages (scripts/install-deps.sh): wlr-layer-shell only ships
+# inside librust-wayland-protocols-dev; xdg-shell, viewporter and fractional-scale in
+# wayland-protocols. xdg-shell is linked because layer-shell's get_popup refers to xdg_popup.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+target="$root/Sources/CWaylandProtocols"
+if [[ ${1:-} == --to ]]; then
+  target=${2:?"--to needs a directory"}
+fi
+
+protocols=/usr/share/wayland-protocols
+layer_shell=$(ls -d /usr/share/cargo/registry/wayland-protocols-*/wlr-protocols/unstable/wlr-layer-shell-unstable-v1.xml 2>/dev/null | sort -V | tail -n 1)
+if [[ -z $layer_shell ]]; then
+  echo "wayland-glue: wlr-layer-shell-unstable-v1.xml not found (install librust-wayland-protocols-dev)" >&2
+  exit 69
+fi
+command -v wayland-scanner >/dev/null || { echo "wayland-glue: wayland-scanner not found (install libwayland-bin)" >&2; exit 69; }
+
+mkdir -p "$target/include"
+for xml in "$layer_shell" \
+  "$protocols/stable/xdg-shell/xdg-shell.xml" \
+  "$protocols/stable/viewporter/viewporter.xml" \
+  "$protocols/staging/fractional-scale/fractional-scale-v1.xml"; do
+  [[ -f $xml ]] || { echo "wayland-glue: $xml not found (install wayland-protocols)" >&2; exit 69; }
+  name=$(basename "$xml" .xml)
+  wayland-scanner client-header "$xml" "$target/include/$name-client-protocol.h"
+  wayland-scanner private-code "$xml" "$target/$name-protocol.c"
+done
