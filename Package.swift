@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
         // Draws what BannerCore decides on a layer-shell compositor (sway, Hyprland, KWin…): the
         // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
-        .target(name: "BannerWayland", dependencies: ["CWayland", "CWaylandProtocols", "BannerCore"]),
+        .target(name: "BannerWayland", dependencies: ["CWayland", "CWaylandProtocols", "CText", "BannerRuntime", "BannerCore"]),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
         // What `show`, `dismiss`, `status` and `stats` need, and nothing that draws: options,
@@ -109,7 +109,7 @@ let package = Package(
         // A headless sway per suite, run as an unprivileged user, and its clients (foot, waybar,
         // grim, swaylock); what a user sees read back with swaymsg and grim.
         .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport"], path: "Tests/WaylandTestSupport"),
-        .testTarget(name: "BannerWaylandTests", dependencies: ["BannerWayland", "BannerCore", "CWayland", "WaylandTestSupport", "ProcessTestSupport"]),
+        .testTarget(name: "BannerWaylandTests", dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "WaylandTestSupport", "ProcessTestSupport"]),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",

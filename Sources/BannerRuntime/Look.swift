@@ -39,7 +39,7 @@ extension LookResources {
 }
 
 /// A buffer the size of the banner that a backend shows: every frame is painted here whole.
-public protocol BannerCanvas: AnyObject {
+public protocol BannerCanvas {
     /// Paints the whole buffer with `colour`, replacing what is there.
     func fill(_ colour: RGBA)
     /// Blends `colour` over `rect`.

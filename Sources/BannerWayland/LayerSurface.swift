@@ -64,6 +64,7 @@ public final class LayerSurface {
     private weak var enteredOutput: WaylandOutput?
     private var frameCallback: OpaquePointer?
     private var pendingDraw: ((PixmanCanvas) -> Void)?
+    private var isDrawing = false
     private var buffers: [ShmBuffer] = []
     private let listeners: Listeners
 
@@ -167,9 +168,10 @@ public final class LayerSurface {
     /// is configured and no frame is in flight; else when the compositor's frame callback comes
     /// (or the configure). A frame asked for while one waits replaces it, so a slow compositor
     /// gets the latest frame, never a queue of stale ones.
+    /// A frame asked for from inside `draw` waits for the frame callback of the one being drawn.
     public func requestFrame(draw: @escaping (PixmanCanvas) -> Void) {
         pendingDraw = draw
-        if isConfigured, frameCallback == nil { drawPendingFrame() }
+        if isConfigured, frameCallback == nil, !isDrawing { drawPendingFrame() }
     }
 
     private func configured(width newWidth: Int) {
@@ -191,7 +193,11 @@ public final class LayerSurface {
         // Both buffers held by the compositor: the frame is drawn when one is released.
         guard let buffer = freeBuffer(width: bufferWidth, height: bufferHeight) else { return }
         pendingDraw = nil
+        isDrawing = true
         draw(PixmanCanvas(image: buffer.image, width: bufferWidth, height: bufferHeight))
+        isDrawing = false
+        // `draw` may have ended the surface (the banner's last frame was drawn).
+        guard layerSurface != nil else { return }
         if let viewport {
             wl_surface_set_buffer_scale(surface, 1)
             wp_viewport_set_destination(viewport, Int32(width), Int32(height))

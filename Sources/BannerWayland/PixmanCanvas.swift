@@ -9,7 +9,7 @@ import CWayland
 /// Draws into one frame's buffer (premultiplied a8r8g8b8), `width`×`height` pixels.
 public struct PixmanCanvas {
     /// The pixman image over the buffer's pixels.
-    private let image: OpaquePointer
+    let image: OpaquePointer
     /// The buffer's size in pixels.
     public let width: Int
     public let height: Int
