@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
-            dependencies: ["window-banner", "window-banner-x11", "window-banner-config", "X11TestSupport", "ProcessTestSupport"]
+            dependencies: ["window-banner", "window-banner-x11", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport"]
         ),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.

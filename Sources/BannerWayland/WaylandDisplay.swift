@@ -13,9 +13,11 @@ import Glibc
 /// try display.primaryHost.presentTopBanner(appearance)
 /// display.loop.run(timeout: 3)
 /// ```
-public final class WaylandDisplay: LookResources {
+public final class WaylandDisplay: BannerBackend {
     public let loop: EventLoop
     public let connection: WaylandConnection
+    /// The compositor's socket as asked for (`wayland-1`, a path), or `WAYLAND_DISPLAY`.
+    public let name: String
     /// Points to pixels at an output scale of 1: Wayland's logical pixels are 96 per inch.
     public let pixelsPerPoint = 96.0 / 72
     public let fonts = FontLibrary(opener: FreeTypeFontOpener())
@@ -45,6 +47,7 @@ public final class WaylandDisplay: LookResources {
         self.loop = loop
         self.timing = timing
         connection = try WaylandConnection(displayName: name)
+        self.name = name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
         hosts = connection.outputs.map { WaylandHost(output: $0, display: self) }
         connection.onOutputAdded = { [weak self] output in
             guard let self else { return }
@@ -71,15 +74,15 @@ public final class WaylandDisplay: LookResources {
 
     /// The host of the first output (Wayland has no primary output; sway lists its outputs in
     /// the order they were made).
-    public var primaryHost: WaylandHost? { hosts.first }
+    public var preferredHost: WaylandHost? { hosts.first }
 
-    /// The hosts `name` stands for: `all`, `primary`, or an output's name (`HEADLESS-1`, `DP-2`).
-    public func hosts(named name: String) -> [WaylandHost]? {
-        switch name {
-        case "all": hosts
-        case "primary": primaryHost.map { [$0] }
-        default: hosts.first { $0.monitorName == name }.map { [$0] }
-        }
+    /// The hosts `name` stands for: `all`, `primary` (the first output), or an output's name
+    /// (`HEADLESS-1`, `DP-2`).
+    public func hosts(named name: String) throws(BannerDisplayError) -> [WaylandHost] {
+        if name == "all" { return hosts }
+        let found = name == "primary" ? hosts.first : hosts.first { $0.monitorName == name }
+        guard let found else { throw .noSuchMonitor(name, available: hosts.map(\.monitorName)) }
+        return [found]
     }
 
     /// Ends every presentation at once and closes the connection.

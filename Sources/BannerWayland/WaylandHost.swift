@@ -9,7 +9,7 @@ import BannerCore
 import BannerRuntime
 
 /// The banner of one output.
-public final class WaylandHost {
+public final class WaylandHost: BannerBackendHost {
     /// The output's name (`HEADLESS-1`, `DP-2`).
     public let monitorName: String
     let output: WaylandOutput
@@ -18,6 +18,11 @@ public final class WaylandHost {
     public var fullscreenPolicy: FullscreenPolicy = .show
     /// Regular or compact; compact follows the output's aspect like a monitor's on X11.
     public var compactPolicy: CompactPolicy = .auto
+    /// Kept for the owner; the compositor stacks exclusive zones itself (a banner made after a
+    /// status bar in the same layer goes under it).
+    public var placement: EdgePlacement = .belowPanels
+    /// The compositor hides layer surfaces under its lock screen and says nothing of it.
+    public var hiddenReason: String? { nil }
     /// Called after every frame the compositor was given.
     public var onFrame: ((RenderedFrame) -> Void)?
     /// Called when a slide in or out finishes (`dismissalFinished` once the zone is given back).
@@ -48,6 +53,8 @@ public final class WaylandHost {
     public var phase: BannerPresentation.Phase { presentation.phase }
     /// True while the banner moves: a slide, a cross-fade, a progress bar.
     public var isAnimating: Bool { presentation.isAnimating || framePending }
+    /// Whether a banner presented now is drawn in the compact style on this output.
+    public var isCompact: Bool { CompactRule.isCompact(geometry, policy: compactPolicy) }
     /// Logical pixels the banner's exclusive zone reserves now; 0 when none is shown.
     public var reservedHeight: Int { surface?.height ?? 0 }
 

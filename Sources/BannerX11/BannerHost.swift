@@ -23,7 +23,7 @@ import BannerRuntime
 /// host.dismissTopBanner()
 /// display.runUntilIdle()
 /// ```
-public final class BannerHost {
+public final class BannerHost: BannerBackendHost {
     /// The RandR monitor name (`screen`, `HDMI-1`, a `--setmonitor` name, or `default`).
     public let monitorName: String
     /// The monitor's rectangle in root coordinates; follows RandR changes.
@@ -118,6 +118,11 @@ public final class BannerHost {
     public var presentedHeight: Int? {
         guard isBannerPresented, let appearance = presentation.appearance else { return nil }
         return (try? look(for: effective(appearance)))?.height
+    }
+
+    public var hiddenReason: String? {
+        guard isBannerPresented else { return nil }
+        return context.screenLock.isLocked ? "locked" : isWaitingForFullscreen ? "fullscreen" : nil
     }
 
     /// Whether a banner presented now is drawn in the compact style on this monitor.

@@ -34,7 +34,7 @@ extension BannerWaylandTests {
             defer { display.close() }
             try #require(try Self.serve(display) { foot.resizes() != nil })
             let before = try #require(foot.resizes())
-            let host = try #require(display.primaryHost)
+            let host = try #require(display.preferredHost)
             #expect(host.monitorName == "HEADLESS-1")
 
             var milestones: [BannerPresentation.Milestone] = []
