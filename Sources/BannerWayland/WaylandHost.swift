@@ -46,6 +46,14 @@ public final class WaylandHost: BannerBackendHost {
         self.display = display
         monitorName = output.name ?? "wayland-output"
         presentation = BannerPresentation(timing: display.timing)
+        output.onChange = { [weak self] _ in self?.outputChanged() }
+    }
+
+    /// The output's mode or scale changed: the banner is laid out again (the compact rule, the
+    /// width, the scale), on a surface of the new height if that changed.
+    private func outputChanged() {
+        looks.removeAll()
+        if surface != nil { requestFrame() }
     }
 
     /// True from `presentTopBanner` until `dismissTopBanner` (also while sliding in).
@@ -134,8 +142,13 @@ public final class WaylandHost: BannerBackendHost {
 
     private func makeSurface() -> Bool {
         guard let appearance = presentation.appearance, let look = try? look(for: effective(appearance)) else { return false }
+        return makeSurface(height: logical(look.height))
+    }
+
+    /// A surface `height` logical pixels tall, with its exclusive zone of that height.
+    private func makeSurface(height: Int) -> Bool {
         let layer: LayerSurface.Layer = fullscreenPolicy == .delay ? .top : .overlay
-        guard let made = try? LayerSurface(connection: display.connection, output: output, layer: layer, height: logical(look.height)) else {
+        guard let made = try? LayerSurface(connection: display.connection, output: output, layer: layer, height: height) else {
             return false
         }
         made.onClosed = { [weak self] in self?.close() }
@@ -176,7 +189,15 @@ public final class WaylandHost: BannerBackendHost {
         }
         let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: canvas.height)
         back?.show(on: canvas, y: placement.contentOffset)
-        if presentation.isAnimating {
+        // A banner of another height (an update to a taller one, the compact rule after a mode
+        // change) resizes the surface and its zone in one commit — during a cross-fade to the
+        // taller of the two — so other windows move once, straight to the new height.
+        let wanted = logical(BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height))
+        if wanted != surface.height {
+            surface.resize(height: wanted)
+            framePending = true
+            surface.requestFrame { [weak self] canvas in self?.draw(on: canvas) }
+        } else if presentation.isAnimating {
             framePending = true
             surface.requestFrame { [weak self] canvas in self?.draw(on: canvas) }
         }

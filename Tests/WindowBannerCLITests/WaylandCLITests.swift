@@ -81,4 +81,21 @@ struct WaylandCLITests {
         #expect(dismissed.status == 0, "dismiss: \(dismissed.error)")
         try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
     }
+
+    @Test(.needsProgram("/usr/bin/cage", package: "cage"))
+    func aCompositorWithoutLayerShellIsRefusedInOneLine() throws {
+        let cage = try TestCage()
+        var template = Array("/tmp/wb-wayland-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        let runtime = String(cString: made)
+        defer { _ = try? Subprocess.run("/bin/rm", ["-rf", runtime]) }
+        let process = try Subprocess(
+            executable: windowBannerExecutable(), arguments: ["show", "--title", "Call in progress"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": runtime, "XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": cage.socketPath])
+        process.closeStandardInput()
+        #expect(process.waitForExit(timeout: 20) == 69)
+        let lines = process.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(process.standardError)")
+        #expect(process.standardError.contains("no layer-shell"), "\(process.standardError)")
+    }
 }
