@@ -163,5 +163,13 @@ extension BannerWaylandTests {
             }
             #expect(!WaylandError.noLayerShell.description.contains("\n"))
         }
+
+        /// cage, like GNOME's Mutter, has no layer-shell: the connection says so in one typed
+        /// error rather than making a window the compositor would tile.
+        @Test(.needsProgram("/usr/bin/cage", package: "cage"))
+        func compositorWithoutLayerShellIsOneTypedError() throws {
+            let cage = try TestCage()
+            #expect(throws: WaylandError.noLayerShell) { try WaylandConnection(displayName: cage.socketPath) }
+        }
     }
 }

@@ -205,7 +205,7 @@ public final class TestSway {
 
     /// Spawns `command` through /bin/sh (so `exec` keeps the pid as the group's leader), as the
     /// unprivileged user when running as root, with HOME and XDG_RUNTIME_DIR in `directory`.
-    private static func spawn(
+    static func spawn(
         _ command: [String], in directory: String, runtime: String, extra: [String: String], log: String?
     ) throws -> Subprocess {
         var environment = extra
