@@ -157,6 +157,26 @@ extension BannerWaylandTests {
             surface.destroy()
         }
 
+        /// A virtual pointer gives the headless seat a pointer; sway's own commands move and
+        /// click it: the surface under it gets enter and the click in buffer pixels (2x here).
+        @Test func pointerOnTheSurfaceIsReportedInBufferPixels() throws {
+            let fixture = try Fixture(scale: 2)
+            let device = try VirtualPointer(socketPath: fixture.sway.socketPath)
+            defer { withExtendedLifetime(device) {} }
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 30)
+            var events: [PointerEvent] = []
+            surface.onPointer = { events.append($0) }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            try fixture.sway.swaymsg(["seat seat0 cursor set 100 10"])
+            try fixture.sway.swaymsg(["seat seat0 cursor press button1"])
+            try fixture.sway.swaymsg(["seat seat0 cursor release button1"])
+            let clicked = try fixture.serve { events.contains(.button(code: 0x110, pressed: false, x: 200, y: 20)) }
+            #expect(clicked, "events: \(events)")
+            #expect(events.first.map { if case .entered = $0 { true } else { false } } == true, "events: \(events)")
+            #expect(events.contains(.button(code: 0x110, pressed: true, x: 200, y: 20)))
+            surface.destroy()
+        }
+
         @Test func noCompositorIsOneLine() {
             #expect(throws: WaylandError.cannotConnect(display: "/nonexistent/wayland-9")) {
                 try WaylandConnection(displayName: "/nonexistent/wayland-9")
