@@ -36,7 +36,9 @@ public final class LayerSurface {
         }
     }
 
-    private unowned let connection: WaylandConnection
+    /// Held strongly: the surface's proxies must be destroyed on a live connection, whichever of
+    /// the two its owner lets go of first.
+    private let connection: WaylandConnection
     /// The output asked for, or nil to let the compositor choose (its focused output).
     public let output: WaylandOutput?
     /// The surface's height, and its exclusive zone, in logical pixels.
@@ -62,9 +64,12 @@ public final class LayerSurface {
     private var preferredScale120: UInt32?
     /// The output the surface was last shown on, for its scale when none was asked for.
     private weak var enteredOutput: WaylandOutput?
-    private var frameCallback: OpaquePointer?
+    /// The frame callback asked for with the last frame, until the compositor answers it.
+    private(set) var frameCallback: OpaquePointer?
     private var pendingDraw: ((PixmanCanvas) -> Void)?
     private var buffers: [ShmBuffer] = []
+    /// How many frames were committed: what the tests count to see an idle surface draw nothing.
+    private(set) var framesCommitted = 0
     private let listeners: Listeners
 
     /// The C listener structs libwayland keeps pointers to, for as long as the surface lives.
@@ -204,6 +209,7 @@ public final class LayerSurface {
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, listeners.frame, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
+        framesCommitted += 1
     }
 
     /// A buffer of this size the compositor does not hold: one of the two kept, or a new one.

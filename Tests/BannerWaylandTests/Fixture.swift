@@ -24,6 +24,11 @@ final class Fixture {
         connection = try WaylandConnection(displayName: sway.socketPath)
     }
 
+    init(sway: TestSway, connection: WaylandConnection) {
+        self.sway = sway
+        self.connection = connection
+    }
+
     /// Serves the connection until `condition` holds, checking it between events and every 20 ms
     /// (for what only sway's IPC can tell), for at most `timeout` seconds.
     @discardableResult

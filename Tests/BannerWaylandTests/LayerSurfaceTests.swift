@@ -136,6 +136,70 @@ extension BannerWaylandTests {
             #expect(fixture.connection.outputs.map(\.name) == ["HEADLESS-1", "HEADLESS-2"])
         }
 
+        /// A sway nested in another with two outputs, each a window of the outer one: closing
+        /// the second window unplugs that output (a headless sway 1.7 can neither remove nor
+        /// disable one). The connection reports it gone and the banner's surface on it gets
+        /// `closed`; the other output stays.
+        @Test func unpluggedOutputIsReportedAndItsSurfaceClosed() throws {
+            let outer = try TestSway()
+            let nested = try TestSway(nestedIn: outer, outputs: 2)
+            let connection = try WaylandConnection(displayName: nested.socketPath)
+            let names = connection.outputs.map(\.name)
+            try #require(names == ["WL-1", "WL-2"], "outputs: \(names)")
+            let fixture = Fixture(sway: nested, connection: connection)
+            let second = try #require(connection.outputs.last)
+            let surface = try LayerSurface(connection: connection, output: second, layer: .top, height: 40)
+            var closed = false
+            var removed: [String] = []
+            surface.onClosed = { closed = true }
+            connection.onOutputRemoved = { removed.append($0.name ?? "?") }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+
+            try outer.swaymsg(["[title=\".*WL-2\"] kill"])
+            #expect(try fixture.serve { closed && removed == ["WL-2"] }, "closed: \(closed), removed: \(removed)")
+            #expect(connection.outputs.map(\.name) == ["WL-1"])
+            surface.destroy()
+        }
+
+        /// A new mode gives the surface a new width (the compact rule's input) and a frame drawn
+        /// after it fills the new width; the zone stays.
+        @Test func modeChangeResizesTheSurface() throws {
+            let fixture = try Fixture()
+            let output = try #require(fixture.connection.outputs.first)
+            let surface = try LayerSurface(connection: fixture.connection, output: output, layer: .top, height: 40)
+            var resized = 0
+            surface.onResize = { resized += 1 }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            #expect(surface.pixelWidth == 1280)
+
+            try fixture.sway.swaymsg(["output HEADLESS-1 resolution 1024x768"])
+            #expect(try fixture.serve { resized == 1 && output.pixelWidth == 1024 }, "resized \(resized) times, output \(output.pixelWidth) wide")
+            var drawnWidth = 0
+            try fixture.present(1, on: surface) { canvas, _ in
+                drawnWidth = canvas.width
+                canvas.fill(Self.bannerColour)
+            }
+            #expect(drawnWidth == 1024)
+            let shot = try fixture.sway.screenshot()
+            #expect(shot.width == 1024)
+            #expect(shot.pixel(1023, 39) == 0xCC3311)
+            surface.destroy()
+        }
+
+        /// Once its frames are drawn the surface asks the compositor for nothing: the last frame
+        /// callback is answered and no other is asked for, however many round trips pass.
+        @Test func idleSurfaceAsksForNoFrames() throws {
+            let fixture = try Fixture()
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            try fixture.present(5, on: surface) { canvas, frame in canvas.fill(RGBA(red: Double(frame) / 5, green: 0, blue: 0)) }
+            #expect(try fixture.serve { surface.frameCallback == nil })
+            let committed = surface.framesCommitted
+            for _ in 0..<5 { try fixture.connection.roundtrip() }
+            #expect(surface.framesCommitted == committed)
+            #expect(surface.frameCallback == nil)
+            surface.destroy()
+        }
+
         @Test func integerScaleDrawsAtTheOutputsPixels() throws {
             let fixture = try Fixture(scale: 2)
             let output = try #require(fixture.connection.outputs.first)
