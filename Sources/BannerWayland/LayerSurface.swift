@@ -68,6 +68,7 @@ public final class LayerSurface {
     private(set) var frameCallback: OpaquePointer?
     private var pendingDraw: ((PixmanCanvas) -> Void)?
     private var buffers: [ShmBuffer] = []
+    private let glyphs = GlyphCache()
     /// How many frames were committed: what the tests count to see an idle surface draw nothing.
     private(set) var framesCommitted = 0
     private let listeners: Listeners
@@ -196,7 +197,7 @@ public final class LayerSurface {
         // Both buffers held by the compositor: the frame is drawn when one is released.
         guard let buffer = freeBuffer(width: bufferWidth, height: bufferHeight) else { return }
         pendingDraw = nil
-        draw(PixmanCanvas(image: buffer.image, width: bufferWidth, height: bufferHeight))
+        draw(PixmanCanvas(image: buffer.image, width: bufferWidth, height: bufferHeight, glyphs: glyphs))
         if let viewport {
             wl_surface_set_buffer_scale(surface, 1)
             wp_viewport_set_destination(viewport, Int32(width), Int32(height))

@@ -54,7 +54,8 @@ public final class WaylandConnection {
     public private(set) var outputs: [WaylandOutput] = []
     /// Outputs bound but not yet described completely (their first `done` has not come).
     private var pendingOutputs: [WaylandOutput] = []
-    /// Called when an output appears, once its name, size and scale are known.
+    /// Called when an output appears after start-up (those there at start are in `outputs` when
+    /// `init` returns), once its name, size and scale are known.
     public var onOutputAdded: ((WaylandOutput) -> Void)?
     /// Called when an output goes away (unplugged, disabled): surfaces on it get `closed` too.
     public var onOutputRemoved: ((WaylandOutput) -> Void)?
