@@ -50,8 +50,9 @@ public final class LayerSurface {
     /// Called once if the compositor takes the surface away (its output went, or the compositor
     /// decided so); the surface shows nothing more and should be destroyed.
     public var onClosed: (() -> Void)?
-    /// Called when the compositor gives the surface a new width (the output's mode or scale
-    /// changed): the next frame should be laid out for `pixelWidth`.
+    /// Called when the last frame no longer fits: the compositor gave the surface a new width
+    /// (the output's mode or scale changed), or the surface showed on an output of another
+    /// scale. The next frame should be laid out for `pixelWidth` × `pixelHeight`.
     public var onResize: (() -> Void)?
     /// Pointer events over the surface, in buffer pixels.
     public var onPointer: ((PointerEvent) -> Void)?
@@ -69,6 +70,11 @@ public final class LayerSurface {
     private var pendingDraw: ((PixmanCanvas) -> Void)?
     private var buffers: [ShmBuffer] = []
     private let glyphs = GlyphCache()
+    /// Whether a frame is being drawn: `requestFrame` from inside `draw` must not draw into the
+    /// buffer being drawn.
+    private var isDrawing = false
+    /// The scale of the last frame drawn, or of the frame `onResize` asked for since.
+    private var drawnScale: Double?
     /// How many frames were committed: what the tests count to see an idle surface draw nothing.
     private(set) var framesCommitted = 0
     private let listeners: Listeners
@@ -110,6 +116,7 @@ public final class LayerSurface {
         surfaceSlots.enter = { data, _, output in
             guard let surface = LayerSurface.from(data) else { return }
             surface.enteredOutput = surface.connection.outputs.first { $0.proxy == output }
+            surface.redrawIfScaleChanged()
         }
         surfaceSlots.leave = { _, _, _ in }
         listeners.surface.initialize(to: surfaceSlots)
@@ -173,9 +180,12 @@ public final class LayerSurface {
     /// is configured and no frame is in flight; else when the compositor's frame callback comes
     /// (or the configure). A frame asked for while one waits replaces it, so a slow compositor
     /// gets the latest frame, never a queue of stale ones.
+    ///
+    /// A frame asked for from inside `draw` (the next frame of an animation) waits for the
+    /// compositor's frame callback like any other.
     public func requestFrame(draw: @escaping (PixmanCanvas) -> Void) {
         pendingDraw = draw
-        if isConfigured, frameCallback == nil { drawPendingFrame() }
+        if isConfigured, frameCallback == nil, !isDrawing { drawPendingFrame() }
     }
 
     private func configured(width newWidth: Int) {
@@ -186,7 +196,17 @@ public final class LayerSurface {
             drawPendingFrame()
         } else if resized {
             onResize?()
+        } else {
+            redrawIfScaleChanged()
         }
+    }
+
+    /// Asks for a new frame when the scale differs from the last frame's (a surface placed by the
+    /// compositor learns its output, and so its scale, only after its first frame).
+    private func redrawIfScaleChanged() {
+        guard let drawnScale, drawnScale != scale else { return }
+        self.drawnScale = scale
+        onResize?()
     }
 
     private func drawPendingFrame() {
@@ -197,7 +217,10 @@ public final class LayerSurface {
         // Both buffers held by the compositor: the frame is drawn when one is released.
         guard let buffer = freeBuffer(width: bufferWidth, height: bufferHeight) else { return }
         pendingDraw = nil
+        isDrawing = true
         draw(PixmanCanvas(image: buffer.image, width: bufferWidth, height: bufferHeight, glyphs: glyphs))
+        isDrawing = false
+        drawnScale = scale
         if let viewport {
             wl_surface_set_buffer_scale(surface, 1)
             wp_viewport_set_destination(viewport, Int32(width), Int32(height))

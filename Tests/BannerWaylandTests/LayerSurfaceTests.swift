@@ -200,6 +200,35 @@ extension BannerWaylandTests {
             surface.destroy()
         }
 
+        /// A surface the compositor places (no output asked for) learns its output's scale only
+        /// once shown there: it asks for a frame at 2x then, and one for the new scale when the
+        /// output's scale changes.
+        @Test func surfaceRedrawsWhenItsScaleChanges() throws {
+            let fixture = try Fixture(scale: 2)
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            var resized = 0
+            surface.onResize = { resized += 1 }
+            var sizes: [[Int]] = []
+            let draw = { (canvas: PixmanCanvas, _: Int) in
+                sizes.append([canvas.width, canvas.height])
+                canvas.fill(Self.bannerColour)
+            }
+            try fixture.present(1, on: surface, draw: draw)
+            #expect(try fixture.serve { resized == 1 }, "resized \(resized) times")
+            try fixture.present(1, on: surface, draw: draw)
+            // The output is 640 logical pixels wide at 2x.
+            #expect(sizes.last == [1280, 80])
+
+            try fixture.sway.swaymsg(["output HEADLESS-1 scale 1"])
+            #expect(try fixture.serve { resized == 2 }, "resized \(resized) times")
+            try fixture.present(1, on: surface, draw: draw)
+            #expect(sizes.last == [1280, 40])
+            let shot = try fixture.sway.screenshot()
+            #expect(shot.pixel(640, 39) == 0xCC3311)
+            #expect(shot.pixel(640, 40) == 0x336699)
+            surface.destroy()
+        }
+
         @Test func integerScaleDrawsAtTheOutputsPixels() throws {
             let fixture = try Fixture(scale: 2)
             let output = try #require(fixture.connection.outputs.first)
@@ -241,14 +270,26 @@ extension BannerWaylandTests {
             surface.destroy()
         }
 
-        /// Starts swaylock (solid black) before or after a banner in `layer`, waits until the
-        /// lock screen covers the desktop, and returns the banner's top row as the screenshot shows it.
-        static func bannerRowUnderSwaylock(in layer: LayerSurface.Layer, bannerFirst: Bool) throws -> UInt32 {
+        /// What a banner in `layer` looks like with swaylock (solid black) started before or
+        /// after it: its top row in a screenshot once the lock screen covers the desktop, and
+        /// whether the compositor still paces its frames (a frame asked for gets drawn).
+        struct LockedBanner {
+            var topRow: UInt32
+            var drawsFramesWhileLocked: Bool
+        }
+
+        static func bannerUnderSwaylock(in layer: LayerSurface.Layer, bannerFirst: Bool) throws -> LockedBanner {
             let fixture = try Fixture()
             var surface: LayerSurface?
+            var draws = 0
+            func draw(_ canvas: PixmanCanvas) {
+                draws += 1
+                canvas.fill(Self.bannerColour)
+            }
             func show() throws {
                 let banner = try LayerSurface(connection: fixture.connection, output: nil, layer: layer, height: 40)
-                try fixture.present(1, on: banner) { canvas, _ in canvas.fill(Self.bannerColour) }
+                banner.requestFrame(draw: draw)
+                try #require(try fixture.serve { draws == 1 })
                 surface = banner
             }
             if bannerFirst { try show() }
@@ -263,13 +304,28 @@ extension BannerWaylandTests {
                 try show()
                 shot = try fixture.sway.screenshot()
             }
+            // Three frames asked for one after another, each drawn once the compositor answers
+            // the last one's frame callback, if it does: round trips and a screenshot (a frame
+            // of sway's) let it answer what it will. The first may go out at once.
+            let before = draws
+            for _ in 0..<3 {
+                surface?.requestFrame(draw: draw)
+                try fixture.connection.roundtrip()
+                _ = try fixture.sway.screenshot()
+                try fixture.connection.roundtrip()
+            }
             surface?.destroy()
-            return shot.pixel(640, 10)
+            return LockedBanner(topRow: shot.pixel(640, 10), drawsFramesWhileLocked: draws - before > 1)
         }
 
+        /// sway 1.7 neither draws nor sends frame callbacks to anything under an opaque overlay
+        /// surface such as swaylock's: a banner in the top layer is hidden and stops drawing
+        /// (no wakeups) while the session is locked, whenever it came.
         @Test(.needsProgram("/usr/bin/swaylock", package: "swaylock"), arguments: [true, false])
-        func swaylockCoversABannerInTheTopLayer(bannerFirst: Bool) throws {
-            #expect(try Self.bannerRowUnderSwaylock(in: .top, bannerFirst: bannerFirst) == 0x000000)
+        func swaylockHidesAndPausesABannerInTheTopLayer(bannerFirst: Bool) throws {
+            let banner = try Self.bannerUnderSwaylock(in: .top, bannerFirst: bannerFirst)
+            #expect(banner.topRow == 0x000000)
+            #expect(!banner.drawsFramesWhileLocked)
         }
 
         /// sway 1.7 has no ext-session-lock: swaylock 1.7 locks with overlay layer surfaces and
@@ -278,8 +334,10 @@ extension BannerWaylandTests {
         /// (the owner must not leave one there); one shown during the lock is under it.
         @Test(.needsProgram("/usr/bin/swaylock", package: "swaylock"))
         func overlayBannerShownBeforeSwaylockStaysOverTheLockScreen() throws {
-            #expect(try Self.bannerRowUnderSwaylock(in: .overlay, bannerFirst: true) == 0xCC3311)
-            #expect(try Self.bannerRowUnderSwaylock(in: .overlay, bannerFirst: false) == 0x000000)
+            let before = try Self.bannerUnderSwaylock(in: .overlay, bannerFirst: true)
+            #expect(before.topRow == 0xCC3311)
+            #expect(before.drawsFramesWhileLocked)
+            #expect(try Self.bannerUnderSwaylock(in: .overlay, bannerFirst: false).topRow == 0x000000)
         }
 
         @Test func noCompositorIsOneLine() {
