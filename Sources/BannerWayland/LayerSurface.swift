@@ -43,6 +43,8 @@ public final class LayerSurface {
     public let output: WaylandOutput?
     /// The surface's height, and its exclusive zone, in logical pixels.
     public let height: Int
+    /// The tallest surface asked for: no banner is taller than a screen.
+    public static let maximumHeight = 4096
     /// The width the compositor gave the surface (the output's logical width), 0 until configured.
     public private(set) var width = 0
     /// Whether the compositor has configured the surface: frames are drawn from then on.
@@ -101,6 +103,7 @@ public final class LayerSurface {
     public init(
         connection: WaylandConnection, output: WaylandOutput?, layer: Layer, height: Int, namespace: String = "window-banner"
     ) throws {
+        guard (1...Self.maximumHeight).contains(height) else { throw WaylandError.invalidHeight(height) }
         guard let compositor = connection.compositor, let layerShell = connection.layerShell else {
             throw WaylandError.noLayerShell
         }

@@ -67,7 +67,7 @@ public struct PixmanCanvas {
         for (outside, x) in [(left, 0), (right, width - radius)] {
             Self.withAlphaImage(outside, width: radius, height: radius) { mask in
                 pixman_image_composite32(PIXMAN_OP_OUT_REVERSE, mask, nil, image, 0, 0, 0, 0,
-                                         Int32(x), Int32(height - radius), Int32(radius), Int32(radius))
+                                         Int32(clamping: x), Int32(clamping: height - radius), Int32(clamping: radius), Int32(clamping: radius))
             }
         }
     }
@@ -81,7 +81,10 @@ public struct PixmanCanvas {
     public func glyph(_ glyph: UInt32, face: FT_Face, x: Int, baseline: Int, colour: RGBA, pixelSize: Double? = nil) {
         guard colour.alpha > 0, let rendered = glyphs.glyph(glyph, face: face) else { return }
         if rendered.isColour {
-            let factor = pixelSize.map { rendered.strikeSize > 0 ? $0 / rendered.strikeSize : 1 } ?? 1
+            // A size that is no size (NaN, ≤ 0) draws the strike as it is; no glyph grows past 64x.
+            let factor = pixelSize.flatMap { size in
+                size.isFinite && size > 0 && rendered.strikeSize > 0 ? min(size / rendered.strikeSize, 64) : nil
+            } ?? 1
             composite(rendered.image, width: rendered.width, height: rendered.height, scale: factor,
                       x: x + Int((Double(rendered.left) * factor).rounded()),
                       y: baseline - Int((Double(rendered.top) * factor).rounded()), opacity: colour.alpha)
@@ -90,7 +93,8 @@ public struct PixmanCanvas {
             guard let source = pixman_image_create_solid_fill(&shade) else { return }
             defer { pixman_image_unref(source) }
             pixman_image_composite32(PIXMAN_OP_OVER, source, rendered.image, image, 0, 0, 0, 0,
-                                     Int32(x + rendered.left), Int32(baseline - rendered.top), Int32(rendered.width), Int32(rendered.height))
+                                     Int32(clamping: x + rendered.left), Int32(clamping: baseline - rendered.top),
+                                     Int32(rendered.width), Int32(rendered.height))
         }
     }
 
@@ -131,8 +135,8 @@ public struct PixmanCanvas {
         var fade = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((min(max(opacity, 0), 1) * 65535).rounded()))
         let mask = opacity < 1 ? pixman_image_create_solid_fill(&fade) : nil
         defer { if let mask { pixman_image_unref(mask) } }
-        pixman_image_composite32(PIXMAN_OP_OVER, source, mask, image, 0, 0, 0, 0, Int32(x), Int32(y),
-                                 Int32((Double(width) * scale).rounded()), Int32((Double(height) * scale).rounded()))
+        pixman_image_composite32(PIXMAN_OP_OVER, source, mask, image, 0, 0, 0, 0, Int32(clamping: x), Int32(clamping: y),
+                                 Int32(clamping: Int((Double(width) * scale).rounded())), Int32(clamping: Int((Double(height) * scale).rounded())))
     }
 
     /// Runs `body` with an A8 pixman image of `alpha` (`width` bytes a row), copied into rows

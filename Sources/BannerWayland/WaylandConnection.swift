@@ -23,6 +23,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case connectionLost(errno: Int32)
     /// A shared-memory buffer could not be made (memfd, ftruncate or mmap failed: errno).
     case cannotAllocateBuffer(errno: Int32)
+    /// A layer surface was asked for with a height outside 1…`LayerSurface.maximumHeight`.
+    case invalidHeight(Int)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
         case .missingGlobal(let name): "the Wayland compositor offers no \(name)"
         case .connectionLost(let code): "the Wayland connection was lost: \(String(cString: strerror(code)))"
         case .cannotAllocateBuffer(let code): "cannot allocate a shared-memory buffer: \(String(cString: strerror(code)))"
+        case .invalidHeight(let height): "invalid banner height \(height): it must be 1 to \(LayerSurface.maximumHeight) pixels"
         }
     }
 }

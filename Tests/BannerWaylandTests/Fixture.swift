@@ -41,6 +41,17 @@ final class Fixture {
         return try condition()
     }
 
+    /// Takes screenshots, serving the connection between them, until one satisfies `isWanted`
+    /// or `timeout` seconds pass; the last one taken.
+    func awaitScreenshot(timeout: Double = 10, _ isWanted: (Screenshot) -> Bool) throws -> Screenshot {
+        var shot = try sway.screenshot()
+        _ = try serve(timeout: timeout) {
+            shot = try sway.screenshot()
+            return isWanted(shot)
+        }
+        return shot
+    }
+
     /// Draws frames on `surface` with `draw` until `count` of them reached the screen: a frame
     /// counts once the compositor has asked for the one after it (its frame callback), which it
     /// does after showing it.

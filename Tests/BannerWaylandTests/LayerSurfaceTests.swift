@@ -82,8 +82,10 @@ extension BannerWaylandTests {
 
         /// Starts waybar (30 px, green, in the top layer) and foot, waits until foot sits under
         /// the bar, then shows a banner `height` px tall in `layer`; the screenshot once foot has
-        /// moved down by the banner too.
-        static func bannerBesideWaybar(in layer: LayerSurface.Layer, height: Int) throws -> Screenshot {
+        /// moved down by the banner too and the screen shows the banner's colour at `row`. (sway
+        /// moves a window on screen only once it has redrawn at its new size: until then foot
+        /// covers a banner in the bottom layer.)
+        static func bannerBesideWaybar(in layer: LayerSurface.Layer, height: Int, row: Int) throws -> Screenshot {
             let fixture = try Fixture()
             let bar = 30
             try TestSway.write(#"{"layer": "top", "position": "top", "height": 30, "modules-left": ["clock"], "modules-center": [], "modules-right": []}"#,
@@ -99,12 +101,12 @@ extension BannerWaylandTests {
             defer { surface.destroy() }
             try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
             try fixture.sway.awaitWindowRect(appID: "foot") { $0.y == bar + height }
-            return try fixture.sway.screenshot()
+            return try fixture.awaitScreenshot { $0.pixel(640, row) == 0xCC3311 }
         }
 
         @Test(.needsProgram("/usr/bin/waybar", package: "waybar"))
         func bannerInTheBottomLayerSitsUnderWaybar() throws {
-            let shot = try Self.bannerBesideWaybar(in: .bottom, height: 40)
+            let shot = try Self.bannerBesideWaybar(in: .bottom, height: 40, row: 30)
             #expect(shot.pixel(640, 0) == 0x00FF00)
             #expect(shot.pixel(640, 29) == 0x00FF00)
             #expect(shot.pixel(640, 30) == 0xCC3311)
@@ -116,7 +118,7 @@ extension BannerWaylandTests {
         /// layer sits above the bar and pushes it down (the issue expected it under the bar).
         @Test(.needsProgram("/usr/bin/waybar", package: "waybar"))
         func bannerInTheTopLayerPushesWaybarDown() throws {
-            let shot = try Self.bannerBesideWaybar(in: .top, height: 40)
+            let shot = try Self.bannerBesideWaybar(in: .top, height: 40, row: 0)
             #expect(shot.pixel(640, 0) == 0xCC3311)
             #expect(shot.pixel(640, 39) == 0xCC3311)
             #expect(shot.pixel(640, 40) == 0x00FF00)
@@ -338,6 +340,32 @@ extension BannerWaylandTests {
             #expect(before.topRow == 0xCC3311)
             #expect(before.drawsFramesWhileLocked)
             #expect(try Self.bannerUnderSwaylock(in: .overlay, bannerFirst: false).topRow == 0x000000)
+        }
+
+        /// A frame asked for from inside `draw` (an animation's next frame) is not drawn into
+        /// the buffer being drawn: it waits for the compositor, and comes.
+        @Test func frameAskedForInsideDrawWaitsForTheCompositor() throws {
+            let fixture = try Fixture()
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            var draws = 0
+            var drawnDuringFirst = 0
+            surface.requestFrame { canvas in
+                draws += 1
+                canvas.fill(Self.bannerColour)
+                surface.requestFrame { _ in draws += 1 }
+                drawnDuringFirst = draws
+            }
+            #expect(try fixture.serve { draws == 2 })
+            #expect(drawnDuringFirst == 1)
+            surface.destroy()
+        }
+
+        @Test(arguments: [0, -1, LayerSurface.maximumHeight + 1])
+        func heightOutsideTheRangeIsATypedError(height: Int) throws {
+            let fixture = try Fixture()
+            #expect(throws: WaylandError.invalidHeight(height)) {
+                try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: height)
+            }
         }
 
         @Test func noCompositorIsOneLine() {
