@@ -46,7 +46,14 @@ public final class TestSway {
     /// Starts sway with one headless output of `width`×`height` at `scale`, the desktop painted
     /// `background` (swaybg), no borders, no Xwayland, and `extraConfig`'s lines; waits until its
     /// socket answers and the output is there.
-    public init(width: Int = 1280, height: Int = 720, scale: Int = 1, background: String = "#336699", extraConfig: String = "") throws {
+    ///
+    /// Nested in `outer` instead, sway runs as a client of that sway with `outputs` outputs
+    /// (WL-1, WL-2…), each a window there: closing the window unplugs the output, which a
+    /// headless sway 1.7 cannot do.
+    public init(
+        width: Int = 1280, height: Int = 720, scale: Int = 1, background: String = "#336699", extraConfig: String = "",
+        nestedIn outer: TestSway? = nil, outputs: Int = 1
+    ) throws {
         var template = Array("/tmp/window-banner-sway-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -58,7 +65,8 @@ public final class TestSway {
             default_border none
             default_floating_border none
             focus_follows_mouse no
-            output HEADLESS-1 resolution \(width)x\(height) scale \(scale) bg \(background) solid_color
+            output * bg \(background) solid_color
+            output HEADLESS-1 resolution \(width)x\(height) scale \(scale)
             \(extraConfig)
             """
         try Self.write(config, to: directory + "/config")
@@ -67,8 +75,13 @@ public final class TestSway {
                 chown(path, Self.unprivilegedUser, Self.unprivilegedUser)
             }
         }
-        sway = try Self.spawn(["sway", "-c", directory + "/config"], in: directory, runtime: runtimeDirectory,
-                              extra: ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
+        var backend = ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]
+        if let outer {
+            backend["WLR_BACKENDS"] = "wayland"
+            backend["WLR_WL_OUTPUTS"] = String(outputs)
+            backend["WAYLAND_DISPLAY"] = outer.socketPath
+        }
+        sway = try Self.spawn(["sway", "-c", directory + "/config"], in: directory, runtime: runtimeDirectory, extra: backend,
                               log: directory + "/sway.log")
         try awaitStart()
     }
@@ -312,47 +325,5 @@ public struct Screenshot: Sendable {
     public func pixel(_ x: Int, _ y: Int) -> UInt32 {
         let offset = (y * width + x) * 3
         return UInt32(rgb[offset]) << 16 | UInt32(rgb[offset + 1]) << 8 | UInt32(rgb[offset + 2])
-    }
-}
-
-/// A headless cage (a kiosk compositor with no layer shell, like GNOME's Mutter on Wayland), run
-/// as the unprivileged user, its only client `sleep` so it stays up until the test ends.
-public final class TestCage {
-    public let directory: String
-    /// The Wayland socket's full path.
-    public private(set) var socketPath = ""
-    private let cage: Subprocess
-
-    public init() throws {
-        var template = Array("/tmp/window-banner-cage-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        directory = String(cString: made)
-        let runtime = directory + "/run"
-        mkdir(runtime, 0o700)
-        mkdir(directory + "/home", 0o700)
-        if geteuid() == 0 {
-            for path in [directory, runtime, directory + "/home"] { chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser) }
-        }
-        cage = try TestSway.spawn(["cage", "--", "sleep", "600"], in: directory, runtime: runtime,
-                                  extra: ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
-                                  log: directory + "/cage.log")
-        let deadline = monotonicSeconds() + 20
-        while monotonicSeconds() < deadline {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []
-            if let socket = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
-                socketPath = runtime + "/" + socket
-                return
-            }
-            var none = pollfd()
-            _ = poll(&none, 0, 20)
-        }
-        let log = (try? String(contentsOfFile: directory + "/cage.log", encoding: .utf8)) ?? ""
-        throw TestFailure("cage did not start within 20 s: \(log)")
-    }
-
-    deinit {
-        cage.killGroup()
-        _ = cage.waitForExit(timeout: 5)
-        _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
     }
 }
