@@ -18,8 +18,10 @@ public final class WaylandDisplay: BannerBackend {
     public let connection: WaylandConnection
     /// The compositor's socket as asked for (`wayland-1`, a path), or `WAYLAND_DISPLAY`.
     public let name: String
-    /// Points to pixels at an output scale of 1: Wayland's logical pixels are 96 per inch.
-    public let pixelsPerPoint = 96.0 / 72
+    /// Points to pixels at an output scale of 1: a point is a pixel at the reference 96 DPI
+    /// (`BannerLayout.referenceDPI`), as on an X display without `Xft.dpi`, and Wayland's
+    /// logical pixels are those; an output's scale multiplies it (WaylandHost).
+    public let pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
     public let fonts = FontLibrary(opener: FreeTypeFontOpener())
     public let icons = IconLibrary(searchPath: .processDefault)
     /// One host per output, in the order the compositor announced them.
