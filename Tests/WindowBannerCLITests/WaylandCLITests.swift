@@ -147,5 +147,19 @@ struct WaylandCLITests {
         #expect(locked.pixel(4, 10) == 0x000000)
         #expect(locked.pixel(640, 20) == 0x000000)
     }
+
+    /// `run` draws the banner itself on the compositor for as long as its command runs, and
+    /// exits with the command's status once the banner and its space are gone.
+    @Test func runShowsTheBannerWhileItsCommandRuns() throws {
+        let session = try Session()
+        let run = try Subprocess(
+            executable: windowBannerExecutable(),
+            arguments: ["run", "--title", "Backup running", "--", "/bin/sh", "-c", "read line; exit 3"], environment: session.environment)
+        let moved = try session.sway.awaitWindowRect(appID: "foot") { $0.y > 0 }
+        #expect(moved.y > 0)
+        run.closeStandardInput()
+        #expect(run.waitForExit(timeout: 20) == 3, "\(run.standardError)")
+        try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+    }
 }
 
