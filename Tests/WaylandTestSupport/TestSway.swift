@@ -167,7 +167,15 @@ public final class TestSway {
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
-        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s")
+        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s\(clientsGone)")
+    }
+
+    /// The clients that have exited, with their status and what they wrote to stderr (for a
+    /// failure's message).
+    private var clientsGone: String {
+        clients.compactMap { client in
+            client.waitForExit(timeout: 0).map { "; client \(client.pid) exited \($0): \(client.standardError.suffix(600))" }
+        }.joined()
     }
 
     // MARK: Clients
