@@ -77,7 +77,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // Every command, the owner (daemon), run, monitor and demo among them: the part that
-        // talks to X. Config files are read by window-banner-config.
+        // talks to the display server, X11 or Wayland. Config files are read by window-banner-config.
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [

@@ -1,9 +1,10 @@
 // One banner on one Wayland output: the presentation state machine, the looks laid out for the
 // output's scale, and the layer surface that shows them. The surface is made once per
 // presentation, as tall as the banner, with its exclusive zone set then and kept (the
-// compositor moves other windows down once, and back once when it goes); the banner slides and
-// cross-fades inside it, each frame drawn when the compositor asks for one (its frame callback),
-// so nothing runs while nothing moves. The sibling of BannerX11's BannerHost.
+// compositor moves other windows down once, and back once when it goes; a banner of another
+// height resizes both in one commit); the banner slides and cross-fades inside it, each frame
+// drawn when the compositor asks for one (its frame callback), so nothing runs while nothing
+// moves. The sibling of BannerX11's BannerHost.
 
 import BannerCore
 import BannerRuntime
@@ -38,10 +39,12 @@ public final class WaylandHost: BannerBackendHost {
     private var looks: [TopBannerAppearance: Look] = [:]
     private var looksScale = 0.0
     private var gesture: BannerGesture?
-    private var frameOrigin = MonotonicTime(seconds: 0)
     private var framePending = false
     /// The builder's handlers of the banner presented last: `action` and `secondaryAction`.
     private var actionHandlers: [BannerDismissReason: () -> Void] = [:]
+
+    /// A frame at 60 Hz, the rate compositors' frame callbacks usually come at.
+    private static let frameSlot = 1.0 / 60
 
     init(output: WaylandOutput, display: WaylandDisplay) {
         self.output = output
@@ -125,11 +128,12 @@ public final class WaylandHost: BannerBackendHost {
         let shown = effective(appearance)
         _ = try look(for: shown)
         try display.check(shown == appearance ? appearance.compact : appearance)
+        // An animation from rest starts one frame slot back, so the first frame drawn already
+        // moves (as on X11); one that retargets a moving banner starts now.
         let now = monotonicNow()
         let atRest = presentation.phase == .hidden || (presentation.phase == .presented && !presentation.isAnimating)
-        let start = atRest ? now + -(1.0 / 60) : now
+        let start = atRest ? now + -Self.frameSlot : now
         guard presentation.present(appearance, at: start) else { return false }
-        frameOrigin = start
         requestFrame()
         return true
     }

@@ -156,5 +156,27 @@ extension BannerWaylandTests {
             #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == regular })
             withExtendedLifetime(foot) {}
         }
+
+        /// A translucent background (`#RRGGBBAA`) is blended with what is under the banner
+        /// (Wayland is always composited), and with reduce motion the first frame shows the
+        /// banner whole: no slide.
+        @Test func aTranslucentBannerWithReduceMotionAppearsWholeAndBlended() throws {
+            let sway = try TestSway()
+            let display = try WaylandDisplay(name: sway.socketPath)
+            defer { display.close() }
+            let host = try #require(display.preferredHost)
+            host.compactPolicy = .never
+            var frames: [RenderedFrame] = []
+            host.onFrame = { frames.append($0) }
+            let half = try BannerColor(parsing: "#ff000080")
+            try host.presentTopBanner(try TopBannerConfigBuilder().title("Saved").height(40).backgroundColor(half).reduceMotion(true).build())
+            try #require(try Self.serve(display) { !frames.isEmpty && !host.isAnimating })
+            #expect(frames.first?.visibleHeight == 40, "\(frames.map(\.visibleHeight))")
+            // Half red over the desktop's #336699: about #99334c.
+            let shot = try sway.screenshot()
+            let pixel = shot.pixel(4, 20)
+            let (red, green, blue) = (Int(pixel >> 16), Int(pixel >> 8 & 0xFF), Int(pixel & 0xFF))
+            #expect(abs(red - 0x99) <= 3 && abs(green - 0x33) <= 3 && abs(blue - 0x4C) <= 3, "\(String(pixel, radix: 16))")
+        }
 }
 }
