@@ -223,6 +223,8 @@ public final class LayerSurface {
         isDrawing = true
         draw(PixmanCanvas(image: buffer.image, width: bufferWidth, height: bufferHeight, glyphs: glyphs))
         isDrawing = false
+        // `draw` may have ended the surface (the banner's last frame was drawn).
+        guard layerSurface != nil else { return }
         drawnScale = scale
         if let viewport {
             wl_surface_set_buffer_scale(surface, 1)

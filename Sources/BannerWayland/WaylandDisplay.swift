@@ -1,0 +1,122 @@
+// The Wayland backend's display: one compositor connection served by the event loop, the fonts
+// (fontconfig matched, FreeType opened) and icons every banner uses, and one `WaylandHost` per
+// output, following outputs as they come and go. The sibling of BannerX11's BannerDisplay.
+
+import BannerCore
+import BannerRuntime
+import Glibc
+
+/// A layer-shell compositor's banners, one host per output.
+///
+/// ```swift
+/// let display = try WaylandDisplay()
+/// try display.primaryHost.presentTopBanner(appearance)
+/// display.loop.run(timeout: 3)
+/// ```
+public final class WaylandDisplay: BannerBackend {
+    public let loop: EventLoop
+    public let connection: WaylandConnection
+    /// The compositor's socket as asked for (`wayland-1`, a path), or `WAYLAND_DISPLAY`.
+    public let name: String
+    /// Points to pixels at an output scale of 1: Wayland's logical pixels are 96 per inch.
+    public let pixelsPerPoint = 96.0 / 72
+    public let fonts = FontLibrary(opener: FreeTypeFontOpener())
+    public let icons = IconLibrary(searchPath: .processDefault)
+    /// One host per output, in the order the compositor announced them.
+    public private(set) var hosts: [WaylandHost] = []
+    /// Called after an output came or went (its host is in `hosts`, or gone from it).
+    public var onMonitorsChanged: (() -> Void)?
+    /// Things worth a line in a log: an icon that cannot be shown, a font substituted.
+    public var onWarning: (String) -> Void = { _ in } {
+        didSet { fonts.warn = onWarning }
+    }
+    /// Where `--icon NAME` is looked up.
+    public var iconSearchPath: IconSearchPath {
+        get { icons.searchPath }
+        set { icons.searchPath = newValue }
+    }
+    let timing: BannerTiming
+    private var colours: [String: RGBA] = [:]
+    private var watch: EventLoop.Token?
+    private var closed = false
+
+    /// Connects to `name` (a socket in `XDG_RUNTIME_DIR` or a path; nil: `WAYLAND_DISPLAY`).
+    /// Throws `WaylandError.noLayerShell` on a compositor that cannot show a banner that
+    /// reserves space (GNOME's).
+    public init(name: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws {
+        self.loop = loop
+        self.timing = timing
+        connection = try WaylandConnection(displayName: name)
+        self.name = name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        hosts = connection.outputs.map { WaylandHost(output: $0, display: self) }
+        connection.onOutputAdded = { [weak self] output in
+            guard let self else { return }
+            hosts.append(WaylandHost(output: output, display: self))
+            onMonitorsChanged?()
+        }
+        connection.onOutputRemoved = { [weak self] output in
+            guard let self, let index = hosts.firstIndex(where: { $0.output === output }) else { return }
+            hosts.remove(at: index).close()
+            onMonitorsChanged?()
+        }
+        watch = loop.watch(fd: connection.fileDescriptor) { [weak self] in
+            guard let self, !closed else { return }
+            do { try connection.dispatch() } catch { lost(error) }
+        }
+        loop.beforeEverySleep { [weak self] in
+            guard let self, !closed else { return nil }
+            do { _ = try connection.prepareToSleep() } catch { lost(error) }
+            return nil
+        }
+    }
+
+    deinit { close() }
+
+    /// The host of the first output (Wayland has no primary output; sway lists its outputs in
+    /// the order they were made).
+    public var preferredHost: WaylandHost? { hosts.first }
+
+    /// The hosts `name` stands for: `all`, `primary` (the first output), or an output's name
+    /// (`HEADLESS-1`, `DP-2`).
+    public func hosts(named name: String) throws(BannerDisplayError) -> [WaylandHost] {
+        if name == "all" { return hosts }
+        let found = name == "primary" ? hosts.first : hosts.first { $0.monitorName == name }
+        guard let found else { throw .noSuchMonitor(name, available: hosts.map(\.monitorName)) }
+        return [found]
+    }
+
+    /// Ends every presentation at once and closes the connection.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        for host in hosts { host.close() }
+        hosts.removeAll()
+        if let watch { loop.cancel(watch) }
+        fonts.closeAll()
+    }
+
+    /// Serves the loop until no host moves, or `timeout` seconds pass.
+    @discardableResult
+    public func runUntilIdle(timeout: Double = 5) -> Bool {
+        loop.run(timeout: timeout) { !hosts.contains(where: \.isAnimating) }
+    }
+
+    public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
+        switch colour.value {
+        case .rgba(let rgba):
+            return rgba
+        case .x11Name(let name):
+            if let known = colours[name] { return known }
+            guard let rgba = NamedColours.lookup(name) else { throw .colour(name) }
+            colours[name] = rgba
+            return rgba
+        }
+    }
+
+    /// The compositor went away: every banner ends, and the loop stops.
+    private func lost(_ error: any Error) {
+        onWarning("\(error)")
+        close()
+        loop.stop()
+    }
+}

@@ -1,0 +1,71 @@
+// A whole banner on Debian's headless sway, as the product shows it there: laid out and shaped
+// by BannerRuntime like on X11, painted with FreeType and pixman, sliding inside a layer
+// surface whose exclusive zone moves a real terminal (foot) down by exactly the banner's
+// height once, and back once when the banner is dismissed.
+
+import BannerCore
+import BannerRuntime
+@testable import BannerWayland
+import Glibc
+import ProcessTestSupport
+import Testing
+import WaylandTestSupport
+
+extension BannerWaylandTests {
+    @Suite("Wayland host", .needsProgram("/usr/bin/foot", package: "foot"))
+    struct WaylandHostTests {
+        /// Serves `display` until `condition` holds (checked between events and every 20 ms, for
+        /// what only sway's IPC or grim can tell), for at most `timeout` seconds.
+        @discardableResult
+        static func serve(_ display: WaylandDisplay, timeout: Double = 10, until condition: () throws -> Bool) throws -> Bool {
+            let deadline = monotonicSeconds() + timeout
+            while monotonicSeconds() < deadline {
+                if try condition() { return true }
+                display.loop.run(timeout: 0.02)
+            }
+            return try condition()
+        }
+
+        @Test func bannerReservesItsHeightOnceSlidesInAndGivesItBack() throws {
+            let sway = try TestSway()
+            let foot = try sway.startFoot()
+            try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            let display = try WaylandDisplay(name: sway.socketPath)
+            defer { display.close() }
+            try #require(try Self.serve(display) { foot.resizes() != nil })
+            let before = try #require(foot.resizes())
+            let host = try #require(display.preferredHost)
+            #expect(host.monitorName == "HEADLESS-1")
+
+            var milestones: [BannerPresentation.Milestone] = []
+            var frames: [RenderedFrame] = []
+            host.onMilestone = { milestones.append($0) }
+            host.onFrame = { frames.append($0) }
+            let appearance = try TopBannerConfigBuilder()
+                .title("No Internet Connection").backgroundColor(BannerColor(RGBA(hex: 0xCC3311))).textColor(.white).build()
+            try host.presentTopBanner(appearance)
+            try #require(try Self.serve(display) { milestones.contains(.presentationFinished) })
+            let height = try #require(host.presentedHeight)
+            #expect(host.reservedHeight == height)
+            let moved = try sway.awaitWindowRect(appID: "foot") { $0.y != 0 }
+            #expect(moved == SwayRect(x: 0, y: height, width: 1280, height: 720 - height))
+            // It slid: frames showed a part of it before all of it.
+            #expect(frames.contains { $0.visibleHeight > 0 && $0.visibleHeight < height })
+            #expect(frames.last?.visibleHeight == height)
+
+            let shot = try sway.screenshot()
+            #expect(shot.pixel(20, 2) == 0xCC3311)
+            // The title, centred, in white (anti-aliased edges aside).
+            let white = (440..<840).flatMap { x in (0..<height).map { y in shot.pixel(x, y) } }.filter { $0 == 0xFFFFFF }
+            #expect(white.count > 100, "the title drew \(white.count) white pixels")
+            #expect(shot.pixel(640, height) != 0xCC3311)
+
+            host.dismissTopBanner()
+            try #require(try Self.serve(display) { milestones.contains(.dismissalFinished) })
+            #expect(host.reservedHeight == 0)
+            try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            try Self.serve(display) { (foot.resizes() ?? 0) - before >= 2 }
+            #expect(foot.resizes().map { $0 - before } == 2, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one banner")
+        }
+    }
+}

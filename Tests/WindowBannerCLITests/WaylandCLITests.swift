@@ -1,0 +1,84 @@
+// The command line in a Wayland session, on Debian's headless sway: `window-banner show` with
+// WAYLAND_DISPLAY set starts an owner on the compositor (never an Xwayland window a compositor
+// would tile, even with DISPLAY set too), the banner reserves its height above a real terminal
+// (foot), `status --json` reports it on the output by name, and `dismiss` gives the space back.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import WaylandTestSupport
+import X11TestSupport
+
+@Suite("Wayland command line", .serialized, .needsProgram("/usr/bin/sway", package: "sway"), .needsProgram("/usr/bin/foot", package: "foot"))
+struct WaylandCLITests {
+    /// A sway with foot, and the environment of a script in that session.
+    final class Session {
+        let sway: TestSway
+        let foot: ResizeCountingTerminal
+        let runtimeDirectory: String
+        let environment: [String: String]
+
+        init() throws {
+            sway = try TestSway()
+            foot = try sway.startFoot()
+            try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            var template = Array("/tmp/wb-wayland-XXXXXX".utf8CString)
+            guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+            runtimeDirectory = String(cString: made)
+            environment = [
+                "PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "XDG_RUNTIME_DIR": runtimeDirectory,
+                "XDG_CONFIG_HOME": runtimeDirectory + "/config", "XDG_STATE_HOME": runtimeDirectory + "/state",
+                "WAYLAND_DISPLAY": sway.socketPath,
+                // An X display that does not exist: in a Wayland session it must not be used.
+                "DISPLAY": ":93",
+            ]
+        }
+
+        deinit {
+            // The owner is not our child (it outlives the `show` that started it).
+            for pid in owners() { kill(pid, SIGKILL) }
+            _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory])
+        }
+
+        func run(_ arguments: [String], timeout: Double = 20) throws -> (status: Int32?, output: String, error: String) {
+            let process = try Subprocess(executable: windowBannerExecutable(), arguments: arguments, environment: environment)
+            process.closeStandardInput()
+            let status = process.waitForExit(timeout: timeout)
+            return (status, process.standardOutput, process.standardError)
+        }
+
+        /// Owner processes serving this sway (their command lines name its socket).
+        func owners() -> [pid_t] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap { entry -> pid_t? in
+                guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+                let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                return arguments.count > 2 && arguments[1] == "daemon" && arguments.contains(sway.socketPath) ? pid : nil
+            }
+        }
+    }
+
+    @Test func showReservesTheBannerOnTheCompositorAndDismissGivesItBack() throws {
+        let session = try Session()
+        let shown = try session.run(["show", "--title", "No Internet Connection", "--style", "offline"])
+        #expect(shown.status == 0, "show: \(shown.error)")
+        let moved = try session.sway.awaitWindowRect(appID: "foot") { $0.y > 0 }
+        let status = try session.run(["status", "--json"])
+        #expect(status.status == 0, "status: \(status.error)")
+        let report = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+        let monitors = report?["monitors"] as? [[String: Any]] ?? []
+        let output = try #require(monitors.first, "\(status.output)")
+        #expect(output["monitor"] as? String == "HEADLESS-1")
+        #expect(output["title"] as? String == "No Internet Connection")
+        let reserved = try #require(output["reserved"] as? Int)
+        #expect(moved == SwayRect(x: 0, y: reserved, width: 1280, height: 720 - reserved))
+        // No X11 window anywhere: sway's tree has foot alone.
+        #expect(try session.sway.swaymsg(["-t", "get_tree"]).contains("\"app_id\": \"foot\""))
+        #expect(!(try session.sway.swaymsg(["-t", "get_tree"]).contains("\"shell\": \"xwayland\"")))
+
+        let dismissed = try session.run(["dismiss"])
+        #expect(dismissed.status == 0, "dismiss: \(dismissed.error)")
+        try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+    }
+}
