@@ -368,6 +368,47 @@ extension BannerWaylandTests {
             }
         }
 
+        /// A compositor that goes away (a crash) ends the connection with one typed error from
+        /// `dispatch`; the surface can still be destroyed, and nothing traps.
+        @Test func compositorGoneIsConnectionLost() throws {
+            let fixture = try Fixture()
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            fixture.sway.kill()
+            var lost: WaylandError?
+            let deadline = monotonicSeconds() + 10
+            while lost == nil, monotonicSeconds() < deadline {
+                do { try fixture.connection.dispatch(until: { false }, timeout: 0.05) } catch let error as WaylandError { lost = error }
+            }
+            guard case .connectionLost = lost else {
+                Issue.record("dispatch did not report the lost connection: \(String(describing: lost))")
+                return
+            }
+            surface.requestFrame { canvas in canvas.fill(Self.bannerColour) }
+            surface.destroy()
+            #expect(throws: WaylandError.self) { try fixture.connection.roundtrip() }
+        }
+
+        /// sway's `cursor press button4`/`button5` scroll: the surface gets them as vertical
+        /// scrolls, up negative and down positive.
+        @Test func wheelOnTheSurfaceIsReportedAsScrolls() throws {
+            let fixture = try Fixture()
+            let device = try VirtualPointer(socketPath: fixture.sway.socketPath)
+            defer { withExtendedLifetime(device) {} }
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 30)
+            var scrolls: [Double] = []
+            surface.onPointer = { event in
+                if case .scrolled(let vertical, _) = event { scrolls.append(vertical) }
+            }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            try fixture.sway.swaymsg(["seat seat0 cursor set 100 10"])
+            try fixture.sway.swaymsg(["seat seat0 cursor press button4"])
+            try fixture.sway.swaymsg(["seat seat0 cursor press button5"])
+            #expect(try fixture.serve { scrolls.count >= 2 }, "scrolls: \(scrolls)")
+            #expect(scrolls.first.map { $0 < 0 } == true && scrolls.last.map { $0 > 0 } == true, "scrolls: \(scrolls)")
+            surface.destroy()
+        }
+
         @Test func noCompositorIsOneLine() {
             #expect(throws: WaylandError.cannotConnect(display: "/nonexistent/wayland-9")) {
                 try WaylandConnection(displayName: "/nonexistent/wayland-9")

@@ -94,6 +94,12 @@ public final class TestSway {
         _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
     }
 
+    /// Kills sway at once, as a crash would: its clients lose their connection.
+    public func kill() {
+        sway.killGroup()
+        _ = sway.waitForExit(timeout: 5)
+    }
+
     /// Waits up to 20 s for the sockets to appear and `swaymsg -t get_outputs` to list an output.
     private func awaitStart() throws {
         let deadline = monotonicSeconds() + 20
