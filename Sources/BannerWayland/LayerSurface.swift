@@ -42,7 +42,7 @@ public final class LayerSurface {
     /// The output asked for, or nil to let the compositor choose (its focused output).
     public let output: WaylandOutput?
     /// The surface's height, and its exclusive zone, in logical pixels.
-    public let height: Int
+    public private(set) var height: Int
     /// The tallest surface asked for: no banner is taller than a screen.
     public static let maximumHeight = 4096
     /// The width the compositor gave the surface (the output's logical width), 0 until configured.
@@ -223,9 +223,9 @@ public final class LayerSurface {
         isDrawing = true
         draw(PixmanCanvas(image: buffer.image, width: bufferWidth, height: bufferHeight, glyphs: glyphs))
         isDrawing = false
+        drawnScale = scale
         // `draw` may have ended the surface (the banner's last frame was drawn).
         guard layerSurface != nil else { return }
-        drawnScale = scale
         if let viewport {
             wl_surface_set_buffer_scale(surface, 1)
             wp_viewport_set_destination(viewport, Int32(width), Int32(height))
@@ -255,6 +255,17 @@ public final class LayerSurface {
         }
         buffers.append(made)
         return made
+    }
+
+    /// Makes the surface, and its exclusive zone, `newHeight` logical pixels tall in one commit:
+    /// the compositor re-lays other windows out once, and frames are drawn at the new height
+    /// from the next one on.
+    public func resize(height newHeight: Int) {
+        guard let layerSurface, newHeight != height else { return }
+        height = newHeight
+        zwlr_layer_surface_v1_set_size(layerSurface, 0, UInt32(newHeight))
+        zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, Int32(newHeight))
+        wl_surface_commit(surface)
     }
 
     /// Takes the surface off the screen and gives back what it holds: the compositor gives the

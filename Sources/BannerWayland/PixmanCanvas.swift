@@ -6,13 +6,12 @@
 import BannerCore
 import CWayland
 
-/// Draws into one buffer (premultiplied a8r8g8b8), `width`×`height` pixels: a frame's, valid
-/// only inside the `draw` closure of `LayerSurface.requestFrame(draw:)` that received it, or a
-/// back buffer's.
+/// Draws into one frame's buffer (premultiplied a8r8g8b8), `width`×`height` pixels. Valid only
+/// inside the `draw` closure of `LayerSurface.requestFrame(draw:)` that received it.
 public struct PixmanCanvas {
     /// The pixman image over the buffer's pixels.
     let image: OpaquePointer
-    /// The rendered glyphs of the surface (or back buffer) drawn on.
+    /// The surface's rendered glyphs.
     private let glyphs: GlyphCache
     /// The buffer's width in pixels.
     public let width: Int

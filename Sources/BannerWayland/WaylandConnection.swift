@@ -53,6 +53,10 @@ public final class WaylandConnection {
     private(set) var fractionalScaleManager: OpaquePointer?
     private var seat: Seat?
 
+    /// Whether the compositor offers ext-session-lock: its lockers then hide every other surface
+    /// while the session is locked. Without it (sway 1.7) swaylock locks with overlay-layer
+    /// surfaces, which an overlay surface made before the lock stays over (docs/wayland.md).
+    public private(set) var offersSessionLock = false
     /// The outputs the compositor announced and described, in the order they came.
     public private(set) var outputs: [WaylandOutput] = []
     /// Outputs bound but not yet described completely (their first `done` has not come).
@@ -182,6 +186,7 @@ public final class WaylandConnection {
             fractionalScaleManager = bind(wb_wp_fractional_scale_manager_v1_interface(), upTo: 1)
         case "wl_seat" where seat == nil:
             if let proxy = bind(wb_wl_seat_interface(), upTo: 5) { seat = Seat(proxy: proxy, connection: self) }
+        case "ext_session_lock_manager_v1": offersSessionLock = true
         case "wl_output":
             // Version 4 names the output ("HEADLESS-1", "DP-2"): what --monitor matches.
             guard let proxy = bind(wb_wl_output_interface(), upTo: 4) else { return }

@@ -21,7 +21,7 @@ extension BannerWaylandTests {
             try fixture.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
             // Its program runs once foot has sized its pty; sizes foot takes before the banner
             // are not counted against it.
-            try #require(try fixture.serve { foot.resizes() != nil })
+            try foot.awaitFilling(windowHeight: 720)
             let before = try #require(foot.resizes())
 
             let height = 40

@@ -32,7 +32,7 @@ extension BannerWaylandTests {
             try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
             let display = try WaylandDisplay(name: sway.socketPath)
             defer { display.close() }
-            try #require(try Self.serve(display) { foot.resizes() != nil })
+            try foot.awaitFilling(windowHeight: 720)
             let before = try #require(foot.resizes())
             let host = try #require(display.preferredHost)
             #expect(host.monitorName == "HEADLESS-1")
@@ -67,5 +67,36 @@ extension BannerWaylandTests {
             try Self.serve(display) { (foot.resizes() ?? 0) - before >= 2 }
             #expect(foot.resizes().map { $0 - before } == 2, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one banner")
         }
-    }
+    
+        @Test func anUpdateToATallerBannerMovesWindowsOnceToItsHeight() throws {
+            let sway = try TestSway()
+            let foot = try sway.startFoot()
+            try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            let display = try WaylandDisplay(name: sway.socketPath)
+            defer { display.close() }
+            try foot.awaitFilling(windowHeight: 720)
+            let initial = try #require(foot.resizes())
+            let host = try #require(display.preferredHost)
+            // The regular look: on a landscape output the compact one has one height for all.
+            host.compactPolicy = .never
+            var milestones: [BannerPresentation.Milestone] = []
+            host.onMilestone = { milestones.append($0) }
+            let red = BannerColor(RGBA(hex: 0xCC3311))
+            try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").height(40).backgroundColor(red).build())
+            try #require(try Self.serve(display) { milestones.contains(.presentationFinished) })
+            let short = try #require(host.presentedHeight)
+            #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == short })
+            try Self.serve(display) { (foot.resizes() ?? 0) > initial }
+            let before = try #require(foot.resizes())
+
+            try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").subtitle("Alex · 02:14").height(64).backgroundColor(red).build())
+            let tall = try #require(host.presentedHeight)
+            #expect(tall > short)
+            #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == tall })
+            try Self.serve(display) { !host.isAnimating }
+            #expect(host.reservedHeight == tall)
+            try Self.serve(display, timeout: 2) { (foot.resizes() ?? 0) - before >= 2 }
+            #expect(foot.resizes().map { $0 - before } == 1, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one change of height")
+        }
+}
 }

@@ -189,19 +189,33 @@ public final class TestSway {
         return client
     }
 
-    /// A foot terminal whose program counts the terminal's size changes (SIGWINCH: foot resizes
-    /// its pty on every re-layout of its window) in a file; its app_id is `appID`.
+    /// A foot terminal whose program counts the terminal's size changes in a file: foot sets its
+    /// pty's size — rows, columns and pixels — on every re-layout of its window (SIGWINCH); a
+    /// signal that leaves the size as it was (a configure of the same size) is no re-layout the
+    /// user sees and is not counted. The file also holds the pixel height foot last set, so a
+    /// test can await foot's own view of its size; its app_id is `appID`.
     public func startFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
         let counter = directory + "/\(appID)-resizes"
         let script = """
-            import signal, sys
+            import fcntl, os, signal, struct, sys, termios
+            def size():
+                return struct.unpack('HHHH', fcntl.ioctl(0, termios.TIOCGWINSZ, b'\\0' * 8))
+            def record():
+                temporary = sys.argv[1] + '.new'
+                open(temporary, 'w').write('%d %d' % (count, last[3]))
+                os.rename(temporary, sys.argv[1])
             count = 0
+            last = size()
             def resized(*_):
-                global count
+                global count, last
+                now = size()
+                if now == last:
+                    return
+                last = now
                 count += 1
-                open(sys.argv[1], 'w').write(str(count))
+                record()
             signal.signal(signal.SIGWINCH, resized)
-            open(sys.argv[1], 'w').write('0')
+            record()
             while True:
                 signal.pause()
             """
@@ -257,7 +271,30 @@ public struct ResizeCountingTerminal {
 
     /// How often the terminal was resized since its program started; nil before it started.
     public func resizes() -> Int? {
-        (try? String(contentsOfFile: counterPath, encoding: .utf8)).flatMap { Int($0) }
+        fields()?.count
+    }
+
+    /// The height in pixels foot last gave its terminal; nil before its program started.
+    public func pixelHeight() -> Int? {
+        fields()?.pixelHeight
+    }
+
+    /// Waits until foot has given its terminal the size of a window `height` px tall (its
+    /// pixel height is whole cells, so within a cell of it: more than 90 % of it), so a count
+    /// taken then is not raised later by foot's own start-up resize.
+    public func awaitFilling(windowHeight height: Int, timeout: Double = 10) throws {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if let pixels = pixelHeight(), pixels * 10 > height * 9, pixels <= height { return }
+            var none = pollfd()
+            _ = poll(&none, 0, 10)
+        }
+        throw TestFailure("foot's terminal is \(pixelHeight().map(String.init) ?? "not started") px tall, not filling its \(height) px window")
+    }
+
+    private func fields() -> (count: Int, pixelHeight: Int)? {
+        let words = ((try? String(contentsOfFile: counterPath, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int($0) }
+        return words.count == 2 ? (words[0], words[1]) : nil
     }
 }
 
