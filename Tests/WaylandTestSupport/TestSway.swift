@@ -124,6 +124,15 @@ public final class TestSway {
     /// What sway wrote to its standard error.
     public var log: String { (try? String(contentsOfFile: directory + "/sway.log", encoding: .utf8)) ?? "" }
 
+    /// The end of every log in the directory (sway's, foot's), for a failure's message.
+    public var logs: String {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
+        return names.map { name in
+            let text = (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
+            return "\(name): …\(text.suffix(1500))"
+        }.joined(separator: "\n")
+    }
+
     // MARK: IPC
 
     /// Runs `swaymsg` with `arguments` on this sway's IPC socket; its standard output.
@@ -173,7 +182,7 @@ public final class TestSway {
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
-        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s")
+        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s\n\(logs)")
     }
 
     // MARK: Clients
@@ -181,10 +190,12 @@ public final class TestSway {
     /// Starts `command` (its first word found on PATH) as sway's user on this sway's socket, in a
     /// process group killed when the sway is released (or by the returned Subprocess).
     @discardableResult
-    public func startClient(_ command: [String], environment extra: [String: String] = [:]) throws -> Subprocess {
+    /// Its standard error goes to `log` in `directory` when given, else to a pipe.
+    public func startClient(_ command: [String], environment extra: [String: String] = [:], log: String? = nil) throws -> Subprocess {
         var environment = extra
         environment["WAYLAND_DISPLAY"] = socketName
-        let client = try Self.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment, log: nil)
+        let client = try Self.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment,
+                                    log: log.map { directory + "/" + $0 })
         clients.append(client)
         return client
     }
@@ -196,8 +207,12 @@ public final class TestSway {
     /// test can await foot's own view of its size; its app_id is `appID`.
     public func startFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
         let counter = directory + "/\(appID)-resizes"
+        // SIGWINCH is blocked and taken with sigwait, so the count and the file are only ever
+        // written from one place: a handler writing the file while the script's own first write
+        // was under way renamed its temporary file away, the script died, and foot closed.
         let script = """
             import fcntl, os, signal, struct, sys, termios
+            signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGWINCH])
             def size():
                 return struct.unpack('HHHH', fcntl.ioctl(0, termios.TIOCGWINSZ, b'\\0' * 8))
             def record():
@@ -206,21 +221,17 @@ public final class TestSway {
                 os.rename(temporary, sys.argv[1])
             count = 0
             last = size()
-            def resized(*_):
-                global count, last
-                now = size()
-                if now == last:
-                    return
-                last = now
-                count += 1
-                record()
-            signal.signal(signal.SIGWINCH, resized)
             record()
             while True:
-                signal.pause()
+                signal.sigwait([signal.SIGWINCH])
+                now = size()
+                if now != last:
+                    last = now
+                    count += 1
+                    record()
             """
         try Self.write(script, to: directory + "/count-resizes.py")
-        let process = try startClient(["foot", "--app-id", appID, "python3", directory + "/count-resizes.py", counter])
+        let process = try startClient(["foot", "--app-id", appID, "python3", directory + "/count-resizes.py", counter], log: "\(appID).log")
         return ResizeCountingTerminal(appID: appID, counterPath: counter, process: process)
     }
 
