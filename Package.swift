@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// WindowBanner for X11: a status banner at the top of an X11 desktop that reserves its own space.
+// WindowBanner: a status banner at the top of an X11 or Wayland desktop that reserves its own space.
 import PackageDescription
 
 let package = Package(

@@ -80,6 +80,12 @@ public final class WaylandHost: BannerBackendHost {
         return logical(look.height)
     }
 
+    /// Where the buttons of the banner presented now are, in buffer pixels (tests click them).
+    var hitAreas: BannerHitAreas? {
+        guard let appearance = presentation.appearance else { return nil }
+        return try? look(for: effective(appearance)).hitAreas
+    }
+
     /// Presents (or updates in place) `appearance`; presenting the look already shown changes
     /// nothing and returns false. Throws, leaving what is shown untouched, for a colour or font
     /// that cannot be used.

@@ -182,7 +182,15 @@ public final class TestSway {
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
-        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s\n\(logs)")
+        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s\(clientsGone)\n\(logs)")
+    }
+
+    /// The clients that have exited, with their status and what they wrote to stderr (for a
+    /// failure's message; the ones still running are ended by asking).
+    private var clientsGone: String {
+        clients.compactMap { client in
+            client.waitForExit(timeout: 0).map { "; client \(client.pid) exited \($0): \(client.standardError.suffix(600))" }
+        }.joined()
     }
 
     // MARK: Clients

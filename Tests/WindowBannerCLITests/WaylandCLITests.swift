@@ -15,14 +15,18 @@ struct WaylandCLITests {
     /// A sway with foot, and the environment of a script in that session.
     final class Session {
         let sway: TestSway
-        let foot: ResizeCountingTerminal
         let runtimeDirectory: String
         let environment: [String: String]
 
-        init() throws {
-            sway = try TestSway()
-            foot = try sway.startFoot()
-            try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+        /// A new headless sway with a full-screen foot, or `nested` as it is.
+        init(nested: TestSway? = nil) throws {
+            if let nested {
+                sway = nested
+            } else {
+                sway = try TestSway()
+                _ = try sway.startFoot()
+                try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            }
             var template = Array("/tmp/wb-wayland-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
             runtimeDirectory = String(cString: made)
@@ -160,6 +164,31 @@ struct WaylandCLITests {
         run.closeStandardInput()
         #expect(run.waitForExit(timeout: 20) == 3, "\(run.standardError)")
         try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+    }
+
+    /// A banner asked for on one output moves to the other when its output is unplugged (a
+    /// nested sway's output window closed: a headless sway 1.7 cannot remove an output).
+    @Test func aBannerWhoseOutputIsUnpluggedMovesToTheOther() throws {
+        let outer = try TestSway()
+        let session = try Session(nested: try TestSway(nestedIn: outer, outputs: 2))
+        let shown = try session.run(["show", "--monitor", "WL-2", "--title", "Call in progress", "--id", "call"])
+        try #require(shown.status == 0, "show: \(shown.error)")
+        func monitors() throws -> [(name: String, id: String?)] {
+            let status = try session.run(["status", "--json"])
+            let report = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+            return (report?["monitors"] as? [[String: Any]] ?? []).map { ($0["monitor"] as? String ?? "?", $0["id"] as? String) }
+        }
+        #expect(try monitors().map(\.name) == ["WL-1", "WL-2"])
+        #expect(try monitors().first { $0.name == "WL-2" }?.id == "call")
+        try outer.swaymsg(["[title=\".*WL-2\"] kill"])
+        let deadline = monotonicSeconds() + 20
+        var now = try monitors()
+        while now.map(\.name) != ["WL-1"] || now.first?.id != "call", monotonicSeconds() < deadline {
+            poll(nil, 0, 20)
+            now = try monitors()
+        }
+        #expect(now.map(\.name) == ["WL-1"])
+        #expect(now.first?.id == "call")
     }
 }
 
