@@ -77,6 +77,10 @@ public final class LayerSurface {
     private var isDrawing = false
     /// The scale of the last frame drawn, or of the frame `onResize` asked for since.
     private var drawnScale: Double?
+    /// The compositor's clock (milliseconds, its own origin) when it last asked for a frame: the
+    /// `wl_callback.done` of the frame before. Frames drawn by one callback each are one per
+    /// compositor frame, each with a later time.
+    public private(set) var lastFrameTime: UInt32?
     /// How many frames were committed: what the tests count to see an idle surface draw nothing.
     private(set) var framesCommitted = 0
     private let listeners: Listeners
@@ -145,10 +149,11 @@ public final class LayerSurface {
             closed: { data, _ in LayerSurface.from(data)?.onClosed?() }
         ))
         zwlr_layer_surface_v1_add_listener(layerSurface, listeners.layerSurface, this)
-        listeners.frame.initialize(to: wl_callback_listener(done: { data, callback, _ in
+        listeners.frame.initialize(to: wl_callback_listener(done: { data, callback, time in
             wl_callback_destroy(callback)
             guard let surface = LayerSurface.from(data) else { return }
             surface.frameCallback = nil
+            surface.lastFrameTime = time
             surface.drawPendingFrame()
         }))
 

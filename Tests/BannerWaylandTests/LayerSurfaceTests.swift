@@ -188,6 +188,23 @@ extension BannerWaylandTests {
             surface.destroy()
         }
 
+        /// An animation that asks for its next frame from each frame is paced by the compositor:
+        /// every frame after the first is drawn on a frame callback of its own, each stamped with
+        /// a later time on the compositor's clock (one frame per compositor frame, never two).
+        @Test func framesArePacedOnePerCompositorFrame() throws {
+            let fixture = try Fixture()
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            var times: [UInt32?] = []
+            try fixture.present(20, on: surface) { canvas, frame in
+                times.append(surface.lastFrameTime)
+                canvas.fill(RGBA(red: Double(frame) / 20, green: 0, blue: 0))
+            }
+            let stamped = times.dropFirst().compactMap { $0 }
+            #expect(stamped.count == times.count - 1, "frames drawn without a callback: \(times)")
+            #expect(zip(stamped, stamped.dropFirst()).allSatisfy { $0 < $1 }, "callback times: \(stamped)")
+            surface.destroy()
+        }
+
         /// Once its frames are drawn the surface asks the compositor for nothing: the last frame
         /// callback is answered and no other is asked for, however many round trips pass.
         @Test func idleSurfaceAsksForNoFrames() throws {
