@@ -11,6 +11,7 @@
 import BannerCore
 import CWayland
 import CWaylandProtocols
+import Glibc
 
 /// A wlr-layer-shell surface along the top edge of an output, drawn into shared memory.
 public final class LayerSurface {
@@ -114,7 +115,8 @@ public final class LayerSurface {
         self.connection = connection
         self.output = output
         self.height = height
-        guard let surface = wl_compositor_create_surface(compositor) else { throw WaylandError.connectionLost(errno: 0) }
+        // libwayland returns no proxy only when it cannot allocate one.
+        guard let surface = wl_compositor_create_surface(compositor) else { throw WaylandError.connectionLost(errno: ENOMEM) }
         self.surface = surface
         listeners = Listeners()
         let this = Unmanaged.passUnretained(self).toOpaque()
@@ -265,8 +267,9 @@ public final class LayerSurface {
     /// Makes the surface, and its exclusive zone, `newHeight` logical pixels tall in one commit:
     /// the compositor re-lays other windows out once, and frames are drawn at the new height
     /// from the next one on.
+    /// A height outside 1…`maximumHeight` (which `init` refuses) leaves the surface as it is.
     public func resize(height newHeight: Int) {
-        guard let layerSurface, newHeight != height else { return }
+        guard let layerSurface, newHeight != height, (1...Self.maximumHeight).contains(newHeight) else { return }
         height = newHeight
         zwlr_layer_surface_v1_set_size(layerSurface, 0, UInt32(newHeight))
         zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, Int32(newHeight))
