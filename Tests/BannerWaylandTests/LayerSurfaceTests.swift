@@ -23,6 +23,7 @@ extension BannerWaylandTests {
             // are not counted against it.
             try foot.awaitFilling(windowHeight: 720)
             let before = try #require(foot.resizes())
+            let configuredBefore = foot.configures()
 
             let height = 40
             let surface = try LayerSurface(connection: fixture.connection, output: fixture.connection.outputs.first, layer: .top, height: height)
@@ -41,6 +42,31 @@ extension BannerWaylandTests {
             try fixture.serve { (foot.resizes() ?? 0) - before >= 2 }
             try fixture.connection.roundtrip()
             #expect(foot.resizes().map { $0 - before } == 2)
+            // Exactly two configures of its window reached foot: in, and out.
+            #expect(foot.configures() - configuredBefore == 2)
+        }
+
+        /// Why the zone is set once: a banner that grew its surface and zone with each frame of
+        /// its slide re-lays the terminal out on every frame — one configure of foot's window per
+        /// zone change on sway 1.7 (20 for 2, 4, … 40 px), where the terminal's rows change only
+        /// 3 times.
+        @Test func changingTheZonePerFrameReLaysWindowsOutEveryFrame() throws {
+            let fixture = try Fixture()
+            let foot = try fixture.sway.startFoot()
+            try fixture.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            try foot.awaitFilling(windowHeight: 720)
+            let before = foot.configures()
+
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 2)
+            // 20 frames, each 2 px taller (2 to 40), as a 40 px banner sliding in would reserve them.
+            try fixture.present(20, on: surface) { canvas, frame in
+                canvas.fill(Self.bannerColour)
+                surface.resize(height: 2 * (frame + 1))
+            }
+            try fixture.sway.awaitWindowRect(appID: "foot") { $0.y == 40 }
+            try fixture.serve { foot.configures() - before >= 20 }
+            #expect(foot.configures() - before == 20, "foot was configured \(foot.configures() - before) times for 20 zone heights")
+            surface.destroy()
         }
 
         @Test func screenshotShowsTheColourRoundCornersAndGlyphs() throws {

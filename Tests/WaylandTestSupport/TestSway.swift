@@ -239,8 +239,10 @@ public final class TestSway {
                     record()
             """
         try Self.write(script, to: directory + "/count-resizes.py")
-        let process = try startClient(["foot", "--app-id", appID, "python3", directory + "/count-resizes.py", counter], log: "\(appID).log")
-        return ResizeCountingTerminal(appID: appID, counterPath: counter, process: process)
+        // WAYLAND_DEBUG: foot's log lists every event sway sent it, its window's configures too.
+        let process = try startClient(["foot", "--app-id", appID, "python3", directory + "/count-resizes.py", counter],
+                                      environment: ["WAYLAND_DEBUG": "client"], log: "\(appID).log")
+        return ResizeCountingTerminal(appID: appID, counterPath: counter, logPath: directory + "/\(appID).log", process: process)
     }
 
     /// A screenshot of `output` taken with grim (its wlr-screencopy), as 8-bit RGB.
@@ -286,7 +288,28 @@ public final class TestSway {
 public struct ResizeCountingTerminal {
     public let appID: String
     let counterPath: String
+    /// foot's standard error, with the protocol messages WAYLAND_DEBUG makes it log.
+    let logPath: String
     public let process: Subprocess
+
+    /// How many times sway has configured foot's window to a new size so far: every re-layout
+    /// of the window as the client sees it, read from the `xdg_toplevel.configure` events in
+    /// foot's protocol log (a configure repeating the last size, a change of state only, is
+    /// not counted). Finer than `resizes()`, which only sees whole terminal cells change.
+    public func configures() -> Int {
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        var count = 0
+        var last: [Int]?
+        for line in log.split(separator: "\n") where line.contains("xdg_toplevel@") && line.contains(".configure(") {
+            guard let open = line.firstIndex(of: "(") else { continue }
+            let size = line[line.index(after: open)...].split(separator: ",").prefix(2).compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            // 0×0: the client chooses, as in the first configure before the window is laid out.
+            guard size.count == 2, size != [0, 0], size != last else { continue }
+            if last != nil { count += 1 }
+            last = size
+        }
+        return count
+    }
 
     /// How often the terminal was resized since its program started; nil before it started.
     public func resizes() -> Int? {
