@@ -155,6 +155,7 @@ extension BannerWaylandTests {
             let fixture = try Fixture()
             let first = try #require(fixture.connection.outputs.first)
             #expect(first.name == "HEADLESS-1")
+            #expect(first.description?.isEmpty == false)
             #expect((first.pixelWidth, first.pixelHeight, first.scale) == (1280, 720, 1))
             var added: [String] = []
             fixture.connection.onOutputAdded = { added.append($0.name ?? "?") }
