@@ -40,6 +40,8 @@ public final class WaylandHost: BannerBackendHost {
     private var gesture: BannerGesture?
     private var frameOrigin = MonotonicTime(seconds: 0)
     private var framePending = false
+    /// The builder's handlers of the banner presented last: `action` and `secondaryAction`.
+    private var actionHandlers: [BannerDismissReason: () -> Void] = [:]
 
     init(output: WaylandOutput, display: WaylandDisplay) {
         self.output = output
@@ -86,15 +88,39 @@ public final class WaylandHost: BannerBackendHost {
         return try? look(for: effective(appearance)).hitAreas
     }
 
-    /// Presents (or updates in place) `appearance`; presenting the look already shown changes
-    /// nothing and returns false. Throws, leaving what is shown untouched, for a colour or font
-    /// that cannot be used.
+    /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides;
+    /// the handlers given to its `action(_:handler:)` and `secondaryAction(_:handler:)` are
+    /// called when the user clicks those buttons. Throws, leaving what is shown untouched, when
+    /// a value cannot be used.
+    public func presentTopBanner(config: ((inout TopBannerConfigBuilder) -> Void)? = nil) throws(BannerValueError) {
+        var builder = TopBannerConfigBuilder()
+        config?(&builder)
+        try present(builder.build())
+        actionHandlers = [:]
+        actionHandlers[.action] = builder.actionHandler
+        actionHandlers[.secondaryAction] = builder.secondaryActionHandler
+    }
+
+    /// Presents (or updates in place) `appearance`, with no action handlers; presenting the look
+    /// already shown changes nothing and returns false. Throws, leaving what is shown untouched,
+    /// for a colour or font that cannot be used.
     @discardableResult
     public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
+        let presented = try present(appearance)
+        actionHandlers = [:]
+        return presented
+    }
+
+    @discardableResult
+    private func present(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
         var appearance = appearance
-        if let icon = appearance.icon, case .named = icon.source {
-            // Only files are drawn here; theme names are found by the caller (loadIcon).
-            appearance.icon = nil
+        if let icon = appearance.icon {
+            switch display.loadIcon(icon, for: appearance) {
+            case .success(let file): appearance.icon = file
+            case .failure(let problem):
+                display.onWarning("\(problem); showing the banner without it")
+                appearance.icon = nil
+            }
         }
         let shown = effective(appearance)
         _ = try look(for: shown)
@@ -122,9 +148,15 @@ public final class WaylandHost: BannerBackendHost {
         guard presentation.phase == .presenting || presentation.phase == .presented,
               let appearance = presentation.appearance,
               let look = try? look(for: effective(appearance)), look.hitAreas.has(reason) else { return false }
-        dismissTopBanner()
-        onDismiss?(reason)
+        userDismissed(reason)
         return true
+    }
+
+    private func userDismissed(_ reason: BannerDismissReason) {
+        let handler = actionHandlers[reason]
+        dismissTopBanner()
+        handler?()
+        onDismiss?(reason)
     }
 
     /// Ends the presentation at once (output gone, display closing).
@@ -262,8 +294,7 @@ public final class WaylandHost: BannerBackendHost {
             return
         }
         guard let reason else { return }
-        dismissTopBanner()
-        onDismiss?(reason)
+        userDismissed(reason)
     }
 
     // MARK: Looks, in buffer pixels
