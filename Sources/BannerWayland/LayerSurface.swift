@@ -109,6 +109,8 @@ public final class LayerSurface {
         connection: WaylandConnection, output: WaylandOutput?, layer: Layer, height: Int, namespace: String = "window-banner"
     ) throws {
         guard (1...Self.maximumHeight).contains(height) else { throw WaylandError.invalidHeight(height) }
+        // A gone output's wl_output is destroyed: naming it in a request would be a use after free.
+        if let output, output.isGone { throw WaylandError.outputGone(output.name ?? "?") }
         guard let compositor = connection.compositor, let layerShell = connection.layerShell else {
             throw WaylandError.noLayerShell
         }

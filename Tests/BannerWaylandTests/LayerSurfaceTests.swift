@@ -188,6 +188,11 @@ extension BannerWaylandTests {
             #expect(try fixture.serve { closed && removed == ["WL-2"] }, "closed: \(closed), removed: \(removed)")
             #expect(connection.outputs.map(\.name) == ["WL-1"])
             surface.destroy()
+            // A banner asked for on it afterwards is refused, not sent with a freed wl_output.
+            #expect(second.isGone)
+            #expect(throws: WaylandError.outputGone("WL-2")) {
+                try LayerSurface(connection: connection, output: second, layer: .top, height: 40)
+            }
         }
 
         /// A new mode gives the surface a new width (the compact rule's input) and a frame drawn
