@@ -74,7 +74,7 @@ package struct StatusFormat {
     }
 
     /// `text` with its line breaks and other control characters as spaces.
-    private static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         String(text.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : Character($0) })
     }
 }
