@@ -59,31 +59,47 @@ extension WaylandCLITests {
         }
     }
 
+    /// Waits up to 10 s until `count` followers run with `runtimeDirectory`; whether they do.
+    static func awaitFollowers(_ count: Int, in runtimeDirectory: String) -> Bool {
+        let giveUp = monotonicSeconds() + 10
+        while followers(in: runtimeDirectory).count != count {
+            guard monotonicSeconds() < giveUp else { return false }
+            var none = pollfd()
+            _ = poll(&none, 0, 20)
+        }
+        return true
+    }
+
     @Test(.needsProgram("/usr/bin/waybar", package: "waybar"), .needsProgram("/usr/bin/grim", package: "grim"))
     func theWaybarModuleColoursTheBarWithTheBannersStyle() throws {
         let session = try Session()
         let examples = WindowBannerCLITests.StatusFollowTests.examples
-        // The example module as the bar's only module, its CSS imported; waybar runs the
-        // module's exec line with the built `window-banner` first on PATH, in the session of the
-        // commands below (waybar connects to sway's socket by path, as the owner does).
-        let config = session.runtimeDirectory + "/waybar.json"
+        // Set up as docs/status-bars.md says: both example files copied next to waybar's own
+        // config, which includes the module and makes it the bar's only one, and a style.css
+        // that imports the colours. waybar runs the module's exec line with the built
+        // `window-banner` first on PATH, in the session of the commands below (waybar connects
+        // to sway's socket by path, as the owner does).
+        let home = session.runtimeDirectory + "/home"
+        let directory = home + "/.config/waybar"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for file in ["waybar-window-banner.jsonc", "waybar-window-banner.css"] {
+            try FileManager.default.copyItem(atPath: examples + "/" + file, toPath: directory + "/" + file)
+        }
         try TestSway.write("""
-            {"include": ["\(examples)/waybar-window-banner.jsonc"], "layer": "top", "position": "top", "height": \(Self.barHeight),
-             "modules-left": [], "modules-center": ["custom/window-banner"], "modules-right": []}
-            """, to: config)
-        let style = session.runtimeDirectory + "/waybar.css"
+            {"include": ["~/.config/waybar/waybar-window-banner.jsonc"], "modules-center": ["custom/window-banner"],
+             "layer": "top", "position": "top", "height": \(Self.barHeight)}
+            """, to: directory + "/config")
         try TestSway.write("""
-            @import url("file://\(examples)/waybar-window-banner.css");
+            @import url("waybar-window-banner.css");
             * { font-family: DejaVu Sans; font-size: 12px; }
             window#waybar { background: #00FF00; }
-            """, to: style)
+            """, to: directory + "/style.css")
         var environment = session.environment
+        environment["HOME"] = home
+        environment["XDG_CONFIG_HOME"] = home + "/.config"
         let binaries = String(windowBannerExecutable().dropLast("/window-banner".count))
         environment["PATH"] = binaries + ":/usr/bin:/bin"
-        if let marker = Subprocess.runMarker?.split(separator: "=", maxSplits: 1), marker.count == 2 {
-            environment[String(marker[0])] = String(marker[1])
-        }
-        let waybar = try Subprocess(executable: "/usr/bin/waybar", arguments: ["-c", config, "-s", style], environment: environment)
+        let waybar = try Subprocess(executable: "/usr/bin/waybar", arguments: [], environment: environment)
         defer {
             waybar.killGroup()
             for pid in Self.followers(in: session.runtimeDirectory) { kill(pid, SIGKILL) }
@@ -92,7 +108,7 @@ extension WaylandCLITests {
         let offline = try Self.exampleColour("#custom-window-banner.offline")
         let call = try Self.exampleColour("#custom-window-banner.call")
         #expect(Self.barColumns(try session.sway.screenshot(), matching: offline).isEmpty, "the module shows something before any banner")
-        #expect(Self.followers(in: session.runtimeDirectory).count == 1, "waybar did not run the module: \(waybar.standardError)")
+        #expect(Self.awaitFollowers(1, in: session.runtimeDirectory), "waybar did not run the module once")
 
         // The offline banner: the module's block in the bar's middle, in the offline colour,
         // wide enough for its title; the banner's own red is another colour.
@@ -119,12 +135,7 @@ extension WaylandCLITests {
         // waybar quits: its module's follower ends with it.
         waybar.signal(SIGTERM)
         #expect(waybar.waitForExit(timeout: 10) != nil)
-        let giveUp = monotonicSeconds() + 10
-        while !Self.followers(in: session.runtimeDirectory).isEmpty, monotonicSeconds() < giveUp {
-            var none = pollfd()
-            _ = poll(&none, 0, 20)
-        }
-        #expect(Self.followers(in: session.runtimeDirectory).isEmpty, "the follower outlived waybar")
+        #expect(Self.awaitFollowers(0, in: session.runtimeDirectory), "the follower outlived waybar")
         #expect(!waybar.standardError.contains("markup"), "waybar: \(waybar.standardError)")
     }
 }
