@@ -136,6 +136,28 @@ extension WindowBannerCLITests {
             #expect(plain["percentage"] == nil)
         }
 
+        /// A bar can grey out a banner that waits behind a locked screen: the class says so
+        /// while i3lock is up, and goes once it has gone.
+        @Test(.needsProgram("/usr/bin/i3lock", package: "i3lock"))
+        func aBannerBehindALockedScreenHasTheLockedClass() throws {
+            let owner = try OwnerFixture()
+            let lock = try owner.fixture.desktop.start(["i3lock", "-n", "-c", "112233"])
+            defer { lock.signal(SIGKILL) }
+            let follow = try owner.fixture.launch(["status", "--follow", "--waybar"])
+            defer { follow.signal(SIGKILL) }
+            try owner.show(["--style", "call", "--compact", "never"])
+            let locked = try StatusFollowTests.awaitLine(follow, "the locked class") {
+                (try? Self.object($0))?["class"] as? [String] == ["banner", "call", "locked"]
+            }
+            #expect(try Self.object(locked.line)["tooltip"] as? String == "Call in progress\nhidden while the screen is locked")
+
+            lock.signal(SIGTERM)
+            _ = lock.waitForExit(timeout: 5)
+            _ = try StatusFollowTests.awaitLine(follow, "the call class alone") {
+                (try? Self.object($0))?["class"] as? [String] == ["banner", "call"]
+            }
+        }
+
         @Test(arguments: [["--json"], ["--format", "{title}"]])
         func waybarWithAnotherOutputIsOneLineAndExit64(other: [String]) throws {
             let owner = try OwnerFixture()
