@@ -208,7 +208,8 @@ package struct StatusCommand: ParsableCommand {
         change, and across owners that stop and start (docs/status-bars.md); --waybar prints \
         what waybar's custom module reads. Exit codes: 0 \
         (also when nothing shows, and for --follow on SIGINT, SIGTERM or a closed output); 64 \
-        bad --format; 75 owner not reachable or silent; 76 protocol version mismatch.
+        bad --format, or --waybar with --json or --format; 75 owner not reachable or silent; \
+        76 protocol version mismatch.
         """
     )
 

@@ -14,7 +14,7 @@ import Foundation
 #endif
 
 /// One state as waybar's custom module takes it (`waybar-custom(5)`, RETURN-TYPE).
-package struct WaybarStatus: Encodable, Equatable {
+package struct WaybarStatus: Encodable {
     /// The class and `alt` while no banner is shown.
     package static let noBanner = "none"
     /// The class every shown banner has, its style's name joining it.
