@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// WindowBanner for X11: a status banner at the top of an X11 desktop that reserves its own space.
+// WindowBanner: a status banner at the top of an X11 or Wayland desktop that reserves its own space.
 import PackageDescription
 
 let package = Package(
@@ -107,8 +107,10 @@ let package = Package(
         .systemLibrary(name: "CXRes", path: "Tests/CXRes", pkgConfig: "xres", providers: [.apt(["libxres-dev"])]),
         .target(name: "X11TestSupport", dependencies: ["CX11", "CXRes", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
         // A headless sway per suite, run as an unprivileged user, and its clients (foot, waybar,
-        // grim, swaylock); what a user sees read back with swaymsg and grim.
-        .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport"], path: "Tests/WaylandTestSupport"),
+        // grim, swaylock); what a user sees read back with swaymsg and grim;
+        // and a virtual pointer device (wlr-virtual-pointer glue in CWaylandTestProtocols).
+        .target(name: "CWaylandTestProtocols", dependencies: ["CWayland"], path: "Tests/CWaylandTestProtocols"),
+        .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport", "CWayland", "CWaylandTestProtocols"], path: "Tests/WaylandTestSupport"),
         .testTarget(name: "BannerWaylandTests", dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "WaylandTestSupport", "ProcessTestSupport"]),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "X11TestSupport"]),
         .testTarget(

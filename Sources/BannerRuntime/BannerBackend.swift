@@ -68,11 +68,25 @@ public protocol BannerBackend: LookResources {
     var onMonitorsChanged: (() -> Void)? { get set }
     var onWarning: (String) -> Void { get set }
     var iconSearchPath: IconSearchPath { get set }
+    /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
+    /// while it is presented on one of them, with the others' policies (``onMonitorsChanged``
+    /// is called after, to set the new host's callbacks). Throws, before any monitor changes,
+    /// when a value cannot be used.
+    func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError)
+    /// Slides that banner out on every monitor; a monitor added later does not get it.
+    func dismissTopBannerOnEveryMonitor()
+    /// Serves the loop until no banner moves, or `timeout` seconds pass; whether it settled.
+    @discardableResult
+    func runUntilIdle(timeout: Double) -> Bool
     /// Ends every presentation at once and lets the display go.
     func close()
 }
 
 extension BannerBackend {
+    /// Serves the loop until no banner moves, or 5 seconds pass; whether it settled.
+    @discardableResult
+    public func runUntilIdle() -> Bool { runUntilIdle(timeout: 5) }
+
     /// The host of the monitor called `name` (`primary` selects the primary monitor).
     public func host(named name: String) throws(BannerDisplayError) -> Host {
         let found = try hosts(named: name)

@@ -31,8 +31,13 @@ public final class FreeTypeFontOpener: FontOpener {
         var face: FT_Face?
         let opened = path.withMemoryRebound(to: CChar.self, capacity: 1) { FT_New_Face(library, $0, FT_Long(index), &face) }
         guard opened == 0, let face else { return nil }
+        // The size the font is drawn at: the pattern's pixel size, times the factor fontconfig
+        // gives a bitmap-only font's fixed strike (Noto Color Emoji: its 109 px strike, drawn at
+        // the 17 px asked for) — what Xft draws it at.
         var pixelSize = 0.0
         if FcPatternGetDouble(pattern, wb_FC_PIXEL_SIZE(), 0, &pixelSize) != FcResultMatch || pixelSize <= 0 { pixelSize = 16 }
+        var factor = 1.0
+        if FcPatternGetDouble(pattern, "pixelsizefixupfactor", 0, &factor) == FcResultMatch, factor > 0 { pixelSize *= factor }
         guard FreeTypeOpenFont.setSize(face, pixelSize: pixelSize) else {
             FT_Done_Face(face)
             return nil

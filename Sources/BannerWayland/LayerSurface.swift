@@ -36,11 +36,15 @@ public final class LayerSurface {
         }
     }
 
-    private unowned let connection: WaylandConnection
+    /// Held strongly: the surface's proxies must be destroyed on a live connection, whichever of
+    /// the two its owner lets go of first.
+    private let connection: WaylandConnection
     /// The output asked for, or nil to let the compositor choose (its focused output).
     public let output: WaylandOutput?
     /// The surface's height, and its exclusive zone, in logical pixels.
-    public let height: Int
+    public private(set) var height: Int
+    /// The tallest surface asked for: no banner is taller than a screen.
+    public static let maximumHeight = 4096
     /// The width the compositor gave the surface (the output's logical width), 0 until configured.
     public private(set) var width = 0
     /// Whether the compositor has configured the surface: frames are drawn from then on.
@@ -48,8 +52,9 @@ public final class LayerSurface {
     /// Called once if the compositor takes the surface away (its output went, or the compositor
     /// decided so); the surface shows nothing more and should be destroyed.
     public var onClosed: (() -> Void)?
-    /// Called when the compositor gives the surface a new width (the output's mode or scale
-    /// changed): the next frame should be laid out for `pixelWidth`.
+    /// Called when the last frame no longer fits: the compositor gave the surface a new width
+    /// (the output's mode or scale changed), or the surface showed on an output of another
+    /// scale. The next frame should be laid out for `pixelWidth` × `pixelHeight`.
     public var onResize: (() -> Void)?
     /// Pointer events over the surface, in buffer pixels.
     public var onPointer: ((PointerEvent) -> Void)?
@@ -62,10 +67,18 @@ public final class LayerSurface {
     private var preferredScale120: UInt32?
     /// The output the surface was last shown on, for its scale when none was asked for.
     private weak var enteredOutput: WaylandOutput?
-    private var frameCallback: OpaquePointer?
+    /// The frame callback asked for with the last frame, until the compositor answers it.
+    private(set) var frameCallback: OpaquePointer?
     private var pendingDraw: ((PixmanCanvas) -> Void)?
-    private var isDrawing = false
     private var buffers: [ShmBuffer] = []
+    private let glyphs = GlyphCache()
+    /// Whether a frame is being drawn: `requestFrame` from inside `draw` must not draw into the
+    /// buffer being drawn.
+    private var isDrawing = false
+    /// The scale of the last frame drawn, or of the frame `onResize` asked for since.
+    private var drawnScale: Double?
+    /// How many frames were committed: what the tests count to see an idle surface draw nothing.
+    private(set) var framesCommitted = 0
     private let listeners: Listeners
 
     /// The C listener structs libwayland keeps pointers to, for as long as the surface lives.
@@ -90,6 +103,7 @@ public final class LayerSurface {
     public init(
         connection: WaylandConnection, output: WaylandOutput?, layer: Layer, height: Int, namespace: String = "window-banner"
     ) throws {
+        guard (1...Self.maximumHeight).contains(height) else { throw WaylandError.invalidHeight(height) }
         guard let compositor = connection.compositor, let layerShell = connection.layerShell else {
             throw WaylandError.noLayerShell
         }
@@ -105,6 +119,7 @@ public final class LayerSurface {
         surfaceSlots.enter = { data, _, output in
             guard let surface = LayerSurface.from(data) else { return }
             surface.enteredOutput = surface.connection.outputs.first { $0.proxy == output }
+            surface.redrawIfScaleChanged()
         }
         surfaceSlots.leave = { _, _, _ in }
         listeners.surface.initialize(to: surfaceSlots)
@@ -168,7 +183,9 @@ public final class LayerSurface {
     /// is configured and no frame is in flight; else when the compositor's frame callback comes
     /// (or the configure). A frame asked for while one waits replaces it, so a slow compositor
     /// gets the latest frame, never a queue of stale ones.
-    /// A frame asked for from inside `draw` waits for the frame callback of the one being drawn.
+    ///
+    /// A frame asked for from inside `draw` (the next frame of an animation) waits for the
+    /// compositor's frame callback like any other.
     public func requestFrame(draw: @escaping (PixmanCanvas) -> Void) {
         pendingDraw = draw
         if isConfigured, frameCallback == nil, !isDrawing { drawPendingFrame() }
@@ -182,7 +199,17 @@ public final class LayerSurface {
             drawPendingFrame()
         } else if resized {
             onResize?()
+        } else {
+            redrawIfScaleChanged()
         }
+    }
+
+    /// Asks for a new frame when the scale differs from the last frame's (a surface placed by the
+    /// compositor learns its output, and so its scale, only after its first frame).
+    private func redrawIfScaleChanged() {
+        guard let drawnScale, drawnScale != scale else { return }
+        self.drawnScale = scale
+        onResize?()
     }
 
     private func drawPendingFrame() {
@@ -194,8 +221,9 @@ public final class LayerSurface {
         guard let buffer = freeBuffer(width: bufferWidth, height: bufferHeight) else { return }
         pendingDraw = nil
         isDrawing = true
-        draw(PixmanCanvas(image: buffer.image, width: bufferWidth, height: bufferHeight))
+        draw(PixmanCanvas(image: buffer.image, width: bufferWidth, height: bufferHeight, glyphs: glyphs))
         isDrawing = false
+        drawnScale = scale
         // `draw` may have ended the surface (the banner's last frame was drawn).
         guard layerSurface != nil else { return }
         if let viewport {
@@ -210,6 +238,7 @@ public final class LayerSurface {
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, listeners.frame, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
+        framesCommitted += 1
     }
 
     /// A buffer of this size the compositor does not hold: one of the two kept, or a new one.
@@ -226,6 +255,17 @@ public final class LayerSurface {
         }
         buffers.append(made)
         return made
+    }
+
+    /// Makes the surface, and its exclusive zone, `newHeight` logical pixels tall in one commit:
+    /// the compositor re-lays other windows out once, and frames are drawn at the new height
+    /// from the next one on.
+    public func resize(height newHeight: Int) {
+        guard let layerSurface, newHeight != height else { return }
+        height = newHeight
+        zwlr_layer_surface_v1_set_size(layerSurface, 0, UInt32(newHeight))
+        zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, Int32(newHeight))
+        wl_surface_commit(surface)
     }
 
     /// Takes the surface off the screen and gives back what it holds: the compositor gives the

@@ -6,18 +6,23 @@
 import BannerCore
 import CWayland
 
-/// Draws into one frame's buffer (premultiplied a8r8g8b8), `width`×`height` pixels.
+/// Draws into one frame's buffer (premultiplied a8r8g8b8), `width`×`height` pixels. Valid only
+/// inside the `draw` closure of `LayerSurface.requestFrame(draw:)` that received it.
 public struct PixmanCanvas {
     /// The pixman image over the buffer's pixels.
     let image: OpaquePointer
-    /// The buffer's size in pixels.
+    /// The surface's rendered glyphs.
+    private let glyphs: GlyphCache
+    /// The buffer's width in pixels.
     public let width: Int
+    /// The buffer's height in pixels.
     public let height: Int
 
-    init(image: OpaquePointer, width: Int, height: Int) {
+    init(image: OpaquePointer, width: Int, height: Int, glyphs: GlyphCache) {
         self.image = image
         self.width = width
         self.height = height
+        self.glyphs = glyphs
     }
 
     /// Replaces every pixel with `colour`, alpha included.
@@ -60,68 +65,36 @@ public struct PixmanCanvas {
         let left = inside.map { 255 - $0 }
         let right = (0..<radius).flatMap { row in left[row * radius..<(row + 1) * radius].reversed() }
         for (outside, x) in [(left, 0), (right, width - radius)] {
-            Self.withAlphaImage(outside, width: radius, height: radius, pitch: radius) { mask in
+            Self.withAlphaImage(outside, width: radius, height: radius) { mask in
                 pixman_image_composite32(PIXMAN_OP_OUT_REVERSE, mask, nil, image, 0, 0, 0, 0,
-                                         Int32(x), Int32(height - radius), Int32(radius), Int32(radius))
+                                         Int32(clamping: x), Int32(clamping: height - radius), Int32(clamping: radius), Int32(clamping: radius))
             }
         }
     }
 
-    /// Draws glyph `glyph` of `face` with its origin at (`x`, `baseline`), loaded with
-    /// FT_LOAD_RENDER | FT_LOAD_COLOR. An outline or bitmap glyph (an A8 or 1-bit mask) is
-    /// painted in `colour`, blended by its alpha; a colour glyph (BGRA, emoji) keeps its own
-    /// colours, faded by `colour`'s alpha, and is scaled from its bitmap strike to `pixelSize`
-    /// when given (Noto Color Emoji has a single 109 px strike). Nothing for a glyph FreeType
-    /// cannot load.
+    /// Draws glyph `glyph` of `face` (at the face's current size) with its origin at (`x`,
+    /// `baseline`). An outline or bitmap glyph (an A8 or 1-bit mask) is painted in `colour`,
+    /// blended by its alpha; a colour glyph (BGRA, emoji) keeps its own colours, faded by
+    /// `colour`'s alpha, and is scaled from its bitmap strike to `pixelSize` when given (Noto
+    /// Color Emoji has a single 109 px strike). Each glyph is rendered by FreeType once per
+    /// surface (FT_LOAD_RENDER | FT_LOAD_COLOR) and kept; nothing for one it cannot load.
     public func glyph(_ glyph: UInt32, face: FT_Face, x: Int, baseline: Int, colour: RGBA, pixelSize: Double? = nil) {
-        guard colour.alpha > 0,
-              FT_Load_Glyph(face, glyph, Int32(FT_LOAD_RENDER | FT_LOAD_COLOR)) == 0,
-              let slot = face.pointee.glyph else { return }
-        let bitmap = slot.pointee.bitmap
-        let columns = Int(bitmap.width)
-        let rows = Int(bitmap.rows)
-        guard columns > 0, rows > 0, let pixels = bitmap.buffer else { return }
-        let pitch = Int(bitmap.pitch)
-        let left = Int(slot.pointee.bitmap_left)
-        let top = Int(slot.pointee.bitmap_top)
-        switch UInt32(bitmap.pixel_mode) {
-        case FT_PIXEL_MODE_GRAY.rawValue, FT_PIXEL_MODE_MONO.rawValue:
-            let mono = UInt32(bitmap.pixel_mode) == FT_PIXEL_MODE_MONO.rawValue
-            var coverage = [UInt8](repeating: 0, count: columns * rows)
-            for row in 0..<rows {
-                // FreeType's pitch is negative for bottom-up bitmaps: rows still start at buffer + row·pitch.
-                let line = pixels.advanced(by: row * pitch)
-                for column in 0..<columns {
-                    coverage[row * columns + column] = mono
-                        ? (line[column >> 3] & (0x80 >> UInt8(column & 7)) != 0 ? 255 : 0)
-                        : line[column]
-                }
-            }
-            var shade = Self.premultiplied(RGBA(red: colour.red, green: colour.green, blue: colour.blue, alpha: min(colour.alpha, 1)))
+        guard colour.alpha > 0, let rendered = glyphs.glyph(glyph, face: face) else { return }
+        if rendered.isColour {
+            // A size that is no size (NaN, ≤ 0) draws the strike as it is; no glyph grows past 64x.
+            let factor = pixelSize.flatMap { size in
+                size.isFinite && size > 0 && rendered.strikeSize > 0 ? min(size / rendered.strikeSize, 64) : nil
+            } ?? 1
+            composite(rendered.image, width: rendered.width, height: rendered.height, scale: factor,
+                      x: x + Int((Double(rendered.left) * factor).rounded()),
+                      y: baseline - Int((Double(rendered.top) * factor).rounded()), opacity: colour.alpha)
+        } else {
+            var shade = Self.premultiplied(colour)
             guard let source = pixman_image_create_solid_fill(&shade) else { return }
             defer { pixman_image_unref(source) }
-            Self.withAlphaImage(coverage, width: columns, height: rows, pitch: columns) { mask in
-                pixman_image_composite32(PIXMAN_OP_OVER, source, mask, image, 0, 0, 0, 0,
-                                         Int32(x + left), Int32(baseline - top), Int32(columns), Int32(rows))
-            }
-        case FT_PIXEL_MODE_BGRA.rawValue:
-            // FreeType's BGRA is premultiplied, byte order B, G, R, A: pixman's a8r8g8b8 on a
-            // little-endian host.
-            var argb = [UInt32](repeating: 0, count: columns * rows)
-            for row in 0..<rows {
-                let line = pixels.advanced(by: row * pitch)
-                for column in 0..<columns {
-                    let byte = line.advanced(by: column * 4)
-                    argb[row * columns + column] = UInt32(byte[3]) << 24 | UInt32(byte[2]) << 16 | UInt32(byte[1]) << 8 | UInt32(byte[0])
-                }
-            }
-            let strike = Double(face.pointee.size.pointee.metrics.y_ppem)
-            let factor = pixelSize.map { strike > 0 ? $0 / strike : 1 } ?? 1
-            composite(argb, width: columns, height: rows, scale: factor,
-                      x: x + Int((Double(left) * factor).rounded()), y: baseline - Int((Double(top) * factor).rounded()),
-                      opacity: colour.alpha)
-        default:
-            return
+            pixman_image_composite32(PIXMAN_OP_OVER, source, rendered.image, image, 0, 0, 0, 0,
+                                     Int32(clamping: x + rendered.left), Int32(clamping: baseline - rendered.top),
+                                     Int32(rendered.width), Int32(rendered.height))
         }
     }
 
@@ -129,42 +102,51 @@ public struct PixmanCanvas {
     /// over what is there by its alpha times `opacity`.
     public func image(_ image: IconBitmap, x: Int, y: Int, opacity: Double) {
         guard image.width > 0, image.height > 0, opacity > 0 else { return }
-        composite(image.pixels, width: image.width, height: image.height, scale: 1, x: x, y: y, opacity: opacity)
+        composite(image.pixels, width: image.width, height: image.height, x: x, y: y, opacity: opacity)
     }
 
-    /// Composites premultiplied ARGB `pixels`, scaled by `scale` (bilinear), at (`x`, `y`)
-    /// through a solid mask of `opacity`.
-    private func composite(_ pixels: [UInt32], width: Int, height: Int, scale: Double, x: Int, y: Int, opacity: Double) {
+    /// Composites premultiplied ARGB `pixels` at (`x`, `y`) through a solid mask of `opacity`.
+    private func composite(_ pixels: [UInt32], width: Int, height: Int, x: Int, y: Int, opacity: Double) {
         var pixels = pixels
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let source = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), buffer.baseAddress, Int32(width * 4)) else { return }
             defer { pixman_image_unref(source) }
-            if scale != 1, scale > 0 {
-                // pixman's transform maps destination pixels back to source ones.
-                var transform = pixman_transform()
-                let inverse = pixman_fixed_t((65536 / scale).rounded())
-                pixman_transform_init_scale(&transform, inverse, inverse)
-                pixman_image_set_transform(source, &transform)
-                pixman_image_set_filter(source, PIXMAN_FILTER_BILINEAR, nil, 0)
-            }
-            var fade = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((min(max(opacity, 0), 1) * 65535).rounded()))
-            let mask = opacity < 1 ? pixman_image_create_solid_fill(&fade) : nil
-            defer { if let mask { pixman_image_unref(mask) } }
-            let shownWidth = Int((Double(width) * scale).rounded())
-            let shownHeight = Int((Double(height) * scale).rounded())
-            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, image, 0, 0, 0, 0,
-                                     Int32(x), Int32(y), Int32(shownWidth), Int32(shownHeight))
+            composite(source, width: width, height: height, scale: 1, x: x, y: y, opacity: opacity)
         }
     }
 
-    /// Runs `body` with an A8 pixman image of `alpha` (rows of `pitch` bytes), copied into rows
+    /// Composites the a8r8g8b8 image `source`, scaled by `scale` (bilinear), at (`x`, `y`)
+    /// through a solid mask of `opacity`. The scale is set on the image for this call only.
+    private func composite(_ source: OpaquePointer, width: Int, height: Int, scale: Double, x: Int, y: Int, opacity: Double) {
+        if scale != 1, scale > 0 {
+            // pixman's transform maps destination pixels back to source ones.
+            var transform = pixman_transform()
+            let inverse = pixman_fixed_t((65536 / scale).rounded())
+            pixman_transform_init_scale(&transform, inverse, inverse)
+            pixman_image_set_transform(source, &transform)
+            pixman_image_set_filter(source, PIXMAN_FILTER_BILINEAR, nil, 0)
+        }
+        defer {
+            if scale != 1, scale > 0 {
+                pixman_image_set_transform(source, nil)
+                pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0)
+            }
+        }
+        var fade = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((min(max(opacity, 0), 1) * 65535).rounded()))
+        let mask = opacity < 1 ? pixman_image_create_solid_fill(&fade) : nil
+        defer { if let mask { pixman_image_unref(mask) } }
+        pixman_image_composite32(PIXMAN_OP_OVER, source, mask, image, 0, 0, 0, 0, Int32(clamping: x), Int32(clamping: y),
+                                 Int32(clamping: Int((Double(width) * scale).rounded())), Int32(clamping: Int((Double(height) * scale).rounded())))
+    }
+
+    /// Runs `body` with an A8 pixman image of `alpha` (`width` bytes a row), copied into rows
     /// padded to 4 bytes as pixman wants them.
-    private static func withAlphaImage(_ alpha: [UInt8], width: Int, height: Int, pitch: Int, _ body: (OpaquePointer) -> Void) {
+    private static func withAlphaImage(_ alpha: [UInt8], width: Int, height: Int, _ body: (OpaquePointer) -> Void) {
         let stride = (width + 3) & ~3
         var padded = [UInt32](repeating: 0, count: stride * height / 4)
         padded.withUnsafeMutableBytes { bytes in
             for row in 0..<height {
-                for column in 0..<width { bytes[row * stride + column] = alpha[row * pitch + column] }
+                for column in 0..<width { bytes[row * stride + column] = alpha[row * width + column] }
             }
             guard let base = bytes.baseAddress,
                   let mask = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), base.assumingMemoryBound(to: UInt32.self), Int32(stride))

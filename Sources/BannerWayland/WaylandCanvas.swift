@@ -25,11 +25,13 @@ final class BackBuffer {
     let height: Int
     private let pixels: UnsafeMutablePointer<UInt32>
     private let image: OpaquePointer
+    private let glyphs: GlyphCache
 
-    init?(width: Int, height: Int) {
+    init?(width: Int, height: Int, glyphs: GlyphCache) {
         guard width > 0, height > 0 else { return nil }
         self.width = width
         self.height = height
+        self.glyphs = glyphs
         pixels = .allocate(capacity: width * height)
         pixels.initialize(repeating: 0, count: width * height)
         guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), pixels, Int32(width * 4)) else {
@@ -44,7 +46,7 @@ final class BackBuffer {
         pixels.deallocate()
     }
 
-    var canvas: PixmanCanvas { PixmanCanvas(image: image, width: width, height: height) }
+    var canvas: PixmanCanvas { PixmanCanvas(image: image, width: width, height: height, glyphs: glyphs) }
 
     /// Copies the buffer into `canvas` with its top row at `y` (negative: sliding in from above
     /// the surface's top edge), leaving every other pixel transparent.

@@ -23,6 +23,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case connectionLost(errno: Int32)
     /// A shared-memory buffer could not be made (memfd, ftruncate or mmap failed: errno).
     case cannotAllocateBuffer(errno: Int32)
+    /// A layer surface was asked for with a height outside 1…`LayerSurface.maximumHeight`.
+    case invalidHeight(Int)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
         case .missingGlobal(let name): "the Wayland compositor offers no \(name)"
         case .connectionLost(let code): "the Wayland connection was lost: \(String(cString: strerror(code)))"
         case .cannotAllocateBuffer(let code): "cannot allocate a shared-memory buffer: \(String(cString: strerror(code)))"
+        case .invalidHeight(let height): "invalid banner height \(height): it must be 1 to \(LayerSurface.maximumHeight) pixels"
         }
     }
 }
@@ -50,11 +53,16 @@ public final class WaylandConnection {
     private(set) var fractionalScaleManager: OpaquePointer?
     private var seat: Seat?
 
+    /// Whether the compositor offers ext-session-lock: its lockers then hide every other surface
+    /// while the session is locked. Without it (sway 1.7) swaylock locks with overlay-layer
+    /// surfaces, which an overlay surface made before the lock stays over (docs/wayland.md).
+    public private(set) var offersSessionLock = false
     /// The outputs the compositor announced and described, in the order they came.
     public private(set) var outputs: [WaylandOutput] = []
     /// Outputs bound but not yet described completely (their first `done` has not come).
     private var pendingOutputs: [WaylandOutput] = []
-    /// Called when an output appears, once its name, size and scale are known.
+    /// Called when an output appears after start-up (those there at start are in `outputs` when
+    /// `init` returns), once its name, size and scale are known.
     public var onOutputAdded: ((WaylandOutput) -> Void)?
     /// Called when an output goes away (unplugged, disabled): surfaces on it get `closed` too.
     public var onOutputRemoved: ((WaylandOutput) -> Void)?
@@ -178,6 +186,7 @@ public final class WaylandConnection {
             fractionalScaleManager = bind(wb_wp_fractional_scale_manager_v1_interface(), upTo: 1)
         case "wl_seat" where seat == nil:
             if let proxy = bind(wb_wl_seat_interface(), upTo: 5) { seat = Seat(proxy: proxy, connection: self) }
+        case "ext_session_lock_manager_v1": offersSessionLock = true
         case "wl_output":
             // Version 4 names the output ("HEADLESS-1", "DP-2"): what --monitor matches.
             guard let proxy = bind(wb_wl_output_interface(), upTo: 4) else { return }

@@ -18,8 +18,10 @@ public final class WaylandDisplay: BannerBackend {
     public let connection: WaylandConnection
     /// The compositor's socket as asked for (`wayland-1`, a path), or `WAYLAND_DISPLAY`.
     public let name: String
-    /// Points to pixels at an output scale of 1: Wayland's logical pixels are 96 per inch.
-    public let pixelsPerPoint = 96.0 / 72
+    /// Points to pixels at an output scale of 1: a point is a pixel at the reference 96 DPI
+    /// (`BannerLayout.referenceDPI`), as on an X display without `Xft.dpi`, and Wayland's
+    /// logical pixels are those; an output's scale multiplies it (WaylandHost).
+    public let pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
     public let fonts = FontLibrary(opener: FreeTypeFontOpener())
     public let icons = IconLibrary(searchPath: .processDefault)
     /// One host per output, in the order the compositor announced them.
@@ -36,6 +38,8 @@ public final class WaylandDisplay: BannerBackend {
         set { icons.searchPath = newValue }
     }
     let timing: BannerTiming
+    /// The banner of `presentTopBannerOnEveryMonitor`, which outputs added later get too.
+    private var everyMonitorBanner: TopBannerAppearance?
     private var colours: [String: RGBA] = [:]
     private var watch: EventLoop.Token?
     private var closed = false
@@ -51,7 +55,18 @@ public final class WaylandDisplay: BannerBackend {
         hosts = connection.outputs.map { WaylandHost(output: $0, display: self) }
         connection.onOutputAdded = { [weak self] output in
             guard let self else { return }
-            hosts.append(WaylandHost(output: output, display: self))
+            let host = WaylandHost(output: output, display: self)
+            let model = hosts.first
+            hosts.append(host)
+            if let everyMonitorBanner, hosts.contains(where: { $0.isBannerPresented && $0.phase != .dismissing }) {
+                if let model {
+                    host.compactPolicy = model.compactPolicy
+                    host.placement = model.placement
+                    host.fullscreenPolicy = model.fullscreenPolicy
+                }
+                // Its values were checked when it was first presented.
+                _ = try? host.presentTopBanner(everyMonitorBanner)
+            }
             onMonitorsChanged?()
         }
         connection.onOutputRemoved = { [weak self] output in
@@ -83,6 +98,17 @@ public final class WaylandDisplay: BannerBackend {
         let found = name == "primary" ? hosts.first : hosts.first { $0.monitorName == name }
         guard let found else { throw .noSuchMonitor(name, available: hosts.map(\.monitorName)) }
         return [found]
+    }
+
+    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+        try check(appearance)
+        for host in hosts { try host.presentTopBanner(appearance) }
+        everyMonitorBanner = appearance
+    }
+
+    public func dismissTopBannerOnEveryMonitor() {
+        everyMonitorBanner = nil
+        for host in hosts { host.dismissTopBanner() }
     }
 
     /// Ends every presentation at once and closes the connection.

@@ -13,13 +13,11 @@ public final class WaylandHost: BannerBackendHost {
     /// The output's name (`HEADLESS-1`, `DP-2`).
     public let monitorName: String
     let output: WaylandOutput
-    /// Over full-screen windows (`show`: the overlay layer) or under them until they end
-    /// (`delay`: the top layer, which the compositor hides under a full-screen window).
+    /// Over full-screen windows (`show`) or under them until they end (`delay`); see `layer`.
     public var fullscreenPolicy: FullscreenPolicy = .show
     /// Regular or compact; compact follows the output's aspect like a monitor's on X11.
     public var compactPolicy: CompactPolicy = .auto
-    /// Kept for the owner; the compositor stacks exclusive zones itself (a banner made after a
-    /// status bar in the same layer goes under it).
+    /// Under the status bars at the output's top edge (the default) or over them; see `layer`.
     public var placement: EdgePlacement = .belowPanels
     /// The compositor hides layer surfaces under its lock screen and says nothing of it.
     public var hiddenReason: String? { nil }
@@ -34,6 +32,8 @@ public final class WaylandHost: BannerBackendHost {
     private var presentation: BannerPresentation
     private var surface: LayerSurface?
     private var back: BackBuffer?
+    /// The glyphs of the banners drawn here, rendered once each.
+    private let glyphs = GlyphCache()
     private var drawnContent: DrawnContent?
     private var looks: [TopBannerAppearance: Look] = [:]
     private var looksScale = 0.0
@@ -46,6 +46,14 @@ public final class WaylandHost: BannerBackendHost {
         self.display = display
         monitorName = output.name ?? "wayland-output"
         presentation = BannerPresentation(timing: display.timing)
+        output.onChange = { [weak self] _ in self?.outputChanged() }
+    }
+
+    /// The output's mode or scale changed: the banner is laid out again (the compact rule, the
+    /// width, the scale), on a surface of the new height if that changed.
+    private func outputChanged() {
+        looks.removeAll()
+        if surface != nil { requestFrame() }
     }
 
     /// True from `presentTopBanner` until `dismissTopBanner` (also while sliding in).
@@ -70,6 +78,12 @@ public final class WaylandHost: BannerBackendHost {
     public var presentedHeight: Int? {
         guard isBannerPresented, let appearance = presentation.appearance, let look = try? look(for: effective(appearance)) else { return nil }
         return logical(look.height)
+    }
+
+    /// Where the buttons of the banner presented now are, in buffer pixels (tests click them).
+    var hitAreas: BannerHitAreas? {
+        guard let appearance = presentation.appearance else { return nil }
+        return try? look(for: effective(appearance)).hitAreas
     }
 
     /// Presents (or updates in place) `appearance`; presenting the look already shown changes
@@ -134,8 +148,24 @@ public final class WaylandHost: BannerBackendHost {
 
     private func makeSurface() -> Bool {
         guard let appearance = presentation.appearance, let look = try? look(for: effective(appearance)) else { return false }
-        let layer: LayerSurface.Layer = fullscreenPolicy == .delay ? .top : .overlay
-        guard let made = try? LayerSurface(connection: display.connection, output: output, layer: layer, height: logical(look.height)) else {
+        return makeSurface(height: logical(look.height))
+    }
+
+    /// The layer-shell layer the banner's surface goes in. Compositors stack the exclusive
+    /// zones of one edge by layer — overlay's nearest the edge, then top's (where status bars
+    /// are), then bottom's — so under the bars (`belowPanels`) is the bottom layer, which
+    /// full-screen windows cover. At the edge over the bars (`screenEdge`) is the overlay layer,
+    /// over full-screen windows too unless `--fullscreen delay`, but only where lockers hide
+    /// every other surface (ext-session-lock); elsewhere (sway 1.7, whose swaylock locks with
+    /// overlay surfaces an older overlay surface stays over) the top layer, under any locker.
+    var layer: LayerSurface.Layer {
+        guard placement == .screenEdge else { return .bottom }
+        return fullscreenPolicy == .show && display.connection.offersSessionLock ? .overlay : .top
+    }
+
+    /// A surface `height` logical pixels tall, with its exclusive zone of that height.
+    private func makeSurface(height: Int) -> Bool {
+        guard let made = try? LayerSurface(connection: display.connection, output: output, layer: layer, height: height) else {
             return false
         }
         made.onClosed = { [weak self] in self?.close() }
@@ -165,7 +195,7 @@ public final class WaylandHost: BannerBackendHost {
             new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: canvas.width, height: height,
             newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
         if content != drawnContent || back?.width != canvas.width || back?.height != height {
-            if back?.width != canvas.width || back?.height != height { back = BackBuffer(width: canvas.width, height: height) }
+            if back?.width != canvas.width || back?.height != height { back = BackBuffer(width: canvas.width, height: height, glyphs: glyphs) }
             guard let back else { return }
             let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
                 ?? new.cornerRadius
@@ -176,7 +206,15 @@ public final class WaylandHost: BannerBackendHost {
         }
         let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: canvas.height)
         back?.show(on: canvas, y: placement.contentOffset)
-        if presentation.isAnimating {
+        // A banner of another height (an update to a taller one, the compact rule after a mode
+        // change) resizes the surface and its zone in one commit — during a cross-fade to the
+        // taller of the two — so other windows move once, straight to the new height.
+        let wanted = logical(BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height))
+        if wanted != surface.height {
+            surface.resize(height: wanted)
+            framePending = true
+            surface.requestFrame { [weak self] canvas in self?.draw(on: canvas) }
+        } else if presentation.isAnimating {
             framePending = true
             surface.requestFrame { [weak self] canvas in self?.draw(on: canvas) }
         }

@@ -24,6 +24,11 @@ final class Fixture {
         connection = try WaylandConnection(displayName: sway.socketPath)
     }
 
+    init(sway: TestSway, connection: WaylandConnection) {
+        self.sway = sway
+        self.connection = connection
+    }
+
     /// Serves the connection until `condition` holds, checking it between events and every 20 ms
     /// (for what only sway's IPC can tell), for at most `timeout` seconds.
     @discardableResult
@@ -34,6 +39,17 @@ final class Fixture {
             try connection.dispatch(until: { false }, timeout: 0.02)
         }
         return try condition()
+    }
+
+    /// Takes screenshots, serving the connection between them, until one satisfies `isWanted`
+    /// or `timeout` seconds pass; the last one taken.
+    func awaitScreenshot(timeout: Double = 10, _ isWanted: (Screenshot) -> Bool) throws -> Screenshot {
+        var shot = try sway.screenshot()
+        _ = try serve(timeout: timeout) {
+            shot = try sway.screenshot()
+            return isWanted(shot)
+        }
+        return shot
     }
 
     /// Draws frames on `surface` with `draw` until `count` of them reached the screen: a frame

@@ -21,7 +21,7 @@ extension BannerWaylandTests {
             try fixture.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
             // Its program runs once foot has sized its pty; sizes foot takes before the banner
             // are not counted against it.
-            try #require(try fixture.serve { foot.resizes() != nil })
+            try foot.awaitFilling(windowHeight: 720)
             let before = try #require(foot.resizes())
 
             let height = 40
@@ -82,8 +82,10 @@ extension BannerWaylandTests {
 
         /// Starts waybar (30 px, green, in the top layer) and foot, waits until foot sits under
         /// the bar, then shows a banner `height` px tall in `layer`; the screenshot once foot has
-        /// moved down by the banner too.
-        static func bannerBesideWaybar(in layer: LayerSurface.Layer, height: Int) throws -> Screenshot {
+        /// moved down by the banner too and the screen shows the banner's colour at `row`. (sway
+        /// moves a window on screen only once it has redrawn at its new size: until then foot
+        /// covers a banner in the bottom layer.)
+        static func bannerBesideWaybar(in layer: LayerSurface.Layer, height: Int, row: Int) throws -> Screenshot {
             let fixture = try Fixture()
             let bar = 30
             try TestSway.write(#"{"layer": "top", "position": "top", "height": 30, "modules-left": ["clock"], "modules-center": [], "modules-right": []}"#,
@@ -99,12 +101,12 @@ extension BannerWaylandTests {
             defer { surface.destroy() }
             try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
             try fixture.sway.awaitWindowRect(appID: "foot") { $0.y == bar + height }
-            return try fixture.sway.screenshot()
+            return try fixture.awaitScreenshot { $0.pixel(640, row) == 0xCC3311 }
         }
 
         @Test(.needsProgram("/usr/bin/waybar", package: "waybar"))
         func bannerInTheBottomLayerSitsUnderWaybar() throws {
-            let shot = try Self.bannerBesideWaybar(in: .bottom, height: 40)
+            let shot = try Self.bannerBesideWaybar(in: .bottom, height: 40, row: 30)
             #expect(shot.pixel(640, 0) == 0x00FF00)
             #expect(shot.pixel(640, 29) == 0x00FF00)
             #expect(shot.pixel(640, 30) == 0xCC3311)
@@ -116,7 +118,7 @@ extension BannerWaylandTests {
         /// layer sits above the bar and pushes it down (the issue expected it under the bar).
         @Test(.needsProgram("/usr/bin/waybar", package: "waybar"))
         func bannerInTheTopLayerPushesWaybarDown() throws {
-            let shot = try Self.bannerBesideWaybar(in: .top, height: 40)
+            let shot = try Self.bannerBesideWaybar(in: .top, height: 40, row: 0)
             #expect(shot.pixel(640, 0) == 0xCC3311)
             #expect(shot.pixel(640, 39) == 0xCC3311)
             #expect(shot.pixel(640, 40) == 0x00FF00)
@@ -134,6 +136,99 @@ extension BannerWaylandTests {
             let arrived = try fixture.serve { added == ["HEADLESS-2"] }
             #expect(arrived, "outputs added: \(added)")
             #expect(fixture.connection.outputs.map(\.name) == ["HEADLESS-1", "HEADLESS-2"])
+        }
+
+        /// A sway nested in another with two outputs, each a window of the outer one: closing
+        /// the second window unplugs that output (a headless sway 1.7 can neither remove nor
+        /// disable one). The connection reports it gone and the banner's surface on it gets
+        /// `closed`; the other output stays.
+        @Test func unpluggedOutputIsReportedAndItsSurfaceClosed() throws {
+            let outer = try TestSway()
+            let nested = try TestSway(nestedIn: outer, outputs: 2)
+            let connection = try WaylandConnection(displayName: nested.socketPath)
+            let names = connection.outputs.map(\.name)
+            try #require(names == ["WL-1", "WL-2"], "outputs: \(names)")
+            let fixture = Fixture(sway: nested, connection: connection)
+            let second = try #require(connection.outputs.last)
+            let surface = try LayerSurface(connection: connection, output: second, layer: .top, height: 40)
+            var closed = false
+            var removed: [String] = []
+            surface.onClosed = { closed = true }
+            connection.onOutputRemoved = { removed.append($0.name ?? "?") }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+
+            try outer.swaymsg(["[title=\".*WL-2\"] kill"])
+            #expect(try fixture.serve { closed && removed == ["WL-2"] }, "closed: \(closed), removed: \(removed)")
+            #expect(connection.outputs.map(\.name) == ["WL-1"])
+            surface.destroy()
+        }
+
+        /// A new mode gives the surface a new width (the compact rule's input) and a frame drawn
+        /// after it fills the new width; the zone stays.
+        @Test func modeChangeResizesTheSurface() throws {
+            let fixture = try Fixture()
+            let output = try #require(fixture.connection.outputs.first)
+            let surface = try LayerSurface(connection: fixture.connection, output: output, layer: .top, height: 40)
+            var resized = 0
+            surface.onResize = { resized += 1 }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            #expect(surface.pixelWidth == 1280)
+
+            try fixture.sway.swaymsg(["output HEADLESS-1 resolution 1024x768"])
+            #expect(try fixture.serve { resized == 1 && output.pixelWidth == 1024 }, "resized \(resized) times, output \(output.pixelWidth) wide")
+            var drawnWidth = 0
+            try fixture.present(1, on: surface) { canvas, _ in
+                drawnWidth = canvas.width
+                canvas.fill(Self.bannerColour)
+            }
+            #expect(drawnWidth == 1024)
+            let shot = try fixture.sway.screenshot()
+            #expect(shot.width == 1024)
+            #expect(shot.pixel(1023, 39) == 0xCC3311)
+            surface.destroy()
+        }
+
+        /// Once its frames are drawn the surface asks the compositor for nothing: the last frame
+        /// callback is answered and no other is asked for, however many round trips pass.
+        @Test func idleSurfaceAsksForNoFrames() throws {
+            let fixture = try Fixture()
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            try fixture.present(5, on: surface) { canvas, frame in canvas.fill(RGBA(red: Double(frame) / 5, green: 0, blue: 0)) }
+            #expect(try fixture.serve { surface.frameCallback == nil })
+            let committed = surface.framesCommitted
+            for _ in 0..<5 { try fixture.connection.roundtrip() }
+            #expect(surface.framesCommitted == committed)
+            #expect(surface.frameCallback == nil)
+            surface.destroy()
+        }
+
+        /// A surface the compositor places (no output asked for) learns its output's scale only
+        /// once shown there: it asks for a frame at 2x then, and one for the new scale when the
+        /// output's scale changes.
+        @Test func surfaceRedrawsWhenItsScaleChanges() throws {
+            let fixture = try Fixture(scale: 2)
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            var resized = 0
+            surface.onResize = { resized += 1 }
+            var sizes: [[Int]] = []
+            let draw = { (canvas: PixmanCanvas, _: Int) in
+                sizes.append([canvas.width, canvas.height])
+                canvas.fill(Self.bannerColour)
+            }
+            try fixture.present(1, on: surface, draw: draw)
+            #expect(try fixture.serve { resized == 1 }, "resized \(resized) times")
+            try fixture.present(1, on: surface, draw: draw)
+            // The output is 640 logical pixels wide at 2x.
+            #expect(sizes.last == [1280, 80])
+
+            try fixture.sway.swaymsg(["output HEADLESS-1 scale 1"])
+            #expect(try fixture.serve { resized == 2 }, "resized \(resized) times")
+            try fixture.present(1, on: surface, draw: draw)
+            #expect(sizes.last == [1280, 40])
+            let shot = try fixture.sway.screenshot()
+            #expect(shot.pixel(640, 39) == 0xCC3311)
+            #expect(shot.pixel(640, 40) == 0x336699)
+            surface.destroy()
         }
 
         @Test func integerScaleDrawsAtTheOutputsPixels() throws {
@@ -157,11 +252,135 @@ extension BannerWaylandTests {
             surface.destroy()
         }
 
+        /// A virtual pointer gives the headless seat a pointer; sway's own commands move and
+        /// click it: the surface under it gets enter and the click in buffer pixels (2x here).
+        @Test func pointerOnTheSurfaceIsReportedInBufferPixels() throws {
+            let fixture = try Fixture(scale: 2)
+            let device = try VirtualPointer(socketPath: fixture.sway.socketPath)
+            defer { withExtendedLifetime(device) {} }
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 30)
+            var events: [PointerEvent] = []
+            surface.onPointer = { events.append($0) }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            try fixture.sway.swaymsg(["seat seat0 cursor set 100 10"])
+            try fixture.sway.swaymsg(["seat seat0 cursor press button1"])
+            try fixture.sway.swaymsg(["seat seat0 cursor release button1"])
+            let clicked = try fixture.serve { events.contains(.button(code: 0x110, pressed: false, x: 200, y: 20)) }
+            #expect(clicked, "events: \(events)")
+            #expect(events.first.map { if case .entered = $0 { true } else { false } } == true, "events: \(events)")
+            #expect(events.contains(.button(code: 0x110, pressed: true, x: 200, y: 20)))
+            surface.destroy()
+        }
+
+        /// What a banner in `layer` looks like with swaylock (solid black) started before or
+        /// after it: its top row in a screenshot once the lock screen covers the desktop, and
+        /// whether the compositor still paces its frames (a frame asked for gets drawn).
+        struct LockedBanner {
+            var topRow: UInt32
+            var drawsFramesWhileLocked: Bool
+        }
+
+        static func bannerUnderSwaylock(in layer: LayerSurface.Layer, bannerFirst: Bool) throws -> LockedBanner {
+            let fixture = try Fixture()
+            var surface: LayerSurface?
+            var draws = 0
+            func draw(_ canvas: PixmanCanvas) {
+                draws += 1
+                canvas.fill(Self.bannerColour)
+            }
+            func show() throws {
+                let banner = try LayerSurface(connection: fixture.connection, output: nil, layer: layer, height: 40)
+                banner.requestFrame(draw: draw)
+                try #require(try fixture.serve { draws == 1 })
+                surface = banner
+            }
+            if bannerFirst { try show() }
+            let locker = try fixture.sway.startClient(["swaylock", "--color", "000000"])
+            var shot = try fixture.sway.screenshot()
+            let locked = try fixture.serve(timeout: 20) {
+                shot = try fixture.sway.screenshot()
+                return shot.pixel(640, 400) == 0x000000
+            }
+            try #require(locked, "swaylock never covered the desktop: \(locker.standardError)")
+            if !bannerFirst {
+                try show()
+                shot = try fixture.sway.screenshot()
+            }
+            // Three frames asked for one after another, each drawn once the compositor answers
+            // the last one's frame callback, if it does: round trips and a screenshot (a frame
+            // of sway's) let it answer what it will. The first may go out at once.
+            let before = draws
+            for _ in 0..<3 {
+                surface?.requestFrame(draw: draw)
+                try fixture.connection.roundtrip()
+                _ = try fixture.sway.screenshot()
+                try fixture.connection.roundtrip()
+            }
+            surface?.destroy()
+            return LockedBanner(topRow: shot.pixel(640, 10), drawsFramesWhileLocked: draws - before > 1)
+        }
+
+        /// sway 1.7 neither draws nor sends frame callbacks to anything under an opaque overlay
+        /// surface such as swaylock's: a banner in the top layer is hidden and stops drawing
+        /// (no wakeups) while the session is locked, whenever it came.
+        @Test(.needsProgram("/usr/bin/swaylock", package: "swaylock"), arguments: [true, false])
+        func swaylockHidesAndPausesABannerInTheTopLayer(bannerFirst: Bool) throws {
+            let banner = try Self.bannerUnderSwaylock(in: .top, bannerFirst: bannerFirst)
+            #expect(banner.topRow == 0x000000)
+            #expect(!banner.drawsFramesWhileLocked)
+        }
+
+        /// sway 1.7 has no ext-session-lock: swaylock 1.7 locks with overlay layer surfaces and
+        /// an input inhibitor, and sway draws the older surfaces of a layer over the newer ones.
+        /// So a banner in the overlay layer shown before the lock stays over the lock screen
+        /// (the owner must not leave one there); one shown during the lock is under it.
+        @Test(.needsProgram("/usr/bin/swaylock", package: "swaylock"))
+        func overlayBannerShownBeforeSwaylockStaysOverTheLockScreen() throws {
+            let before = try Self.bannerUnderSwaylock(in: .overlay, bannerFirst: true)
+            #expect(before.topRow == 0xCC3311)
+            #expect(before.drawsFramesWhileLocked)
+            #expect(try Self.bannerUnderSwaylock(in: .overlay, bannerFirst: false).topRow == 0x000000)
+        }
+
+        /// A frame asked for from inside `draw` (an animation's next frame) is not drawn into
+        /// the buffer being drawn: it waits for the compositor, and comes.
+        @Test func frameAskedForInsideDrawWaitsForTheCompositor() throws {
+            let fixture = try Fixture()
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            var draws = 0
+            var drawnDuringFirst = 0
+            surface.requestFrame { canvas in
+                draws += 1
+                canvas.fill(Self.bannerColour)
+                surface.requestFrame { _ in draws += 1 }
+                drawnDuringFirst = draws
+            }
+            #expect(try fixture.serve { draws == 2 })
+            #expect(drawnDuringFirst == 1)
+            surface.destroy()
+        }
+
+        @Test(arguments: [0, -1, LayerSurface.maximumHeight + 1])
+        func heightOutsideTheRangeIsATypedError(height: Int) throws {
+            let fixture = try Fixture()
+            #expect(throws: WaylandError.invalidHeight(height)) {
+                try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: height)
+            }
+        }
+
         @Test func noCompositorIsOneLine() {
             #expect(throws: WaylandError.cannotConnect(display: "/nonexistent/wayland-9")) {
                 try WaylandConnection(displayName: "/nonexistent/wayland-9")
             }
             #expect(!WaylandError.noLayerShell.description.contains("\n"))
+        }
+
+        /// cage, like GNOME's Mutter, has no layer-shell: the connection says so in one typed
+        /// error rather than making a window the compositor would tile.
+        @Test(.needsProgram("/usr/bin/cage", package: "cage"))
+        func compositorWithoutLayerShellIsOneTypedError() throws {
+            let cage = try TestCage()
+            #expect(throws: WaylandError.noLayerShell) { try WaylandConnection(displayName: cage.socketPath) }
         }
     }
 }

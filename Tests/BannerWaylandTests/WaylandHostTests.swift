@@ -32,7 +32,7 @@ extension BannerWaylandTests {
             try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
             let display = try WaylandDisplay(name: sway.socketPath)
             defer { display.close() }
-            try #require(try Self.serve(display) { foot.resizes() != nil })
+            try foot.awaitFilling(windowHeight: 720)
             let before = try #require(foot.resizes())
             let host = try #require(display.preferredHost)
             #expect(host.monitorName == "HEADLESS-1")
@@ -67,5 +67,94 @@ extension BannerWaylandTests {
             try Self.serve(display) { (foot.resizes() ?? 0) - before >= 2 }
             #expect(foot.resizes().map { $0 - before } == 2, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one banner")
         }
-    }
+    
+        @Test func anUpdateToATallerBannerMovesWindowsOnceToItsHeight() throws {
+            let sway = try TestSway()
+            let foot = try sway.startFoot()
+            try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            let display = try WaylandDisplay(name: sway.socketPath)
+            defer { display.close() }
+            try foot.awaitFilling(windowHeight: 720)
+            let initial = try #require(foot.resizes())
+            let host = try #require(display.preferredHost)
+            // The regular look: on a landscape output the compact one has one height for all.
+            host.compactPolicy = .never
+            var milestones: [BannerPresentation.Milestone] = []
+            host.onMilestone = { milestones.append($0) }
+            let red = BannerColor(RGBA(hex: 0xCC3311))
+            try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").height(40).backgroundColor(red).build())
+            try #require(try Self.serve(display) { milestones.contains(.presentationFinished) })
+            let short = try #require(host.presentedHeight)
+            #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == short })
+            try Self.serve(display) { (foot.resizes() ?? 0) > initial }
+            let before = try #require(foot.resizes())
+
+            try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").subtitle("Alex · 02:14").height(64).backgroundColor(red).build())
+            let tall = try #require(host.presentedHeight)
+            #expect(tall > short)
+            #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == tall })
+            try Self.serve(display) { !host.isAnimating }
+            #expect(host.reservedHeight == tall)
+            try Self.serve(display, timeout: 2) { (foot.resizes() ?? 0) - before >= 2 }
+            #expect(foot.resizes().map { $0 - before } == 1, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one change of height")
+        }
+
+        /// At scale 2 the banner is laid out in buffer pixels, twice its logical size; a click
+        /// on its ✕ (a virtual pointer moved and pressed by sway's seat commands) dismisses it
+        /// as `closed`, and its space is given back.
+        @Test func aClickOnTheCloseButtonAtScale2DismissesIt() throws {
+            let sway = try TestSway(scale: 2)
+            let device = try VirtualPointer(socketPath: sway.socketPath)
+            defer { withExtendedLifetime(device) {} }
+            let display = try WaylandDisplay(name: sway.socketPath)
+            defer { display.close() }
+            let host = try #require(display.preferredHost)
+            host.compactPolicy = .never
+            var milestones: [BannerPresentation.Milestone] = []
+            var reasons: [BannerDismissReason] = []
+            host.onMilestone = { milestones.append($0) }
+            host.onDismiss = { reasons.append($0) }
+            try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").height(40).closeButton().build())
+            try #require(try Self.serve(display) { milestones.contains(.presentationFinished) })
+            // 40 points at scale 2: 80 buffer pixels, 40 logical ones reserved.
+            #expect(host.presentedHeight == 40)
+            #expect(host.reservedHeight == 40)
+            let close = try #require(host.hitAreas?.closeButton)
+            #expect(close.y + close.height <= 80 && close.height > 40, "\(close)")
+            let x = (close.x + close.width / 2) / 2
+            let y = (close.y + close.height / 2) / 2
+            try sway.swaymsg(["seat seat0 cursor set \(x) \(y)"])
+            try sway.swaymsg(["seat seat0 cursor press button1"])
+            try sway.swaymsg(["seat seat0 cursor release button1"])
+            #expect(try Self.serve(display) { milestones.contains(.dismissalFinished) })
+            #expect(reasons == [.closed])
+            #expect(host.reservedHeight == 0)
+        }
+
+        /// The compact rule follows the output: on a landscape mode the compact banner, and
+        /// once the output turns portrait (a new mode) the regular one, its surface and zone
+        /// resized so the terminal moves straight to the new height.
+        @Test func aModeChangeSwitchesBetweenCompactAndRegular() throws {
+            let sway = try TestSway()
+            let foot = try sway.startFoot()
+            try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            let display = try WaylandDisplay(name: sway.socketPath)
+            defer { display.close() }
+            let host = try #require(display.preferredHost)
+            var milestones: [BannerPresentation.Milestone] = []
+            host.onMilestone = { milestones.append($0) }
+            try host.presentTopBanner(try TopBannerConfigBuilder().title("No Internet Connection").build())
+            try #require(try Self.serve(display) { milestones.contains(.presentationFinished) })
+            #expect(host.isCompact)
+            let compact = try #require(host.presentedHeight)
+            #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == compact })
+
+            try sway.swaymsg(["output HEADLESS-1 resolution 720x1280"])
+            #expect(try Self.serve(display) { !host.isCompact && host.reservedHeight > compact })
+            let regular = try #require(host.presentedHeight)
+            #expect(regular > compact)
+            #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == regular })
+            withExtendedLifetime(foot) {}
+        }
+}
 }

@@ -46,7 +46,14 @@ public final class TestSway {
     /// Starts sway with one headless output of `width`×`height` at `scale`, the desktop painted
     /// `background` (swaybg), no borders, no Xwayland, and `extraConfig`'s lines; waits until its
     /// socket answers and the output is there.
-    public init(width: Int = 1280, height: Int = 720, scale: Int = 1, background: String = "#336699", extraConfig: String = "") throws {
+    ///
+    /// Nested in `outer` instead, sway runs as a client of that sway with `outputs` outputs
+    /// (WL-1, WL-2…), each a window there: closing the window unplugs the output, which a
+    /// headless sway 1.7 cannot do.
+    public init(
+        width: Int = 1280, height: Int = 720, scale: Int = 1, background: String = "#336699", extraConfig: String = "",
+        nestedIn outer: TestSway? = nil, outputs: Int = 1
+    ) throws {
         var template = Array("/tmp/window-banner-sway-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -58,7 +65,8 @@ public final class TestSway {
             default_border none
             default_floating_border none
             focus_follows_mouse no
-            output HEADLESS-1 resolution \(width)x\(height) scale \(scale) bg \(background) solid_color
+            output * bg \(background) solid_color
+            output HEADLESS-1 resolution \(width)x\(height) scale \(scale)
             \(extraConfig)
             """
         try Self.write(config, to: directory + "/config")
@@ -67,8 +75,13 @@ public final class TestSway {
                 chown(path, Self.unprivilegedUser, Self.unprivilegedUser)
             }
         }
-        sway = try Self.spawn(["sway", "-c", directory + "/config"], in: directory, runtime: runtimeDirectory,
-                              extra: ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
+        var backend = ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]
+        if let outer {
+            backend["WLR_BACKENDS"] = "wayland"
+            backend["WLR_WL_OUTPUTS"] = String(outputs)
+            backend["WAYLAND_DISPLAY"] = outer.socketPath
+        }
+        sway = try Self.spawn(["sway", "-c", directory + "/config"], in: directory, runtime: runtimeDirectory, extra: backend,
                               log: directory + "/sway.log")
         try awaitStart()
     }
@@ -154,7 +167,15 @@ public final class TestSway {
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
-        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s")
+        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s\(clientsGone)")
+    }
+
+    /// The clients that have exited, with their status and what they wrote to stderr (for a
+    /// failure's message).
+    private var clientsGone: String {
+        clients.compactMap { client in
+            client.waitForExit(timeout: 0).map { "; client \(client.pid) exited \($0): \(client.standardError.suffix(600))" }
+        }.joined()
     }
 
     // MARK: Clients
@@ -170,19 +191,33 @@ public final class TestSway {
         return client
     }
 
-    /// A foot terminal whose program counts the terminal's size changes (SIGWINCH: foot resizes
-    /// its pty on every re-layout of its window) in a file; its app_id is `appID`.
+    /// A foot terminal whose program counts the terminal's size changes in a file: foot sets its
+    /// pty's size — rows, columns and pixels — on every re-layout of its window (SIGWINCH); a
+    /// signal that leaves the size as it was (a configure of the same size) is no re-layout the
+    /// user sees and is not counted. The file also holds the pixel height foot last set, so a
+    /// test can await foot's own view of its size; its app_id is `appID`.
     public func startFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
         let counter = directory + "/\(appID)-resizes"
         let script = """
-            import signal, sys
+            import fcntl, os, signal, struct, sys, termios
+            def size():
+                return struct.unpack('HHHH', fcntl.ioctl(0, termios.TIOCGWINSZ, b'\\0' * 8))
+            def record():
+                temporary = sys.argv[1] + '.new'
+                open(temporary, 'w').write('%d %d' % (count, last[3]))
+                os.rename(temporary, sys.argv[1])
             count = 0
+            last = size()
             def resized(*_):
-                global count
+                global count, last
+                now = size()
+                if now == last:
+                    return
+                last = now
                 count += 1
-                open(sys.argv[1], 'w').write(str(count))
+                record()
             signal.signal(signal.SIGWINCH, resized)
-            open(sys.argv[1], 'w').write('0')
+            record()
             while True:
                 signal.pause()
             """
@@ -205,7 +240,7 @@ public final class TestSway {
 
     /// Spawns `command` through /bin/sh (so `exec` keeps the pid as the group's leader), as the
     /// unprivileged user when running as root, with HOME and XDG_RUNTIME_DIR in `directory`.
-    private static func spawn(
+    static func spawn(
         _ command: [String], in directory: String, runtime: String, extra: [String: String], log: String?
     ) throws -> Subprocess {
         var environment = extra
@@ -238,7 +273,30 @@ public struct ResizeCountingTerminal {
 
     /// How often the terminal was resized since its program started; nil before it started.
     public func resizes() -> Int? {
-        (try? String(contentsOfFile: counterPath, encoding: .utf8)).flatMap { Int($0) }
+        fields()?.count
+    }
+
+    /// The height in pixels foot last gave its terminal; nil before its program started.
+    public func pixelHeight() -> Int? {
+        fields()?.pixelHeight
+    }
+
+    /// Waits until foot has given its terminal the size of a window `height` px tall (its
+    /// pixel height is whole cells, so within a cell of it: more than 90 % of it), so a count
+    /// taken then is not raised later by foot's own start-up resize.
+    public func awaitFilling(windowHeight height: Int, timeout: Double = 10) throws {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if let pixels = pixelHeight(), pixels * 10 > height * 9, pixels <= height { return }
+            var none = pollfd()
+            _ = poll(&none, 0, 10)
+        }
+        throw TestFailure("foot's terminal is \(pixelHeight().map(String.init) ?? "not started") px tall, not filling its \(height) px window")
+    }
+
+    private func fields() -> (count: Int, pixelHeight: Int)? {
+        let words = ((try? String(contentsOfFile: counterPath, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int($0) }
+        return words.count == 2 ? (words[0], words[1]) : nil
     }
 }
 

@@ -15,14 +15,18 @@ struct WaylandCLITests {
     /// A sway with foot, and the environment of a script in that session.
     final class Session {
         let sway: TestSway
-        let foot: ResizeCountingTerminal
         let runtimeDirectory: String
         let environment: [String: String]
 
-        init() throws {
-            sway = try TestSway()
-            foot = try sway.startFoot()
-            try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+        /// A new headless sway with a full-screen foot, or `nested` as it is.
+        init(nested: TestSway? = nil) throws {
+            if let nested {
+                sway = nested
+            } else {
+                sway = try TestSway()
+                _ = try sway.startFoot()
+                try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            }
             var template = Array("/tmp/wb-wayland-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
             runtimeDirectory = String(cString: made)
@@ -81,4 +85,110 @@ struct WaylandCLITests {
         #expect(dismissed.status == 0, "dismiss: \(dismissed.error)")
         try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
     }
+
+    @Test(.needsProgram("/usr/bin/cage", package: "cage"))
+    func aCompositorWithoutLayerShellIsRefusedInOneLine() throws {
+        let cage = try TestCage()
+        var template = Array("/tmp/wb-wayland-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        let runtime = String(cString: made)
+        defer { _ = try? Subprocess.run("/bin/rm", ["-rf", runtime]) }
+        let process = try Subprocess(
+            executable: windowBannerExecutable(), arguments: ["show", "--title", "Call in progress"],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": runtime, "XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": cage.socketPath])
+        process.closeStandardInput()
+        #expect(process.waitForExit(timeout: 20) == 69)
+        let lines = process.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(process.standardError)")
+        #expect(process.standardError.contains("no layer-shell"), "\(process.standardError)")
+    }
+
+    /// Waits (bounded) for a screenshot `isWanted` accepts; the last one taken.
+    static func awaitScreenshot(_ sway: TestSway, timeout: Double = 20, _ isWanted: (WaylandTestSupport.Screenshot) -> Bool) throws -> WaylandTestSupport.Screenshot {
+        let deadline = monotonicSeconds() + timeout
+        var shot = try sway.screenshot()
+        while !isWanted(shot), monotonicSeconds() < deadline {
+            poll(nil, 0, 20)
+            shot = try sway.screenshot()
+        }
+        return shot
+    }
+
+    /// The banner sits under a real status bar (waybar, 30 px, green, in its default top layer)
+    /// by default, and over it at the screen's edge with `--placement screen-edge`.
+    @Test(.needsProgram("/usr/bin/waybar", package: "waybar"), arguments: [false, true])
+    func theBannerSitsUnderWaybarUnlessAskedForTheEdge(atEdge: Bool) throws {
+        let session = try Session()
+        try TestSway.write(#"{"layer": "top", "position": "top", "height": 30, "modules-left": [], "modules-center": [], "modules-right": []}"#,
+                           to: session.sway.directory + "/waybar.json")
+        try TestSway.write("window#waybar { background: #00ff00; }", to: session.sway.directory + "/waybar.css")
+        _ = try session.sway.startClient(["waybar", "-c", session.sway.directory + "/waybar.json", "-s", session.sway.directory + "/waybar.css"])
+        try session.sway.awaitWindowRect(appID: "foot", timeout: 20) { $0.y == 30 }
+        let shown = try session.run(["show", "--title", "Call in progress", "--background", "#cc3311", "--height", "30", "--compact", "never"]
+                                    + (atEdge ? ["--placement", "screen-edge"] : []))
+        #expect(shown.status == 0, "show: \(shown.error)")
+        try session.sway.awaitWindowRect(appID: "foot") { $0.y > 30 }
+        let bannerRow = atEdge ? 2 : 32
+        let barRow = atEdge ? 42 : 2
+        let shot = try Self.awaitScreenshot(session.sway) { $0.pixel(4, bannerRow) == 0xCC3311 }
+        #expect(shot.pixel(4, bannerRow) == 0xCC3311)
+        #expect(shot.pixel(4, barRow) == 0x00FF00)
+    }
+
+    /// A locked session shows nothing of ours: swaylock (sway 1.7 has no ext-session-lock, so it
+    /// locks with overlay-layer surfaces) covers a banner shown before the lock, wherever it sits.
+    @Test(.needsProgram("/usr/bin/swaylock", package: "swaylock"), arguments: [false, true])
+    func swaylockCoversTheBanner(atEdge: Bool) throws {
+        let session = try Session()
+        let shown = try session.run(["show", "--title", "Backup running", "--background", "#cc3311", "--height", "40", "--compact", "never"]
+                                    + (atEdge ? ["--placement", "screen-edge"] : []))
+        #expect(shown.status == 0, "show: \(shown.error)")
+        let unlocked = try Self.awaitScreenshot(session.sway) { $0.pixel(4, 10) == 0xCC3311 }
+        try #require(unlocked.pixel(4, 10) == 0xCC3311, "the banner never showed")
+        _ = try session.sway.startClient(["swaylock", "--color", "000000"])
+        let locked = try Self.awaitScreenshot(session.sway) { $0.pixel(640, 400) == 0x000000 }
+        #expect(locked.pixel(640, 400) == 0x000000, "swaylock never covered the desktop")
+        #expect(locked.pixel(4, 10) == 0x000000)
+        #expect(locked.pixel(640, 20) == 0x000000)
+    }
+
+    /// `run` draws the banner itself on the compositor for as long as its command runs, and
+    /// exits with the command's status once the banner and its space are gone.
+    @Test func runShowsTheBannerWhileItsCommandRuns() throws {
+        let session = try Session()
+        let run = try Subprocess(
+            executable: windowBannerExecutable(),
+            arguments: ["run", "--title", "Backup running", "--", "/bin/sh", "-c", "read line; exit 3"], environment: session.environment)
+        let moved = try session.sway.awaitWindowRect(appID: "foot") { $0.y > 0 }
+        #expect(moved.y > 0)
+        run.closeStandardInput()
+        #expect(run.waitForExit(timeout: 20) == 3, "\(run.standardError)")
+        try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+    }
+
+    /// A banner asked for on one output moves to the other when its output is unplugged (a
+    /// nested sway's output window closed: a headless sway 1.7 cannot remove an output).
+    @Test func aBannerWhoseOutputIsUnpluggedMovesToTheOther() throws {
+        let outer = try TestSway()
+        let session = try Session(nested: try TestSway(nestedIn: outer, outputs: 2))
+        let shown = try session.run(["show", "--monitor", "WL-2", "--title", "Call in progress", "--id", "call"])
+        try #require(shown.status == 0, "show: \(shown.error)")
+        func monitors() throws -> [(name: String, id: String?)] {
+            let status = try session.run(["status", "--json"])
+            let report = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+            return (report?["monitors"] as? [[String: Any]] ?? []).map { ($0["monitor"] as? String ?? "?", $0["id"] as? String) }
+        }
+        #expect(try monitors().map(\.name) == ["WL-1", "WL-2"])
+        #expect(try monitors().first { $0.name == "WL-2" }?.id == "call")
+        try outer.swaymsg(["[title=\".*WL-2\"] kill"])
+        let deadline = monotonicSeconds() + 20
+        var now = try monitors()
+        while now.map(\.name) != ["WL-1"] || now.first?.id != "call", monotonicSeconds() < deadline {
+            poll(nil, 0, 20)
+            now = try monitors()
+        }
+        #expect(now.map(\.name) == ["WL-1"])
+        #expect(now.first?.id == "call")
+    }
 }
+
