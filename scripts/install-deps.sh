@@ -53,9 +53,6 @@ packages=(
   jq groff-base
   # tests: real status bars that run `status --follow` the way bars do (StatusFollowTests)
   i3blocks polybar
-  # tests: Debian's waybar running the example module on headless sway, seen with grim
-  # (WaybarModuleTests)
-  waybar sway grim foot
   # tests: a self-signed certificate for the HTTP check's https:// test
   openssl
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
