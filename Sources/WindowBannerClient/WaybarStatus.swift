@@ -58,7 +58,8 @@ package struct WaybarStatus: Encodable {
         tooltip = lines.joined(separator: "\n")
         alt = style ?? Self.banner
         `class` = [Self.banner] + (style.map { [$0] } ?? []) + (report.hidden.map { [StatusFormat.oneLine($0)] } ?? [])
-        percentage = report.progress.map { Int(($0 * 100).rounded()) }
+        // Clamped: a value off 0...1 from an owner must not trap the conversion to Int.
+        percentage = report.progress.flatMap { $0.isFinite ? Int((min(max($0, 0), 1) * 100).rounded()) : nil }
     }
 
     /// The object on one line: JSON's escapes keep quotes, backslashes and line breaks inside
