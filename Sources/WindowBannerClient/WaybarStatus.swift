@@ -58,8 +58,7 @@ package struct WaybarStatus: Encodable {
         tooltip = lines.joined(separator: "\n")
         alt = style ?? Self.banner
         `class` = [Self.banner] + (style.map { [$0] } ?? []) + (report.hidden.map { [StatusFormat.oneLine($0)] } ?? [])
-        // Clamped: a value off 0...1 from an owner must not trap the conversion to Int.
-        percentage = report.progress.flatMap { $0.isFinite ? Int((min(max($0, 0), 1) * 100).rounded()) : nil }
+        percentage = report.progress.flatMap(StatusFormat.percent)
     }
 
     /// The object on one line: JSON's escapes keep quotes, backslashes and line breaks inside

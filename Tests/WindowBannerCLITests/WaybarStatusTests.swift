@@ -158,6 +158,48 @@ extension WindowBannerCLITests {
             }
         }
 
+        /// An owner is another program on a socket: a progress far off 0…1 from it is clamped
+        /// (for `--waybar` and `--format '{progress}'`) and a title of 10,000 quotes escaped,
+        /// never a crash. The owner here is a python script on the socket, answering one
+        /// `status` frame.
+        @Test(arguments: [(1e300, 100), (-7.5, 0), (0.5, 50)])
+        func anOwnersProgressOffTheScaleIsClampedNeverATrap(progress: Double, percent: Int) throws {
+            var template = Array("/tmp/wb-waybar-XXXXXX".utf8CString)
+            let runtime = try #require(mkdtemp(&template).map { String(cString: $0) })
+            defer { _ = try? Subprocess.run("/bin/rm", ["-rf", runtime]) }
+            mkdir(runtime + "/window-banner", 0o700)
+            let script = """
+                import json, socket, struct, sys
+                server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                server.bind(sys.argv[1])
+                server.listen(1)
+                print("listening", flush=True)
+                client, _ = server.accept()
+                length = struct.unpack(">I", client.recv(4))[0]
+                client.recv(length)
+                monitor = {"monitor": "M", "primary": True, "presented": True, "title": '"' * 10000, "reserved": 80, "queue": 0,
+                           "progress": float(sys.argv[2])}
+                body = json.dumps({"v": 2, "status": {"pid": 1, "display": ":96", "monitors": [monitor]}}).encode()
+                client.sendall(struct.pack(">I", len(body)) + body)
+                client.close()
+                """
+            func status(_ arguments: [String]) throws -> String {
+                let owner = try Subprocess(executable: "/usr/bin/python3", arguments: ["-c", script, runtime + "/window-banner/display:96.sock", String(progress)])
+                defer { unlink(runtime + "/window-banner/display:96.sock") }
+                #expect(owner.readLine(timeout: 20) == "listening", "\(owner.standardError)")
+                let status = try Subprocess(executable: windowBannerExecutable(), arguments: ["status"] + arguments,
+                                            environment: ["PATH": "/usr/bin:/bin", "DISPLAY": ":96", "XDG_RUNTIME_DIR": runtime])
+                #expect(status.waitForExit(timeout: 20) == 0, "\(status.standardError)")
+                #expect(owner.waitForExit(timeout: 20) == 0, "\(owner.standardError)")
+                return status.standardOutput
+            }
+            let object = try Self.object(try status(["--waybar"]))
+            #expect(object["percentage"] as? Int == percent)
+            #expect(object["text"] as? String == String(repeating: "&quot;", count: 10000))
+            // `--format '{progress}'` too.
+            #expect(try status(["--format", "{progress}"]) == "\(percent)\n")
+        }
+
         @Test(arguments: [["--json"], ["--format", "{title}"]])
         func waybarWithAnotherOutputIsOneLineAndExit64(other: [String]) throws {
             let owner = try OwnerFixture()
