@@ -34,6 +34,7 @@ extension BannerWaylandTests {
             defer { display.close() }
             try foot.awaitFilling(windowHeight: 720)
             let before = try #require(foot.resizes())
+            let configuredBefore = foot.configures()
             let host = try #require(display.preferredHost)
             #expect(host.monitorName == "HEADLESS-1")
 
@@ -66,6 +67,8 @@ extension BannerWaylandTests {
             try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
             try Self.serve(display) { (foot.resizes() ?? 0) - before >= 2 }
             #expect(foot.resizes().map { $0 - before } == 2, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one banner")
+            // Every configure of foot's window, as foot's protocol log has them: in, and out.
+            #expect(foot.configures() - configuredBefore == 2)
         }
     
         @Test func anUpdateToATallerBannerMovesWindowsOnceToItsHeight() throws {
@@ -88,6 +91,7 @@ extension BannerWaylandTests {
             #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == short })
             try Self.serve(display) { (foot.resizes() ?? 0) > initial }
             let before = try #require(foot.resizes())
+            let configuredBefore = foot.configures()
 
             try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").subtitle("Alex · 02:14").height(64).backgroundColor(red).build())
             let tall = try #require(host.presentedHeight)
@@ -97,6 +101,7 @@ extension BannerWaylandTests {
             #expect(host.reservedHeight == tall)
             try Self.serve(display, timeout: 2) { (foot.resizes() ?? 0) - before >= 2 }
             #expect(foot.resizes().map { $0 - before } == 1, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one change of height")
+            #expect(foot.configures() - configuredBefore == 1)
         }
 
         /// At scale 2 the banner is laid out in buffer pixels, twice its logical size; a click
