@@ -1,0 +1,241 @@
+// Screen readers and the owner, with the real AT-SPI stack from Debian: a private session bus
+// (dbus-daemon's session configuration, so at-spi2-core's bus launcher is started on demand, as
+// on a desktop, and starts the registry), and at-spi2-core's own client library (Atspi, through
+// GObject introspection, Tests/Clients/atspi-client.py) listening the way Orca does, registered
+// before any banner shows. What it hears and what it can press is what a blind user gets.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import X11TestSupport
+
+/// A session bus of the test's own, in a private XDG_RUNTIME_DIR (where the accessibility bus's
+/// socket goes); it and everything it started (the bus launcher, the accessibility bus, the
+/// registry) are one process group, killed when it goes.
+final class PrivateSessionBus {
+    let address: String
+    let runtimeDirectory: String
+    private let daemon: Subprocess
+
+    init() throws {
+        var template = Array("/tmp/wb-session-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        runtimeDirectory = String(cString: made)
+        var environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"]
+        if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
+            environment[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
+        }
+        daemon = try Subprocess(
+            executable: "/usr/bin/dbus-daemon",
+            arguments: ["--session", "--nofork", "--print-address=1", "--address=unix:path=\(runtimeDirectory)/bus"], environment: environment)
+        guard let line = daemon.readLine(timeout: 10), line.hasPrefix("unix:") else {
+            throw TestFailure("dbus-daemon did not start: \(daemon.standardError)")
+        }
+        address = line
+    }
+
+    deinit {
+        daemon.killGroup()
+        daemon.waitForExit()
+        _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory])
+    }
+
+    /// What a program on this bus needs in its environment.
+    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_RUNTIME_DIR": runtimeDirectory] }
+
+    /// The names on the bus now (`ListNames`), the asking connection's own among them.
+    func names() throws -> [String] {
+        let output = try Subprocess.run(
+            "/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=\(address)", "/usr/bin/dbus-send", "--session", "--print-reply",
+                             "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.ListNames"])
+        return output.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: "\"")
+            return line.contains("string \"") && parts.count >= 2 ? String(parts[1]) : nil
+        }
+    }
+}
+
+/// at-spi2-core's client library as a screen reader, listening from the moment it is ready.
+final class ScreenReaderClient {
+    /// An event as the listener saw it, with its source's role and name asked of the owner.
+    struct Event: Decodable, Equatable {
+        var event: String
+        var detail1: Int
+        var app: String?
+        var role: String?
+        var name: String?
+        var description: String?
+    }
+
+    /// An accessible object and its descendants.
+    struct Node: Decodable {
+        var role: String
+        var name: String
+        var description: String
+        var showing: Bool
+        var attributes: [String: String]
+        var actions: [String]
+        var children: [Node]
+    }
+
+    private let process: Subprocess
+    private var events: [Event] = []
+
+    init(on bus: PrivateSessionBus) throws {
+        var environment = bus.environment
+        environment["PATH"] = "/usr/bin:/bin"
+        process = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.script], environment: environment)
+        guard process.readLine(timeout: 20) == "\"ready\"" else {
+            throw TestFailure("the AT-SPI client did not start: \(process.standardError)")
+        }
+    }
+
+    deinit {
+        process.closeStandardInput()
+        if process.waitForExit(timeout: 5) == nil { process.killGroup() }
+    }
+
+    private static let script: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(2)
+        return parts.joined(separator: "/") + "/Clients/atspi-client.py"
+    }()
+
+    /// Events heard until `condition` holds for them, or `timeout` seconds pass; all heard so far.
+    func events(within timeout: Double = 15, until condition: ([Event]) -> Bool) -> [Event] {
+        let deadline = monotonicSeconds() + timeout
+        while !condition(events), let line = process.readLine(timeout: max(0, deadline - monotonicSeconds())) {
+            if let event = try? JSONDecoder().decode(Event.self, from: Data(line.utf8)) { events.append(event) }
+        }
+        return events
+    }
+
+    /// Sends `command` and returns its answer line (events that come first are kept).
+    private func ask(_ command: String) throws -> Data {
+        process.writeToStandardInput(command + "\n")
+        while let line = process.readLine(timeout: 15) {
+            if let event = try? JSONDecoder().decode(Event.self, from: Data(line.utf8)) {
+                events.append(event)
+            } else {
+                return Data(line.utf8)
+            }
+        }
+        throw TestFailure("the AT-SPI client did not answer \(command): \(process.standardError)")
+    }
+
+    /// The `window-banner` application's tree; nil when it is not on the desktop.
+    func tree() throws -> Node? { try JSONDecoder().decode(Node?.self, from: ask("tree")) }
+
+    /// The applications on the desktop, by name.
+    func applications() throws -> [String] { try JSONDecoder().decode([String].self, from: ask("apps")) }
+
+    /// Does the first action of the object called `name`; whether the owner said it did.
+    func press(_ name: String) throws -> Bool {
+        struct Pressed: Decodable { var pressed: Bool }
+        return try JSONDecoder().decode(Pressed.self, from: ask("press \(name)")).pressed
+    }
+}
+
+extension WindowBannerCLITests {
+    @Suite(
+        "accessibility: screen readers",
+        .needsProgram("/usr/libexec/at-spi-bus-launcher", package: "at-spi2-core"),
+        .needsProgram("/usr/libexec/at-spi2-registryd", package: "at-spi2-core"),
+        .needsProgram("/usr/bin/dbus-daemon", package: "dbus-daemon"),
+        .needsFile(["/usr/lib/x86_64-linux-gnu/girepository-1.0/Atspi-2.0.typelib", "/usr/lib/aarch64-linux-gnu/girepository-1.0/Atspi-2.0.typelib"],
+                   package: "gir1.2-atspi-2.0"))
+    struct AccessibilityTests {
+        /// Three monitors side by side, defined before the WM starts.
+        static var threeMonitors: [[String]] {
+            [("left", 0, "screen"), ("middle", 427, "none"), ("right", 854, "none")].map { name, x, output in
+                ["xrandr", "--setmonitor", name, "426/113x800/212+\(x)+0", output]
+            }
+        }
+
+        static func showing(_ events: [ScreenReaderClient.Event]) -> [ScreenReaderClient.Event] {
+            events.filter { $0.event.hasPrefix("object:state-changed:showing") || $0.event.hasPrefix("object:announcement") }
+        }
+
+        static func announcement(_ name: String, _ description: String = "") -> ScreenReaderClient.Event {
+            ScreenReaderClient.Event(event: "object:state-changed:showing", detail1: 1, app: "window-banner", role: "notification", name: name, description: description)
+        }
+
+        @Test func aBannerOnThreeMonitorsIsAnnouncedOnceAndAgainOnlyWhenItsWordsChange() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture(setup: Self.threeMonitors)
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+
+            try owner.show(["--id", "net", "--style", "offline", "--title", "Network down", "--subtitle", "Wi-Fi lost", "--monitor", "all"])
+            let first = Self.announcement("Network down", "Wi-Fi lost")
+            #expect(Self.showing(reader.events { Self.showing($0).contains(first) }) == [first])
+
+            // The tree says what is on screen, and how urgently: offline interrupts.
+            let tree = try #require(try reader.tree())
+            #expect(tree.role == "application")
+            #expect(tree.children.map(\.name) == ["Network down"])
+            #expect(tree.children.first?.attributes["live"] == "assertive")
+            #expect(tree.children.first?.showing == true)
+
+            // The same banner with other words, in place: heard once more. The same words: not.
+            try owner.show(["--id", "net", "--style", "offline", "--title", "Network back", "--subtitle", "Wi-Fi lost", "--monitor", "all"])
+            try owner.show(["--id", "net", "--style", "offline", "--title", "Network back", "--subtitle", "Wi-Fi lost", "--monitor", "all"])
+            // A dismissal is not spoken; the next banner is (and tells that nothing came between).
+            #expect(try owner.run(["dismiss", "--id", "net"]).status == 0)
+            try owner.show(["--id", "mail", "--title", "New mail", "--monitor", "all"])
+            let last = Self.announcement("New mail")
+            let heard = Self.showing(reader.events { Self.showing($0).contains(last) })
+            #expect(heard == [first, Self.announcement("Network back", "Wi-Fi lost"), last])
+            #expect(try reader.tree()?.children.map(\.name) == ["New mail"])
+            #expect(try reader.tree()?.children.first?.attributes["live"] == "polite")
+        }
+
+        @Test func theButtonsAreReachableAndCloseDismissesAsAClickOnItWould() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            let waiting = try owner.fixture.launch(
+                ["show", "--wait", "--compact", "never", "--title", "Incoming call", "--close-button", "--action", "Join", "--action", "Decline",
+                 "--on-click", "--", "true"])
+            #expect(Self.showing(reader.events { Self.showing($0).contains(Self.announcement("Incoming call")) }).count == 1)
+
+            let banner = try #require(try reader.tree()?.children.first)
+            #expect(banner.role == "notification")
+            #expect(banner.actions == ["click"])
+            #expect(banner.children.map(\.role) == ["push button", "push button", "push button"])
+            #expect(banner.children.map(\.name) == ["Join", "Decline", "Close"])
+            #expect(banner.children.map(\.actions) == [["click"], ["click"], ["click"]])
+
+            #expect(try reader.press("Close"))
+            #expect(waiting.waitForExit(timeout: 10) == 13, "show --wait: \(waiting.standardError)")
+            #expect(owner.fixture.observer.wait { owner.fixture.observer.workAreas() == owner.fixture.originalWorkAreas })
+            #expect(try reader.tree()?.children.isEmpty == true)
+        }
+
+        @Test func anActionPressedByTheScreenReaderEndsWaitAsAnAction() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Update ready", "--action", "Restart", "--action", "Later"])
+            _ = reader.events { Self.showing($0).contains(Self.announcement("Update ready")) }
+            #expect(try reader.press("Later"))
+            #expect(waiting.waitForExit(timeout: 10) == 16, "show --wait: \(waiting.standardError)")
+        }
+
+        @Test func withoutAnAccessibilityBusNothingIsRegisteredAndNothingStarted() throws {
+            let bus = try PrivateSessionBus()
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            try owner.show(["--title", "Nobody listens", "--compact", "never"])
+            #expect(owner.fixture.waitForBanner())
+            // The owner asked whether an accessibility bus runs, which starts none, and left.
+            let names = try bus.names()
+            #expect(names.filter { !$0.hasPrefix(":") } == ["org.freedesktop.DBus"])
+            #expect(names.filter { $0.hasPrefix(":") }.count == 1, "connections besides dbus-send's: \(names)")
+            #expect(access(bus.runtimeDirectory + "/at-spi", F_OK) != 0)
+        }
+    }
+}
