@@ -6,9 +6,12 @@ import BannerCore
 
 /// A banner on screen as a screen reader sees it: an object of role notification.
 public struct AccessibleBanner: Sendable, Equatable {
-    /// Which request it shows (the owner's token): the same banner on three monitors, or
-    /// updated in place, keeps it, so it is one object, announced once.
+    /// Which request it shows (the owner's token): the same banner on three monitors keeps it.
     public var id: Int
+    /// What makes it the same banner to a listener: a banner that replaces another with the same
+    /// identity (a `show` with the same `--id`) is that banner updated in place, one object,
+    /// heard again only when its words change.
+    public var identity: String
     /// The accessible name: the banner's title, as drawn (translated).
     public var title: String
     /// The accessible description: the subtitle ("" when none).
@@ -21,9 +24,10 @@ public struct AccessibleBanner: Sendable, Equatable {
     /// Its buttons, left to right as they are read: actions, then close.
     public var buttons: [AccessibleButton]
 
-    /// A banner called `title`, described by `subtitle`, with `buttons`.
-    public init(id: Int, title: String, subtitle: String, assertive: Bool, clickAction: BannerDismissReason?, buttons: [AccessibleButton]) {
+    /// A banner called `title`, described by `subtitle`, with `buttons`, for request `id`.
+    public init(id: Int, identity: String, title: String, subtitle: String, assertive: Bool, clickAction: BannerDismissReason?, buttons: [AccessibleButton]) {
         self.id = id
+        self.identity = identity
         self.title = title
         self.subtitle = subtitle
         self.assertive = assertive

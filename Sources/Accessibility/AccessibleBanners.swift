@@ -57,7 +57,10 @@ public final class AccessibleBanners {
     private let version: String
     /// Set by the registry once it embedded us.
     private var applicationID: Int32 = 0
-    private var banners: [AccessibleBanner] = []
+    /// The banners in the tree, in order, each with the number its objects' paths carry (kept
+    /// while the banner is updated in place, so a listener sees one object).
+    private var banners: [(banner: AccessibleBanner, serial: Int)] = []
+    private var lastSerial = 0
 
     /// Does what a click on `banner`'s button (or the banner itself) with `reason` does; false
     /// when that banner is no longer on screen or has no such button.
@@ -177,19 +180,29 @@ public final class AccessibleBanners {
     /// to the tree and announced, one whose words changed is announced again, one that went is
     /// taken out silently.
     public func show(_ now: [AccessibleBanner]) {
-        guard now != banners else { return }
+        guard now != banners.map(\.banner) else { return }
         let before = banners
-        for (index, gone) in before.enumerated().reversed() where !now.contains(where: { $0.id == gone.id }) {
+        for (index, gone) in before.enumerated().reversed() where !now.contains(where: { $0.identity == gone.banner.identity }) {
             banners.remove(at: index)
-            childrenChanged("remove", index: index, child: path(of: gone))
+            childrenChanged("remove", index: index, child: path(of: gone.serial))
         }
-        banners = now
-        for (index, banner) in now.enumerated() {
-            if let previous = before.first(where: { $0.id == banner.id }) {
-                if banner.readsDifferently(from: previous) { announce(banner) }
+        banners = now.map { banner in
+            if let kept = before.first(where: { $0.banner.identity == banner.identity }) { return (banner, kept.serial) }
+            lastSerial += 1
+            return (banner, lastSerial)
+        }
+        for (index, entry) in banners.enumerated() {
+            if let previous = before.first(where: { $0.banner.identity == entry.banner.identity }) {
+                if entry.banner.readsDifferently(from: previous.banner) {
+                    // Listeners keep the name and description they read: tell them the new words
+                    // first (not spoken for an object without focus), then announce.
+                    propertyChanged(entry.serial, "accessible-name", to: entry.banner.title)
+                    propertyChanged(entry.serial, "accessible-description", to: entry.banner.subtitle)
+                    announce(entry.serial)
+                }
             } else {
-                childrenChanged("add", index: index, child: path(of: banner))
-                announce(banner)
+                childrenChanged("add", index: index, child: path(of: entry.serial))
+                announce(entry.serial)
             }
         }
         _ = sd_bus_flush(bus)
@@ -197,8 +210,13 @@ public final class AccessibleBanners {
 
     /// `object:state-changed:showing`, detail1 = 1: the one event a screen reader speaks a
     /// notification for.
-    private func announce(_ banner: AccessibleBanner) {
-        emit(from: path(of: banner), "StateChanged", kind: "showing", detail1: 1) { message in message.inContainer("v", "i") { message.append(Int32(0)) } }
+    private func announce(_ serial: Int) {
+        emit(from: path(of: serial), "StateChanged", kind: "showing", detail1: 1) { message in message.inContainer("v", "i") { message.append(Int32(0)) } }
+    }
+
+    /// `object:property-change:NAME` with the new value, which listeners put in their caches.
+    private func propertyChanged(_ serial: Int, _ name: String, to value: String) {
+        emit(from: path(of: serial), "PropertyChange", kind: name, detail1: 0) { message in message.inContainer("v", "s") { message.append(value) } }
     }
 
     private func childrenChanged(_ kind: String, index: Int, child: String) {
@@ -225,16 +243,19 @@ public final class AccessibleBanners {
 
     private func reference(_ path: String) -> ObjectReference { ObjectReference(bus: uniqueName, path: path) }
 
-    private func path(of banner: AccessibleBanner) -> String { Self.prefix + "/banner\(banner.id)" }
+    private func path(of serial: Int) -> String { Self.prefix + "/banner\(serial)" }
 
-    private func path(of button: Int, in banner: AccessibleBanner) -> String { path(of: banner) + "_\(button)" }
+    private func path(of button: Int, in serial: Int) -> String { path(of: serial) + "_\(button)" }
+
+    private func serial(of banner: AccessibleBanner) -> Int {
+        banners.first { $0.banner.identity == banner.identity }?.serial ?? 0
+    }
 
     private func node(at path: String) -> Node? {
         if path == Self.rootPath { return .root }
-        for (index, banner) in banners.enumerated() {
-            let bannerPath = self.path(of: banner)
-            if path == bannerPath { return .banner(banner, index: index) }
-            for (buttonIndex, button) in banner.buttons.enumerated() where path == self.path(of: buttonIndex, in: banner) {
+        for (index, (banner, serial)) in banners.enumerated() {
+            if path == self.path(of: serial) { return .banner(banner, index: index) }
+            for (buttonIndex, button) in banner.buttons.enumerated() where path == self.path(of: buttonIndex, in: serial) {
                 return .button(button, index: buttonIndex, of: banner)
             }
         }
@@ -266,14 +287,14 @@ public final class AccessibleBanners {
         switch node {
         case .root: ObjectReference(bus: "org.a11y.atspi.Registry", path: Self.rootPath)
         case .banner: reference(Self.rootPath)
-        case .button(_, _, let banner): reference(path(of: banner))
+        case .button(_, _, let banner): reference(path(of: serial(of: banner)))
         }
     }
 
     private func children(of node: Node) -> [ObjectReference] {
         switch node {
-        case .root: banners.map { reference(path(of: $0)) }
-        case .banner(let banner, _): banner.buttons.indices.map { reference(path(of: $0, in: banner)) }
+        case .root: banners.map { reference(path(of: $0.serial)) }
+        case .banner(let banner, _): banner.buttons.indices.map { reference(path(of: $0, in: serial(of: banner))) }
         case .button: []
         }
     }

@@ -86,7 +86,7 @@ final class Owner<Backend: BannerBackend> {
         banners.loop.beforeSleep { [unowned self] in pushToSubscribers() }
         // Screen readers hear the same turn's changes, each banner once however many monitors show it.
         accessibility = OwnerAccessibility(loop: banners.loop) { [unowned self] token, reason in activate(token, reason) }
-        banners.loop.beforeSleep { [unowned self] in accessibility?.update(accessibleBanners()) }
+        banners.loop.beforeSleep { [unowned self] in accessibility?.update(accessibleBanners) }
         updateIdle()
     }
 
@@ -545,7 +545,8 @@ final class Owner<Backend: BannerBackend> {
     // MARK: Accessibility
 
     /// The banners on screen for a screen reader: each request once, from the first monitor
-    /// that shows it; the built-in offline and call styles interrupt, others wait their turn.
+    /// that shows it, one with an `--id` the same banner when replaced; the built-in offline and
+    /// call styles interrupt, others wait their turn.
     private func accessibleBanners() -> [AccessibleBanner] {
         var seen: Set<Int> = []
         return banners.hosts.compactMap { host in
@@ -557,7 +558,7 @@ final class Owner<Backend: BannerBackend> {
                 .filter { !$0.0.isEmpty }.map { AccessibleButton(name: $0.0, reason: $0.1) }
             if appearance.closeButton { buttons.append(AccessibleButton(name: "Close", reason: .closed)) }
             return AccessibleBanner(
-                id: current.token, title: appearance.title, subtitle: appearance.subtitle,
+                id: current.token, identity: current.id.map { "id \($0)" } ?? "request \(current.token)", title: appearance.title, subtitle: appearance.subtitle,
                 assertive: ["offline", "call"].contains(request?.style ?? ""),
                 clickAction: request?.commands.command(for: .clicked) == nil ? nil : .clicked, buttons: buttons)
         }

@@ -26,7 +26,10 @@ final class OwnerAccessibility {
 
     /// The banners on screen now (each once, whatever the monitors): joins the accessibility
     /// bus at the first, tells it what changed, and watches the bus for what sd-bus wants next.
-    func update(_ now: [AccessibleBanner]) {
+    /// Once the session said it has no accessibility bus, `onScreen` is not even asked.
+    func update(_ onScreen: () -> [AccessibleBanner]) {
+        guard banners != nil || !asked else { return }
+        let now = onScreen()
         if !asked, !now.isEmpty {
             asked = true
             let locale = UserLocale(environment: processEnvironment()).messagesLocale

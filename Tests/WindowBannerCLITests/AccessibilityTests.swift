@@ -2,7 +2,8 @@
 // (dbus-daemon's session configuration, so at-spi2-core's bus launcher is started on demand, as
 // on a desktop, and starts the registry), and at-spi2-core's own client library (Atspi, through
 // GObject introspection, Tests/Clients/atspi-client.py) listening the way Orca does, registered
-// before any banner shows. What it hears and what it can press is what a blind user gets.
+// before any banner shows. What it hears and what it can press is what a blind user gets. And the
+// keyboard: docs/accessibility.md's i3 bindings pressed in a real i3.
 
 import Foundation
 import Glibc
@@ -168,6 +169,7 @@ extension WindowBannerCLITests {
             owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
 
             try owner.show(["--id", "net", "--style", "offline", "--title", "Network down", "--subtitle", "Wi-Fi lost", "--monitor", "all"])
+            #expect(try owner.status().monitors.filter(\.presented).count == 3)
             let first = Self.announcement("Network down", "Wi-Fi lost")
             #expect(Self.showing(reader.events { Self.showing($0).contains(first) }) == [first])
 
@@ -236,6 +238,32 @@ extension WindowBannerCLITests {
             #expect(names.filter { !$0.hasPrefix(":") } == ["org.freedesktop.DBus"])
             #expect(names.filter { $0.hasPrefix(":") }.count == 1, "connections besides dbus-send's: \(names)")
             #expect(access(bus.runtimeDirectory + "/at-spi", F_OK) != 0)
+        }
+    }
+
+    @Suite("accessibility: keyboards", .needsProgram("/usr/bin/i3", package: "i3-wm"), .needsProgram("/usr/bin/xdotool", package: "xdotool"))
+    struct KeyboardBindingTests {
+        /// docs/accessibility.md's i3 lines, bound in a real i3 (the program named by its path, with
+        /// this fixture's runtime directory, as i3 runs commands in its own environment) and
+        /// pressed with XTEST: each key does what its command does.
+        @Test func theDocumentedI3KeysPressTheActionsAndDismiss() throws {
+            let owner = try OwnerFixture(windowManager: .i3)
+            let documented = try #require(try DocumentedExamplesTests.blocks().first {
+                $0.file == "docs/accessibility.md" && $0.body.hasPrefix("bindsym")
+            })
+            let program = "env XDG_RUNTIME_DIR=\(owner.runtimeDirectory) \(windowBannerExecutable())"
+            let bindings = documented.body.replacingOccurrences(of: "exec --no-startup-id window-banner", with: "exec --no-startup-id \(program)")
+            let config = owner.fixture.desktop.home + "/.config/i3.config"
+            let existing = try String(contentsOfFile: config, encoding: .utf8)
+            try (existing + bindings + "\n").write(toFile: config, atomically: true, encoding: .utf8)
+            try owner.fixture.desktop.run(["i3-msg", "reload"])
+
+            for (key, outcome) in [("super+shift+Return", Int32(16)), ("super+Return", 15), ("super+Escape", 10)] {
+                let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Incoming call", "--action", "Join", "--action", "Decline"])
+                #expect(owner.fixture.observer.wait { (try? owner.status().monitors.contains(where: \.presented)) == true })
+                try owner.fixture.desktop.run(["xdotool", "key", key])
+                #expect(waiting.waitForExit(timeout: 10) == outcome, "\(key): \(waiting.standardError)")
+            }
         }
     }
 }
