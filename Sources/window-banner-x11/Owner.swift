@@ -556,7 +556,9 @@ final class Owner<Backend: BannerBackend> {
             let request = requests[current.token]
             var buttons = [(appearance.actionLabel, BannerDismissReason.action), (appearance.secondaryActionLabel, .secondaryAction)]
                 .filter { !$0.0.isEmpty }.map { AccessibleButton(name: $0.0, reason: $0.1) }
-            if appearance.closeButton { buttons.append(AccessibleButton(name: "Close", reason: .closed)) }
+            if appearance.closeButton, let accessibility {
+                buttons.append(AccessibleButton(name: accessibility.closeButtonName(locale: request?.show.locale), reason: .closed))
+            }
             return AccessibleBanner(
                 id: current.token, identity: current.id.map { "id \($0)" } ?? "request \(current.token)", title: appearance.title, subtitle: appearance.subtitle,
                 assertive: ["offline", "call"].contains(request?.style ?? ""),

@@ -4,6 +4,7 @@
 // Start reading at `update(_:)`, which the owner calls before every sleep.
 
 import Accessibility
+import BannerConfig
 import BannerCore
 import BannerRuntime
 import WindowBannerClient
@@ -16,6 +17,10 @@ final class OwnerAccessibility {
     private var asked = false
     private var busWatch: EventLoop.Token?
     private var busTimer: EventLoop.Token?
+    /// The close button's name per caller's locale variables: asked every turn of the loop, looked
+    /// up in the catalogue once.
+    private var closeNames: [[String: String]: String] = [:]
+    private lazy var ownLocale = UserLocale.variables(in: processEnvironment())
 
     /// Serves on `loop`; a screen reader's press of a button calls `activate` with the
     /// banner's id and the click it stands for.
@@ -39,6 +44,18 @@ final class OwnerAccessibility {
         guard let banners else { return }
         banners.show(now)
         arm(banners)
+    }
+
+    /// "Close" in the language of a caller whose locale variables are `locale` (nil: the
+    /// owner's own, as for a banner's other built-in text).
+    func closeButtonName(locale: [String: String]?) -> String {
+        let locale = locale ?? ownLocale
+        if let name = closeNames[locale] { return name }
+        let name = Translations.text(BannerConfig.closeButtonName, locale: locale)
+        // Callers bring any locale variables they like: a handful are kept.
+        if closeNames.count >= 16 { closeNames.removeAll() }
+        closeNames[locale] = name
+        return name
     }
 
     private func arm(_ banners: AccessibleBanners) {

@@ -216,6 +216,22 @@ extension WindowBannerCLITests {
             #expect(try reader.tree()?.children.isEmpty == true)
         }
 
+        @Test func aGermanCallersBannerIsHeardInGermanWithItsCloseButtonInGerman() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            owner.fixture.extraEnvironment["LOCPATH"] = try TestLocales.locpath()
+            let german = ["LANG": TestLocales.lang("de"), "LANGUAGE": "de"]
+            let shown = try TranslationCLITests.run(owner, ["show", "--style", "call", "--close-button"], locale: german)
+            #expect(shown.status == 0, "\(shown.error)")
+            let heard = Self.showing(reader.events { !Self.showing($0).isEmpty })
+            #expect(heard == [Self.announcement("Laufender Anruf")])
+            let banner = try #require(try reader.tree()?.children.first)
+            #expect(banner.children.map(\.name) == ["Schließen"])
+            #expect(banner.attributes["live"] == "assertive")
+        }
+
         @Test func anActionPressedByTheScreenReaderEndsWaitAsAnAction() throws {
             let bus = try PrivateSessionBus()
             let reader = try ScreenReaderClient(on: bus)
