@@ -18,7 +18,6 @@
 
 import BannerCore
 import CSDBus
-import Glibc
 
 /// The owner's banners on the accessibility bus.
 public final class AccessibleBanners {
