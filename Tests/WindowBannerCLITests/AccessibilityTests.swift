@@ -45,6 +45,20 @@ final class PrivateSessionBus {
     /// What a program on this bus needs in its environment.
     var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_RUNTIME_DIR": runtimeDirectory] }
 
+    /// `dbus-send --print-reply arguments…` on this bus (or the bus at `address`); its output.
+    func call(_ arguments: [String], address: String? = nil) throws -> String {
+        try Subprocess.run("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=\(address ?? self.address)", "/usr/bin/dbus-send", "--session", "--print-reply"] + arguments)
+    }
+
+    /// Whether a call got an answer, a reply or an error, within dbus-send's 5 seconds.
+    func answered(_ arguments: [String], address: String) throws -> Bool {
+        let process = try Subprocess(
+            executable: "/usr/bin/dbus-send", arguments: ["--session", "--print-reply", "--reply-timeout=5000"] + arguments,
+            environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+        let status = process.waitForExit(timeout: 10)
+        return status == 0 || (status == 1 && !process.standardError.contains("NoReply"))
+    }
+
     /// The names on the bus now (`ListNames`), the asking connection's own among them.
     func names() throws -> [String] {
         let output = try Subprocess.run(
@@ -241,6 +255,53 @@ extension WindowBannerCLITests {
             _ = reader.events { Self.showing($0).contains(Self.announcement("Update ready")) }
             #expect(try reader.press("Later"))
             #expect(waiting.waitForExit(timeout: 10) == 16, "show --wait: \(waiting.standardError)")
+        }
+
+        /// Calls a screen reader would never make — out-of-range indexes, arguments missing or of
+        /// the wrong type, unknown properties and objects, writes to read-only properties — each
+        /// answered (a reply or an error, never silence) and the banner untouched.
+        @Test func nonsenseCallsAreAnsweredAndChangeNothing() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Still here", "--close-button", "--action", "Join"])
+            _ = reader.events { Self.showing($0).contains(Self.announcement("Still here")) }
+
+            let address = try #require(bus.call(["--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"]).split(separator: "\"").dropFirst().first)
+            let registryChildren = try bus.call(
+                ["--dest=org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible.GetChildren"], address: String(address))
+            let name = try #require(registryChildren.split(separator: "\"").first { $0.hasPrefix(":") }.map(String.init))
+            let root = "/org/a11y/atspi/accessible/root"
+            let banner = try #require(try bus.call(["--dest=\(name)", root, "org.a11y.atspi.Accessible.GetChildren"], address: String(address))
+                .split(separator: "\"").first { $0.hasPrefix("/org/a11y/atspi/accessible/banner") }.map(String.init))
+            let nonsense: [[String]] = [
+                [root, "org.a11y.atspi.Accessible.GetChildAtIndex", "int32:-5"],
+                [root, "org.a11y.atspi.Accessible.GetChildAtIndex", "int32:2147483647"],
+                [root, "org.a11y.atspi.Accessible.GetChildAtIndex"],
+                [root, "org.a11y.atspi.Accessible.GetChildAtIndex", "string:0"],
+                [banner + "_0", "org.a11y.atspi.Action.DoAction", "int32:99"],
+                [banner + "_0", "org.a11y.atspi.Action.DoAction", "string:click"],
+                [banner + "_1", "org.a11y.atspi.Action.GetName", "int32:-1"],
+                [banner, "org.freedesktop.DBus.Properties.Get", "string:org.a11y.atspi.Accessible", "string:Nope"],
+                [banner, "org.freedesktop.DBus.Properties.Get", "string:org.a11y.atspi.Application", "string:Id"],
+                [banner, "org.freedesktop.DBus.Properties.Set", "string:org.a11y.atspi.Accessible", "string:Name", "variant:string:Gone"],
+                [root, "org.freedesktop.DBus.Properties.Set", "string:org.a11y.atspi.Application", "string:Id", "variant:string:x"],
+                [banner, "org.freedesktop.DBus.Properties.GetAll", "string:org.example.Nothing"],
+                ["/org/a11y/atspi/accessible/banner999", "org.a11y.atspi.Accessible.GetRole"],
+                [banner, "org.a11y.atspi.Accessible.NoSuchMethod"],
+            ]
+            for call in nonsense {
+                // dbus-send exits 0 on a reply and 1 on an error reply; a call nobody answers ends it late (no status).
+                let answered = try bus.answered(["--dest=\(name)"] + call, address: String(address))
+                #expect(answered, "no answer to \(call)")
+            }
+            let tree = try #require(try reader.tree()?.children.first)
+            #expect(tree.name == "Still here")
+            #expect(tree.children.map(\.name) == ["Join", "Close"])
+            #expect(try owner.status().monitors.first?.title == "Still here")
+            #expect(try reader.press("Close"))
+            #expect(waiting.waitForExit(timeout: 10) == 13)
         }
 
         @Test func withoutAnAccessibilityBusNothingIsRegisteredAndNothingStarted() throws {
