@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// WindowBanner for X11: a status banner at the top of an X11 desktop that reserves its own space.
+// WindowBanner: a status banner at the top of an X11 or Wayland desktop that reserves its own space.
 import PackageDescription
 
 let package = Package(
@@ -77,7 +77,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // Every command, the owner (daemon), run, monitor and demo among them: the part that
-        // talks to X. Config files are read by window-banner-config.
+        // talks to the display server, X11 or Wayland. Config files are read by window-banner-config.
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
