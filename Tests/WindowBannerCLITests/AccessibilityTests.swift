@@ -3,7 +3,7 @@
 // on a desktop, and starts the registry), and at-spi2-core's own client library (Atspi, through
 // GObject introspection, Tests/Clients/atspi-client.py) listening the way Orca does, registered
 // before any banner shows. What it hears and what it can press is what a blind user gets. And the
-// keyboard: docs/accessibility.md's i3 bindings pressed in a real i3.
+// keyboard: docs/accessibility.md's i3 and Openbox bindings pressed in a real i3 and Openbox.
 
 import Foundation
 import Glibc
@@ -318,29 +318,58 @@ extension WindowBannerCLITests {
         }
     }
 
-    @Suite("accessibility: keyboards", .needsProgram("/usr/bin/i3", package: "i3-wm"), .needsProgram("/usr/bin/xdotool", package: "xdotool"))
+    @Suite(
+        "accessibility: keyboards", .needsProgram("/usr/bin/i3", package: "i3-wm"), .needsProgram("/usr/bin/openbox", package: "openbox"),
+        .needsProgram("/usr/bin/xdotool", package: "xdotool"))
     struct KeyboardBindingTests {
-        /// docs/accessibility.md's i3 lines, bound in a real i3 (the program named by its path, with
-        /// this fixture's runtime directory, as i3 runs commands in its own environment) and
-        /// pressed with XTEST: each key does what its command does.
-        @Test func theDocumentedI3KeysPressTheActionsAndDismiss() throws {
-            let owner = try OwnerFixture(windowManager: .i3)
+        /// The documented lines of `file` whose block starts with `prefix`, with the program named
+        /// by its path and this fixture's runtime directory (a window manager runs commands in its
+        /// own environment).
+        static func documentedBindings(startingWith prefix: String, for owner: OwnerFixture) throws -> String {
             let documented = try #require(try DocumentedExamplesTests.blocks().first {
-                $0.file == "docs/accessibility.md" && $0.body.hasPrefix("bindsym")
+                $0.file == "docs/accessibility.md" && $0.body.hasPrefix(prefix)
             })
             let program = "env XDG_RUNTIME_DIR=\(owner.runtimeDirectory) \(windowBannerExecutable())"
-            let bindings = documented.body.replacingOccurrences(of: "exec --no-startup-id window-banner", with: "exec --no-startup-id \(program)")
-            let config = owner.fixture.desktop.home + "/.config/i3.config"
-            let existing = try String(contentsOfFile: config, encoding: .utf8)
-            try (existing + bindings + "\n").write(toFile: config, atomically: true, encoding: .utf8)
-            try owner.fixture.desktop.run(["i3-msg", "reload"])
+            return documented.body
+                .replacingOccurrences(of: "exec --no-startup-id window-banner", with: "exec --no-startup-id \(program)")
+                .replacingOccurrences(of: "<command>window-banner", with: "<command>\(program)")
+        }
 
+        /// Presses each key with XTEST on a banner with two actions: each ends `show --wait` as
+        /// its command does.
+        static func pressEachKey(_ owner: OwnerFixture) throws {
             for (key, outcome) in [("super+shift+Return", Int32(16)), ("super+Return", 15), ("super+Escape", 10)] {
                 let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Incoming call", "--action", "Join", "--action", "Decline"])
                 #expect(owner.fixture.observer.wait { (try? owner.status().monitors.contains(where: \.presented)) == true })
                 try owner.fixture.desktop.run(["xdotool", "key", key])
                 #expect(waiting.waitForExit(timeout: 10) == outcome, "\(key): \(waiting.standardError)")
             }
+        }
+
+        /// docs/accessibility.md's i3 lines, added to a real i3's config and reloaded.
+        @Test func theDocumentedI3KeysPressTheActionsAndDismiss() throws {
+            let owner = try OwnerFixture(windowManager: .i3)
+            let bindings = try Self.documentedBindings(startingWith: "bindsym", for: owner)
+            let config = owner.fixture.desktop.home + "/.config/i3.config"
+            let existing = try String(contentsOfFile: config, encoding: .utf8)
+            try (existing + bindings + "\n").write(toFile: config, atomically: true, encoding: .utf8)
+            // i3-msg answers once the config is read again.
+            try owner.fixture.desktop.run(["i3-msg", "reload"])
+            try Self.pressEachKey(owner)
+        }
+
+        /// docs/accessibility.md's Openbox lines, in the `<keyboard>` of an rc.xml that Openbox reads
+        /// as it starts (`--reconfigure` would not say when it is done).
+        @Test func theDocumentedOpenboxKeysPressTheActionsAndDismiss() throws {
+            let owner = try OwnerFixture()
+            let bindings = try Self.documentedBindings(startingWith: "<keybind", for: owner)
+            let directory = owner.fixture.desktop.home + "/.config/openbox"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let rc = "<?xml version=\"1.0\"?>\n<openbox_config xmlns=\"http://openbox.org/3.4/rc\">\n<keyboard>\n\(bindings)\n</keyboard>\n</openbox_config>\n"
+            try rc.write(toFile: directory + "/rc.xml", atomically: true, encoding: .utf8)
+            owner.fixture.desktop.killWindowManager()
+            try owner.fixture.desktop.startWindowManager(.openbox)
+            try Self.pressEachKey(owner)
         }
     }
 }
