@@ -230,6 +230,19 @@ extension WindowBannerCLITests {
             #expect(try reader.tree()?.children.isEmpty == true)
         }
 
+        @Test func theBannersOwnActionIsItsClickAndRunsItsCommand() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            let clicked = owner.runtimeDirectory + "/clicked"
+            let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Backup failed", "--on-click", "--", "/usr/bin/touch", clicked])
+            _ = reader.events { Self.showing($0).contains(Self.announcement("Backup failed")) }
+            #expect(try reader.press("Backup failed"))
+            #expect(waiting.waitForExit(timeout: 10) == 12, "show --wait: \(waiting.standardError)")
+            #expect(owner.fixture.observer.wait { access(clicked, F_OK) == 0 })
+        }
+
         @Test func aGermanCallersBannerIsHeardInGermanWithItsCloseButtonInGerman() throws {
             let bus = try PrivateSessionBus()
             let reader = try ScreenReaderClient(on: bus)
