@@ -34,6 +34,8 @@ packages=(
   # xsecurelock's in the compositing overlay, xscreensaver blanking), a real compositing manager
   # (CompositorTests)
   i3lock xsecurelock xscreensaver picom
+  # tests: a real XSETTINGS manager whose values change on SIGHUP (XSettingsTests)
+  xsettingsd
   # tests: conky drawing the desktop in a full-screen override-redirect window under the clients,
   # which is no locker (ScreenLockTests)
   conky-std

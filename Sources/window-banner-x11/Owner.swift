@@ -308,7 +308,7 @@ final class Owner<Backend: BannerBackend> {
             let locale = request.locale ?? UserLocale.variables(in: processEnvironment())
             let style = try config.style(request.style, configPath: request.configPath, locale: locale)
             var settings = style.appearance.overlaid(by: request.settings)
-            if settings.reduceMotion == nil, DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
+            if settings.reduceMotion == nil, banners.desktopPrefersReducedMotion || DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
                 settings.reduceMotion = "true"
             }
             var appearance: TopBannerAppearance

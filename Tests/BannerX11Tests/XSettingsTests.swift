@@ -1,0 +1,269 @@
+// The desktop's XSETTINGS on a real server, with Debian's xsettingsd as the manager: a test
+// rewrites its config file and sends it SIGHUP, as a desktop's settings daemon publishes a
+// change the user made, and the banner follows live. The parser is fuzzed too: the property
+// is another client's bytes.
+
+import BannerCore
+@testable import BannerX11
+import BannerRuntime
+import Glibc
+import ProcessTestSupport
+import Testing
+import X11TestSupport
+
+extension BannerX11Tests {
+    @Suite("XSETTINGS")
+    struct XSettingsTests {
+        /// xsettingsd on the fixture's desktop, serving its config file's `lines`; stopped when released.
+        final class Manager {
+            let process: Subprocess
+            let path: String
+
+            init(_ fixture: Fixture, _ lines: String, file: String = "xsettingsd.conf") throws {
+                path = fixture.desktop.home + "/" + file
+                try writeFile(path, lines)
+                process = try fixture.desktop.start(["xsettingsd", "-c", path])
+            }
+
+            /// Publishes new values: xsettingsd re-reads its file on SIGHUP. It installs its
+            /// handler only after it took the selection, and until then SIGHUP ends it: the
+            /// signal waits until the kernel lists it as caught.
+            func change(to lines: String) throws {
+                try writeFile(path, lines)
+                let deadline = monotonicSeconds() + 10
+                while !catchesHangUp() {
+                    guard monotonicSeconds() < deadline else { throw TestFailure("xsettingsd never handled SIGHUP: \(process.standardError)") }
+                    usleep(5000)
+                }
+                process.signal(SIGHUP)
+            }
+
+            /// Whether the `SigCgt` mask of /proc/PID/status has SIGHUP's bit.
+            private func catchesHangUp() -> Bool {
+                guard let file = fopen("/proc/\(process.pid)/status", "r") else { return false }
+                defer { fclose(file) }
+                var line = [CChar](repeating: 0, count: 256)
+                while fgets(&line, Int32(line.count), file) != nil {
+                    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    guard text.hasPrefix("SigCgt:") else { continue }
+                    let mask = UInt64(text.dropFirst(7).trimmingPrefix(while: \.isWhitespace).prefix(while: \.isHexDigit), radix: 16) ?? 0
+                    return mask & (1 << (UInt64(SIGHUP) - 1)) != 0
+                }
+                return false
+            }
+
+            func stop() {
+                process.signal(SIGTERM)
+                process.waitForExit(timeout: 5)
+            }
+
+            deinit { stop() }
+        }
+
+        @Test func doublingTheDesktopsDPIWhileABannerShowsDoublesItsHeightAndReservationInOneChange() throws {
+            let fixture = try Fixture()
+            let observer = fixture.observer
+            let manager = try Manager(fixture, "Xft/DPI 98304\n")
+            #expect(fixture.run { fixture.display.desktopSettings.dpi == 96 })
+            fixture.host.compactPolicy = .never
+            let before = observer.workAreas()
+            #expect(try fixture.presentAndSettle(height: 80) { $0.title("Large Text").backgroundColor(.black) })
+            let banner = fixture.host.bannerWindowID
+            observer.clearRecords()
+
+            // GNOME's "Large Text" at 2×: 192 DPI, in 1024ths.
+            try manager.change(to: "Xft/DPI 196608\n")
+            #expect(fixture.run {
+                fixture.display.pixelsPerPoint == 2 && !fixture.host.isAnimating && fixture.bannerGeometry?.height == 160
+                    && observer.workAreas() == Fixture.shrunk(before, by: 160)
+            }, "banner \(String(describing: fixture.bannerGeometry)), work area \(observer.workAreas())")
+            #expect(fixture.host.reservedHeight == 160)
+            #expect(fixture.host.bannerWindowID == banner)
+            // One change: the work area went straight from 80 px off to 160 (a WM may publish
+            // the same value again, never one in between), and so did the banner's window.
+            let reservations = observer.workAreaHistory.map { areas in (80...160).first { Fixture.shrunk(before, by: $0) == areas } }
+            #expect(reservations.allSatisfy { $0 == 80 || $0 == 160 }, "work areas \(observer.workAreaHistory)")
+            #expect(observer.configures.filter { $0.window == banner }.allSatisfy { $0.height == 80 || $0.height == 160 })
+        }
+
+        @Test func animationsTurnedOffMakeTheNextBannerAppearWithoutASlide() throws {
+            let fixture = try Fixture()
+            let manager = try Manager(fixture, "Gtk/EnableAnimations 1\n")
+            #expect(fixture.run { fixture.display.desktopSettings.animationsEnabled == true })
+            fixture.host.compactPolicy = .never
+            var frames: [RenderedFrame] = []
+            fixture.host.onFrame = { frames.append($0) }
+
+            /// Presents a banner the way the owner does when neither a flag nor the config file
+            /// sets reduce motion, and returns the heights its frames showed on the way in.
+            func present(_ title: String) throws -> [Int] {
+                frames = []
+                try fixture.host.presentTopBanner { $0.title(title).reduceMotion(fixture.display.desktopPrefersReducedMotion) }
+                #expect(fixture.run { fixture.host.phase == .presented && !frames.isEmpty })
+                #expect(fixture.display.runUntilIdle())
+                let shown = frames.map(\.visibleHeight)
+                fixture.host.dismissTopBanner()
+                #expect(fixture.run { fixture.host.phase == .hidden })
+                return shown
+            }
+
+            // Animations on: the banner slides in through heights between nothing and 80.
+            #expect(try present("Sliding").contains { $0 > 0 && $0 < 80 })
+            try manager.change(to: "Gtk/EnableAnimations 0\n")
+            #expect(fixture.run { fixture.display.desktopPrefersReducedMotion })
+            let still = try present("Still")
+            #expect(!still.isEmpty && still.allSatisfy { $0 == 80 }, "\(still)")
+        }
+
+        @Test func aRestartedManagerIsFollowedAndWithoutOneTheXResourcesDecide() throws {
+            let fixture = try Fixture(before: { $0.setXftDPI(192) })
+            #expect(fixture.display.pixelsPerPoint == 2)
+            let first = try Manager(fixture, "Xft/DPI 98304\n")
+            #expect(fixture.run { fixture.display.pixelsPerPoint == 1 })
+            // The manager goes away: its window with it, and Xft.dpi decides again.
+            first.stop()
+            #expect(fixture.run { fixture.display.pixelsPerPoint == 2 && fixture.display.desktopSettings == XSettings() })
+            // A new one announces itself (MANAGER on the root) and is followed from its start.
+            let second = try Manager(fixture, "Xft/DPI 147456\n", file: "second.conf")
+            #expect(fixture.run { fixture.display.pixelsPerPoint == 1.5 })
+            try second.change(to: "Xft/DPI 98304\n")
+            #expect(fixture.run { fixture.display.pixelsPerPoint == 1 })
+            #expect(fixture.display.protocolErrorCount == 0)
+        }
+    }
+}
+
+/// The XSETTINGS format's bytes, written as a manager writes them.
+struct XSettingsEncoder {
+    var bigEndian = false
+    var bytes: [UInt8] = []
+
+    init(bigEndian: Bool = false, serial: UInt32, count: UInt32) {
+        self.bigEndian = bigEndian
+        bytes = [bigEndian ? 1 : 0, 0, 0, 0]
+        card32(serial)
+        card32(count)
+    }
+
+    mutating func card16(_ value: UInt16) {
+        bytes += bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+    }
+
+    mutating func card32(_ value: UInt32) {
+        let parts = (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) }
+        bytes += bigEndian ? parts.reversed() : parts
+    }
+
+    mutating func padded(_ text: String) {
+        bytes += Array(text.utf8)
+        bytes += Array(repeating: 0, count: (4 - text.utf8.count % 4) % 4)
+    }
+
+    mutating func header(type: UInt8, name: String) {
+        bytes += [type, 0]
+        card16(UInt16(name.utf8.count))
+        padded(name)
+        card32(7)  // last-change serial
+    }
+
+    mutating func integer(_ name: String, _ value: Int32) {
+        header(type: 0, name: name)
+        card32(UInt32(bitPattern: value))
+    }
+
+    mutating func string(_ name: String, _ value: String) {
+        header(type: 1, name: name)
+        card32(UInt32(value.utf8.count))
+        padded(value)
+    }
+
+    mutating func colour(_ name: String, red: UInt16, green: UInt16, blue: UInt16, alpha: UInt16) {
+        header(type: 2, name: name)
+        for component in [red, blue, green, alpha] { card16(component) }
+    }
+
+    /// What GNOME's settings daemon publishes, in the parts that matter here.
+    static func desktop(bigEndian: Bool = false) -> [UInt8] {
+        var encoder = XSettingsEncoder(bigEndian: bigEndian, serial: 42, count: 6)
+        encoder.integer("Xft/DPI", 196_608)
+        encoder.integer("Gtk/EnableAnimations", 0)
+        encoder.string("Net/IconThemeName", "Papirus")
+        encoder.string("Gtk/FontName", "Cantarell 11")
+        encoder.string("Net/ThemeName", "HighContrast")
+        encoder.colour("Gtk/Colour", red: 1, green: 2, blue: 3, alpha: 4)
+        return encoder.bytes
+    }
+}
+
+@Suite("XSETTINGS format")
+struct XSettingsFormatTests {
+    @Test(arguments: [false, true])
+    func aManagersPropertyIsReadInEitherByteOrder(bigEndian: Bool) throws {
+        let settings = try #require(XSettings(parsing: XSettingsEncoder.desktop(bigEndian: bigEndian)))
+        #expect(settings.serial == 42)
+        #expect(settings.dpi == 192)
+        #expect(settings.animationsEnabled == false)
+        #expect(settings.iconThemeName == "Papirus")
+        #expect(settings.fontName == "Cantarell 11")
+        #expect(settings.themeName == "HighContrast")
+        #expect(settings.values["Gtk/Colour"] == .colour(red: 1, green: 2, blue: 3, alpha: 4))
+    }
+
+    @Test func unsetAndServerDefaultValuesMeanNothing() throws {
+        var encoder = XSettingsEncoder(serial: 1, count: 2)
+        encoder.integer("Xft/DPI", -1)
+        encoder.string("Net/IconThemeName", "")
+        let settings = try #require(XSettings(parsing: encoder.bytes))
+        #expect(settings.dpi == nil)
+        #expect(settings.iconThemeName == nil)
+        #expect(settings.animationsEnabled == nil)
+    }
+
+    @Test func malformedPropertiesAreRefusedWhole() {
+        let good = XSettingsEncoder.desktop()
+        // Every truncation.
+        for length in 0..<good.count {
+            #expect(XSettings(parsing: Array(good[0..<length])) == nil, "truncated to \(length)")
+        }
+        // An unknown byte order.
+        var order = good
+        order[0] = 2
+        #expect(XSettings(parsing: order) == nil)
+        // A count far beyond what the bytes hold: refused before looping on it.
+        var huge = XSettingsEncoder(serial: 1, count: .max)
+        huge.integer("Xft/DPI", 98_304)
+        #expect(XSettings(parsing: huge.bytes) == nil)
+        // An unknown type.
+        var badType = XSettingsEncoder(serial: 1, count: 1)
+        badType.integer("Xft/DPI", 98_304)
+        badType.bytes[12] = 3
+        #expect(XSettings(parsing: badType.bytes) == nil)
+        // A string whose length runs past the end.
+        var long = XSettingsEncoder(serial: 1, count: 1)
+        long.header(type: 1, name: "Net/ThemeName")
+        long.card32(.max)
+        long.padded("HighContrast")
+        #expect(XSettings(parsing: long.bytes) == nil)
+    }
+
+    @Test func randomBytesAndMutationsNeverCrash() {
+        var random = SplitMix64(seed: 23)
+        let good = XSettingsEncoder.desktop()
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = good
+                for _ in 0..<Int.random(in: 1...6, using: &random) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+                if Bool.random(using: &random) { bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &random))) }
+            } else {
+                bytes = (0..<Int.random(in: 0...96, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            }
+            if let settings = XSettings(parsing: bytes) {
+                // Whatever was read fits in what was given.
+                #expect(settings.values.count <= bytes.count / 12)
+            }
+        }
+    }
+}
