@@ -26,12 +26,13 @@ extension BannerX11Tests {
             }
 
             /// Publishes new values: xsettingsd re-reads its file on SIGHUP. It installs its
-            /// handler only after it took the selection, and until then SIGHUP ends it: the
-            /// signal waits until the kernel lists it as caught.
+            /// handler only after it took the selection (until then SIGHUP ends it), and a signal
+            /// caught before it sleeps in poll(2) is only seen at its next wake-up: the signal
+            /// waits until the kernel lists it as caught and the daemon as sleeping in poll.
             func change(to lines: String) throws {
                 try writeFile(path, lines)
                 let deadline = monotonicSeconds() + 10
-                while !catchesHangUp() {
+                while !catchesHangUp() || !(read("wchan")?.contains("poll") ?? false) {
                     guard monotonicSeconds() < deadline else { throw TestFailure("xsettingsd never handled SIGHUP: \(process.standardError)") }
                     usleep(5000)
                 }
@@ -40,16 +41,19 @@ extension BannerX11Tests {
 
             /// Whether the `SigCgt` mask of /proc/PID/status has SIGHUP's bit.
             private func catchesHangUp() -> Bool {
-                guard let file = fopen("/proc/\(process.pid)/status", "r") else { return false }
+                guard let status = read("status"),
+                      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+                      let mask = UInt64(line.dropFirst(7).trimmingPrefix(while: \.isWhitespace), radix: 16) else { return false }
+                return mask & (1 << (UInt64(SIGHUP) - 1)) != 0
+            }
+
+            /// /proc/PID/`name` of the daemon.
+            private func read(_ name: String) -> String? {
+                guard let file = fopen("/proc/\(process.pid)/\(name)", "r") else { return nil }
                 defer { fclose(file) }
-                var line = [CChar](repeating: 0, count: 256)
-                while fgets(&line, Int32(line.count), file) != nil {
-                    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    guard text.hasPrefix("SigCgt:") else { continue }
-                    let mask = UInt64(text.dropFirst(7).trimmingPrefix(while: \.isWhitespace).prefix(while: \.isHexDigit), radix: 16) ?? 0
-                    return mask & (1 << (UInt64(SIGHUP) - 1)) != 0
-                }
-                return false
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = fread(&buffer, 1, buffer.count, file)
+                return String(decoding: buffer[0..<count], as: UTF8.self)
             }
 
             func stop() {
