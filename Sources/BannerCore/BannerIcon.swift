@@ -59,6 +59,17 @@ public enum IconThemeRule {
     /// every other inherits from.
     public static let themes = ["Adwaita", "hicolor"]
 
+    /// The themes searched when the desktop names its own icon theme (XSETTINGS'
+    /// `Net/IconThemeName`): that one first, then ``themes``. A name that is not one directory's
+    /// name (empty, a slash, `.`, `..`, control characters, over 255 bytes) is another client's
+    /// mistake and ignored.
+    public static func themes(desktop: String?) -> [String] {
+        guard let desktop, !desktop.isEmpty, desktop.utf8.count <= 255, desktop != ".", desktop != "..",
+              !desktop.contains("/"), !desktop.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+              !themes.contains(desktop) else { return themes }
+        return [desktop] + themes
+    }
+
     /// The pixel size of a theme's size directory from its name: `48x48` is 48, `24x24@2` is 48;
     /// nil for `scalable`, `symbolic` and anything else.
     public static func pixelSize(ofDirectory name: String) -> Int? {

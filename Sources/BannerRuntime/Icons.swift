@@ -85,6 +85,9 @@ public enum IconProblem: Error, Sendable, Equatable, CustomStringConvertible {
 public final class IconLibrary {
     /// The search path for names when the caller gives none.
     public var searchPath: IconSearchPath
+    /// The desktop's icon theme, searched before Adwaita and hicolor (``IconThemeRule/themes(desktop:)``);
+    /// nil when the desktop names none.
+    public var desktopTheme: String?
     private var scaled: [String: (stamp: FileStamp, bySide: [Int: IconBitmap])] = [:]
     /// The paths in `scaled`, least recently used first: the icon on screen stays kept.
     private var recentPaths: [String] = []
@@ -108,7 +111,7 @@ public final class IconLibrary {
         case .file(let file):
             .success(file.hasPrefix("/") ? file : IconSearchPath.joined(directory ?? Self.workingDirectory, file))
         case .named(let name):
-            IconTheme(searchPath: searchPath ?? self.searchPath).file(named: name, size: size)
+            IconTheme(searchPath: searchPath ?? self.searchPath, themes: IconThemeRule.themes(desktop: desktopTheme)).file(named: name, size: size)
         }
     }
 
@@ -188,12 +191,14 @@ public final class IconLibrary {
 /// the best size winning (IconThemeRule); then the plain directories.
 struct IconTheme {
     let searchPath: IconSearchPath
+    /// The themes, in the order searched.
+    var themes = IconThemeRule.themes
 
     /// `name`'s PNG in the size that suits an icon drawn `size` px tall.
     func file(named name: String, size: Int) -> Result<String, IconProblem> {
         let fileName = name + ".png"
         var svg: String?
-        for theme in IconThemeRule.themes {
+        for theme in themes {
             var candidates: [(size: Int, path: String)] = []
             for base in searchPath.themeDirectories {
                 let themeDirectory = IconSearchPath.joined(base, theme)

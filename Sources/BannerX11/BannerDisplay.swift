@@ -95,6 +95,7 @@ public final class BannerDisplay: BannerBackend {
         xsettings = XSettingsWatch(connection: connection)
         _ = xsettings.refresh(watch: { [panels] in _ = panels.watch($0) })
         pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: xsettings.settings.dpi ?? connection.xftDPI())
+        icons.desktopTheme = xsettings.settings.iconThemeName
         raiseInterval = pacer.interval
         let monitors = connection.monitors()
         screenLock = ScreenLock(connection: connection, monitors: monitors.map(\.geometry), isOwn: panels.isOwn)
@@ -273,6 +274,7 @@ public final class BannerDisplay: BannerBackend {
             onMonitorsChanged?()
         }
         if xsettings.needsRefresh, xsettings.refresh(watch: { if panels.watch($0) { panelsChanged = true } }) {
+            icons.desktopTheme = xsettings.settings.iconThemeName
             refreshScale()
             onDesktopSettingsChanged?()
         }

@@ -119,6 +119,37 @@ extension BannerX11Tests {
             #expect(!still.isEmpty && still.allSatisfy { $0 == 80 }, "\(still)")
         }
 
+        @Test func theDesktopsIconThemeIsSearchedBeforeAdwaitaAndHicolor() throws {
+            let fixture = try Fixture()
+            let data = fixture.desktop.home + "/data"
+            let green = Pixel(hex: 0x00FF00)
+            let magenta = Pixel(hex: 0xFF00FF)
+            try IconDrawingTests.makeSolidIcon(fixture, colour: "#00ff00", size: 32, at: "\(data)/icons/hicolor/32x32/apps/wb-themed.png")
+            try IconDrawingTests.makeSolidIcon(fixture, colour: "#ff00ff", size: 32, at: "\(data)/icons/WB-Desktop/32x32/status/wb-themed.png")
+            fixture.display.iconSearchPath = .standard(environment: ["XDG_DATA_DIRS": data])
+            var warnings: [String] = []
+            fixture.display.onWarning = { warnings.append($0) }
+
+            // No theme named: hicolor's.
+            var shot = try IconDrawingTests.present(on: fixture, title: "hicolor") { $0.icon(.named("wb-themed")) }
+            var frame = try #require(fixture.host.drawnIconFrame)
+            #expect(shot.count(matching: green, tolerance: 1) == frame.width * frame.height)
+
+            let manager = try Manager(fixture, "Net/IconThemeName \"WB-Desktop\"\n")
+            #expect(fixture.run { fixture.display.desktopSettings.iconThemeName == "WB-Desktop" })
+            shot = try IconDrawingTests.present(on: fixture, title: "Desktop theme") { $0.icon(.named("wb-themed")) }
+            frame = try #require(fixture.host.drawnIconFrame)
+            #expect(shot.count(matching: magenta, tolerance: 1) == frame.width * frame.height)
+
+            // A name that would leave the icon directories is ignored.
+            try manager.change(to: "Net/IconThemeName \"../icons/WB-Desktop\"\n")
+            #expect(fixture.run { fixture.display.desktopSettings.iconThemeName == "../icons/WB-Desktop" })
+            shot = try IconDrawingTests.present(on: fixture, title: "Back to hicolor") { $0.icon(.named("wb-themed")) }
+            frame = try #require(fixture.host.drawnIconFrame)
+            #expect(shot.count(matching: green, tolerance: 1) == frame.width * frame.height)
+            #expect(warnings.isEmpty)
+        }
+
         @Test func aRestartedManagerIsFollowedAndWithoutOneTheXResourcesDecide() throws {
             let fixture = try Fixture(before: { $0.setXftDPI(192) })
             #expect(fixture.display.pixelsPerPoint == 2)
@@ -221,6 +252,14 @@ struct XSettingsFormatTests {
         #expect(settings.dpi == nil)
         #expect(settings.iconThemeName == nil)
         #expect(settings.animationsEnabled == nil)
+    }
+
+    @Test func onlyADirectorysNameIsTakenAsTheDesktopsIconTheme() {
+        #expect(IconThemeRule.themes(desktop: "Papirus") == ["Papirus", "Adwaita", "hicolor"])
+        #expect(IconThemeRule.themes(desktop: "hicolor") == ["Adwaita", "hicolor"])
+        for hostile in [nil, "", ".", "..", "../x", "/usr/share/icons/x", "a\nb", String(repeating: "x", count: 256)] {
+            #expect(IconThemeRule.themes(desktop: hostile) == ["Adwaita", "hicolor"], "\(String(describing: hostile))")
+        }
     }
 
     @Test func malformedPropertiesAreRefusedWhole() {
