@@ -71,6 +71,9 @@ public protocol BannerBackend: LookResources {
     /// Whether the desktop turned animations off as its session publishes it live (X11:
     /// XSETTINGS' `Gtk/EnableAnimations` 0); false where nothing publishes it.
     var desktopPrefersReducedMotion: Bool { get }
+    /// The desktop's GTK theme as its session publishes it live (X11: XSETTINGS'
+    /// `Net/ThemeName`); nil where nothing publishes it.
+    var desktopThemeName: String? { get }
     /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
     /// while it is presented on one of them, with the others' policies (``onMonitorsChanged``
     /// is called after, to set the new host's callbacks). Throws, before any monitor changes,
@@ -87,6 +90,7 @@ public protocol BannerBackend: LookResources {
 
 extension BannerBackend {
     public var desktopPrefersReducedMotion: Bool { false }
+    public var desktopThemeName: String? { nil }
 
     /// Serves the loop until no banner moves, or 5 seconds pass; whether it settled.
     @discardableResult

@@ -21,6 +21,8 @@ public final class BannerDisplay: BannerBackend {
     public var desktopSettings: XSettings { xsettings.settings }
     /// Whether the desktop turned animations off (XSETTINGS' `Gtk/EnableAnimations` 0).
     public var desktopPrefersReducedMotion: Bool { xsettings.settings.animationsEnabled == false }
+    /// The desktop's GTK theme (XSETTINGS' `Net/ThemeName`); nil without one.
+    public var desktopThemeName: String? { xsettings.settings.themeName }
     /// Called after the desktop's XSETTINGS changed (banners already re-laid out for a new DPI).
     public var onDesktopSettingsChanged: (() -> Void)?
     /// Protocol errors the X server reported for this display's requests; a healthy display
