@@ -14,60 +14,10 @@ import X11TestSupport
 extension BannerX11Tests {
     @Suite("XSETTINGS")
     struct XSettingsTests {
-        /// xsettingsd on the fixture's desktop, serving its config file's `lines`; stopped when released.
-        final class Manager {
-            let process: Subprocess
-            let path: String
-
-            init(_ fixture: Fixture, _ lines: String, file: String = "xsettingsd.conf") throws {
-                path = fixture.desktop.home + "/" + file
-                try writeFile(path, lines)
-                process = try fixture.desktop.start(["xsettingsd", "-c", path])
-            }
-
-            /// Publishes new values: xsettingsd re-reads its file on SIGHUP. It installs its
-            /// handler only after it took the selection (until then SIGHUP ends it), and a signal
-            /// caught before it sleeps in poll(2) is only seen at its next wake-up: the signal
-            /// waits until the kernel lists it as caught and the daemon as sleeping in poll.
-            func change(to lines: String) throws {
-                try writeFile(path, lines)
-                let deadline = monotonicSeconds() + 10
-                while !catchesHangUp() || !(read("wchan")?.contains("poll") ?? false) {
-                    guard monotonicSeconds() < deadline else { throw TestFailure("xsettingsd never handled SIGHUP: \(process.standardError)") }
-                    usleep(5000)
-                }
-                process.signal(SIGHUP)
-            }
-
-            /// Whether the `SigCgt` mask of /proc/PID/status has SIGHUP's bit.
-            private func catchesHangUp() -> Bool {
-                guard let status = read("status"),
-                      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-                      let mask = UInt64(line.dropFirst(7).trimmingPrefix(while: \.isWhitespace), radix: 16) else { return false }
-                return mask & (1 << (UInt64(SIGHUP) - 1)) != 0
-            }
-
-            /// /proc/PID/`name` of the daemon.
-            private func read(_ name: String) -> String? {
-                guard let file = fopen("/proc/\(process.pid)/\(name)", "r") else { return nil }
-                defer { fclose(file) }
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let count = fread(&buffer, 1, buffer.count, file)
-                return String(decoding: buffer[0..<count], as: UTF8.self)
-            }
-
-            func stop() {
-                process.signal(SIGTERM)
-                process.waitForExit(timeout: 5)
-            }
-
-            deinit { stop() }
-        }
-
         @Test func doublingTheDesktopsDPIWhileABannerShowsDoublesItsHeightAndReservationInOneChange() throws {
             let fixture = try Fixture()
             let observer = fixture.observer
-            let manager = try Manager(fixture, "Xft/DPI 98304\n")
+            let manager = try XSettingsManager(fixture.desktop, "Xft/DPI 98304\n")
             #expect(fixture.run { fixture.display.desktopSettings.dpi == 96 })
             fixture.host.compactPolicy = .never
             let before = observer.workAreas()
@@ -92,7 +42,7 @@ extension BannerX11Tests {
 
         @Test func animationsTurnedOffMakeTheNextBannerAppearWithoutASlide() throws {
             let fixture = try Fixture()
-            let manager = try Manager(fixture, "Gtk/EnableAnimations 1\n")
+            let manager = try XSettingsManager(fixture.desktop, "Gtk/EnableAnimations 1\n")
             #expect(fixture.run { fixture.display.desktopSettings.animationsEnabled == true })
             fixture.host.compactPolicy = .never
             var frames: [RenderedFrame] = []
@@ -135,7 +85,7 @@ extension BannerX11Tests {
             var frame = try #require(fixture.host.drawnIconFrame)
             #expect(shot.count(matching: green, tolerance: 1) == frame.width * frame.height)
 
-            let manager = try Manager(fixture, "Net/IconThemeName \"WB-Desktop\"\n")
+            let manager = try XSettingsManager(fixture.desktop, "Net/IconThemeName \"WB-Desktop\"\n")
             #expect(fixture.run { fixture.display.desktopSettings.iconThemeName == "WB-Desktop" })
             shot = try IconDrawingTests.present(on: fixture, title: "Desktop theme") { $0.icon(.named("wb-themed")) }
             frame = try #require(fixture.host.drawnIconFrame)
@@ -153,13 +103,13 @@ extension BannerX11Tests {
         @Test func aRestartedManagerIsFollowedAndWithoutOneTheXResourcesDecide() throws {
             let fixture = try Fixture(before: { $0.setXftDPI(192) })
             #expect(fixture.display.pixelsPerPoint == 2)
-            let first = try Manager(fixture, "Xft/DPI 98304\n")
+            let first = try XSettingsManager(fixture.desktop, "Xft/DPI 98304\n")
             #expect(fixture.run { fixture.display.pixelsPerPoint == 1 })
             // The manager goes away: its window with it, and Xft.dpi decides again.
             first.stop()
             #expect(fixture.run { fixture.display.pixelsPerPoint == 2 && fixture.display.desktopSettings == XSettings() })
             // A new one announces itself (MANAGER on the root) and is followed from its start.
-            let second = try Manager(fixture, "Xft/DPI 147456\n", file: "second.conf")
+            let second = try XSettingsManager(fixture.desktop, "Xft/DPI 147456\n", file: "second.conf")
             #expect(fixture.run { fixture.display.pixelsPerPoint == 1.5 })
             try second.change(to: "Xft/DPI 98304\n")
             #expect(fixture.run { fixture.display.pixelsPerPoint == 1 })
