@@ -98,6 +98,7 @@ public final class BannerDisplay: BannerBackend {
         _ = xsettings.refresh(watch: { [panels] in _ = panels.watch($0) })
         pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: xsettings.settings.dpi ?? connection.xftDPI())
         icons.desktopTheme = xsettings.settings.iconThemeName
+        fonts.systemFamily = xsettings.settings.fontFamily
         raiseInterval = pacer.interval
         let monitors = connection.monitors()
         screenLock = ScreenLock(connection: connection, monitors: monitors.map(\.geometry), isOwn: panels.isOwn)
@@ -277,6 +278,11 @@ public final class BannerDisplay: BannerBackend {
         }
         if xsettings.needsRefresh, xsettings.refresh(watch: { if panels.watch($0) { panelsChanged = true } }) {
             icons.desktopTheme = xsettings.settings.iconThemeName
+            if fonts.systemFamily != xsettings.settings.fontFamily {
+                // The banners on screen are laid out and drawn again in the new font.
+                fonts.systemFamily = xsettings.settings.fontFamily
+                for host in hosts { host.scaleChanged() }
+            }
             refreshScale()
             onDesktopSettingsChanged?()
         }

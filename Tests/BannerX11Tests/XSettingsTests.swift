@@ -100,6 +100,46 @@ extension BannerX11Tests {
             #expect(warnings.isEmpty)
         }
 
+        @Test func theDesktopsFontIsTheSystemFontLive() throws {
+            let fixture = try Fixture()
+            fixture.host.compactPolicy = .never
+            let area = Rect(x: 0, y: 0, width: 1280, height: 80)
+            /// The banner as drawn once settled, with `font` when given, else the default.
+            func shot(_ title: String, font: BannerFont? = nil) throws -> [Pixel] {
+                try fixture.host.presentTopBanner { builder in
+                    builder.title(title).backgroundColor(.black)
+                    if let font { builder.font(font) }
+                }
+                #expect(fixture.run { fixture.host.phase == .presented })
+                #expect(fixture.display.runUntilIdle())
+                #expect(fixture.waitUntilBannerIsOnTop())
+                let shot = try #require(fixture.observer.screenshot(area))
+                return (0..<80).flatMap { y in (0..<1280).map { shot.pixel(x: $0, y: y) } }
+            }
+            var serif = TopBannerAppearance.default.font
+            serif.families = ["DejaVu Serif"]
+            let sans = try shot("Desktop font")
+            let explicitSerif = try shot("Desktop font", font: serif)
+            #expect(sans != explicitSerif)
+
+            // Back to the default font, then the desktop names DejaVu Serif: the banner on
+            // screen is drawn again in it, exactly as with the family written out.
+            _ = try shot("Desktop font")
+            let manager = try XSettingsManager(fixture.desktop, "Gtk/FontName \"DejaVu Serif Bold 13\"\n")
+            #expect(fixture.run { fixture.display.fonts.systemFamily == "DejaVu Serif" })
+            #expect(fixture.display.runUntilIdle())
+            #expect(fixture.waitUntilBannerIsOnTop())
+            let live = try #require(fixture.observer.screenshot(area))
+            #expect((0..<80).flatMap { y in (0..<1280).map { live.pixel(x: $0, y: y) } } == explicitSerif)
+            // A font the banner names itself is kept.
+            var mono = TopBannerAppearance.default.font
+            mono.families = ["DejaVu Sans Mono"]
+            let named = try shot("Desktop font", font: mono)
+            try manager.change(to: "Gtk/FontName \"Cantarell 11\"\n")
+            #expect(fixture.run { fixture.display.fonts.systemFamily == "Cantarell" })
+            #expect(try shot("Desktop font", font: mono) == named)
+        }
+
         @Test func aRestartedManagerIsFollowedAndWithoutOneTheXResourcesDecide() throws {
             let fixture = try Fixture(before: { $0.setXftDPI(192) })
             #expect(fixture.display.pixelsPerPoint == 2)
@@ -210,6 +250,22 @@ struct XSettingsFormatTests {
         for hostile in [nil, "", ".", "..", "../x", "/usr/share/icons/x", "a\nb", String(repeating: "x", count: 256)] {
             #expect(IconThemeRule.themes(desktop: hostile) == ["Adwaita", "hicolor"], "\(String(describing: hostile))")
         }
+    }
+
+    @Test func theFontsFamilyIsPangosNameWithoutStyleAndSize() {
+        func family(_ name: String) -> String? {
+            var settings = XSettings()
+            settings.values["Gtk/FontName"] = .string(name)
+            return settings.fontFamily
+        }
+        #expect(family("Cantarell 11") == "Cantarell")
+        #expect(family("Noto Sans Bold Italic 10") == "Noto Sans")
+        #expect(family("DejaVu Sans, 9.5") == "DejaVu Sans")
+        #expect(family("Ubuntu 12px") == "Ubuntu")
+        #expect(family("Bold") == "Bold")
+        #expect(family("11") == nil)
+        #expect(family("Evil\nName 11") == nil)
+        #expect(family(String(repeating: "x", count: 300)) == nil)
     }
 
     @Test func malformedPropertiesAreRefusedWhole() {
