@@ -52,8 +52,8 @@ public struct BannerIcon: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How an icon name is found in a freedesktop icon theme: which themes, and which of a theme's
-/// size directories (`16x16`, `48x48`, `24x24@2`, …) to take it from. Only PNG icons are read;
-/// `scalable` (SVG) directories are not searched.
+/// size directories (`16x16`, `48x48`, `24x24@2`, …) to take it from. A theme's PNG icons come
+/// first; its `scalable` SVG is taken when it has no PNG of the name.
 public enum IconThemeRule {
     /// The themes searched, in order: GNOME's Adwaita where installed, then hicolor, the theme
     /// every other inherits from.

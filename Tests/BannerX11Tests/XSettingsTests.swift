@@ -140,6 +140,60 @@ extension BannerX11Tests {
             #expect(try shot("Desktop font", font: mono) == named)
         }
 
+        @Test func anIconThemeWithOnlyAnSVGIconIsDrawn() throws {
+            let fixture = try Fixture()
+            let data = fixture.desktop.home + "/data"
+            let magenta = Pixel(hex: 0xFF00FF)
+            try IconDrawingTests.makeSolidIcon(fixture, colour: "#00ff00", size: 32, at: "\(data)/icons/hicolor/32x32/apps/wb-vector.png")
+            try fixture.desktop.run(["mkdir", "-p", "\(data)/icons/WB-Vector/scalable/apps"])
+            // Only a viewBox, as theme SVGs have: fitted to the icon's square.
+            try writeFile("\(data)/icons/WB-Vector/scalable/apps/wb-vector.svg", """
+                <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" fill="#ff00ff"/></svg>
+
+                """)
+            fixture.display.iconSearchPath = .standard(environment: ["XDG_DATA_DIRS": data])
+            var warnings: [String] = []
+            fixture.display.onWarning = { warnings.append($0) }
+            let manager = try XSettingsManager(fixture.desktop, "Net/IconThemeName \"WB-Vector\"\n")
+            #expect(fixture.run { fixture.display.desktopSettings.iconThemeName == "WB-Vector" })
+            var loaded: Result<BannerIcon, IconProblem>?
+            fixture.display.loadIcon(.named("wb-vector"), for: .default) { loaded = $0 }
+            #expect(fixture.run { loaded != nil })
+            let icon = try #require(try loaded?.get())
+            let shot = try IconDrawingTests.present(on: fixture, title: "Vector") { $0.icon(icon) }
+            let frame = try #require(fixture.host.drawnIconFrame)
+            #expect(shot.count(matching: magenta, tolerance: 1) == frame.width * frame.height)
+            #expect(warnings.isEmpty)
+            manager.stop()
+        }
+
+        @Test func hostileSVGIconsAreRefusedOrDrawnWithinTheirSquare() throws {
+            let fixture = try Fixture()
+            let home = fixture.desktop.home
+            let laughs = (1...9).map { "<!ENTITY l\($0) \"" + String(repeating: "&l\($0 - 1);", count: 10) + "\">" }.joined()
+            let documents = [
+                "huge": "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000000000\" height=\"1\"><rect width=\"100%\" height=\"100%\"/></svg>",
+                "laughs": "<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY l0 \"lol\">\(laughs)]><svg xmlns=\"http://www.w3.org/2000/svg\"><text>&l9;</text></svg>",
+                "deep": "<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g>", count: 20_000) + String(repeating: "</g>", count: 20_000) + "</svg>",
+                "external": "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><image xlink:href=\"file:///etc/passwd\" width=\"9\" height=\"9\"/></svg>",
+                "empty": "",
+                "binary": String(decoding: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }, as: UTF8.self),
+            ]
+            for (name, text) in documents {
+                try writeFile("\(home)/\(name).svg", text)
+                var warnings: [String] = []
+                fixture.display.onWarning = { warnings.append($0) }
+                _ = try IconDrawingTests.present(on: fixture, title: name) { $0.icon(.file("\(home)/\(name).svg")) }
+                #expect(fixture.host.isBannerPresented)
+                if let frame = fixture.host.drawnIconFrame {
+                    #expect(frame.width <= 80 && frame.height <= 80, "\(name)")
+                } else {
+                    #expect(warnings.count == 1, "\(name): \(warnings)")
+                }
+            }
+            #expect(fixture.display.protocolErrorCount == 0)
+        }
+
         @Test func aRestartedManagerIsFollowedAndWithoutOneTheXResourcesDecide() throws {
             let fixture = try Fixture(before: { $0.setXftDPI(192) })
             #expect(fixture.display.pixelsPerPoint == 2)
