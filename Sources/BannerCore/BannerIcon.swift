@@ -30,7 +30,7 @@ public struct BannerIcon: Sendable, Hashable, CustomStringConvertible {
     public static let maximumLength = 4096
 
     /// Reads a value as written: `none` is no icon (nil); a value with a `/` or ending in `.png`
-    /// is a file; anything else is an icon theme name. Empty values, control characters and
+    /// or `.svg` is a file; anything else is an icon theme name. Empty values, control characters and
     /// values over ``maximumLength`` bytes are refused.
     public static func parse(_ text: String) throws(BannerValueError) -> BannerIcon? {
         guard !text.isEmpty, text.utf8.count <= maximumLength,
@@ -38,7 +38,7 @@ public struct BannerIcon: Sendable, Hashable, CustomStringConvertible {
             throw .icon(text)
         }
         if text == noneValue { return nil }
-        if text.contains("/") || text.lowercased().hasSuffix(".png") { return .file(text) }
+        if text.contains("/") || text.lowercased().hasSuffix(".png") || text.lowercased().hasSuffix(".svg") { return .file(text) }
         return .named(text)
     }
 
