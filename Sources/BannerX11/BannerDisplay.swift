@@ -23,8 +23,6 @@ public final class BannerDisplay: BannerBackend {
     public var desktopPrefersReducedMotion: Bool { xsettings.settings.animationsEnabled == false }
     /// The desktop's GTK theme (XSETTINGS' `Net/ThemeName`); nil without one.
     public var desktopThemeName: String? { xsettings.settings.themeName }
-    /// Called after the desktop's XSETTINGS changed (banners already re-laid out for a new DPI).
-    public var onDesktopSettingsChanged: (() -> Void)?
     /// Protocol errors the X server reported for this display's requests; a healthy display
     /// has none. Counted only while this library's error handler is the installed one.
     public var protocolErrorCount: Int { closed ? 0 : XErrorTrap.errorCount(on: connection.display) }
@@ -284,7 +282,6 @@ public final class BannerDisplay: BannerBackend {
                 for host in hosts { host.scaleChanged() }
             }
             refreshScale()
-            onDesktopSettingsChanged?()
         }
         if panels.needsRefresh, panels.refresh() { panelsChanged = true }
         if panelsChanged {
