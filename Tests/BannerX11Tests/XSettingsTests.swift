@@ -6,6 +6,7 @@
 import BannerCore
 @testable import BannerX11
 import BannerRuntime
+import CX11
 import Glibc
 import ProcessTestSupport
 import Testing
@@ -192,6 +193,58 @@ extension BannerX11Tests {
                 }
             }
             #expect(fixture.display.protocolErrorCount == 0)
+        }
+
+        @Test func aHostileManagersPropertyNeverCrashesAndCountsAsNoSettings() throws {
+            let fixture = try Fixture(before: { $0.setXftDPI(192) })
+            let observer = fixture.observer
+            let display = observer.display
+            // The observer becomes the manager, as a hostile client could.
+            let window = XCreateSimpleWindow(display, observer.root, -1, -1, 1, 1, 0, 0, 0)
+            let selection = observer.atom("_XSETTINGS_S0")
+            let property = observer.atom("_XSETTINGS_SETTINGS")
+            func publish(_ bytes: [UInt8]) {
+                bytes.withUnsafeBufferPointer { buffer in
+                    _ = XChangeProperty(display, window, property, property, 8, PropModeReplace, buffer.baseAddress, Int32(buffer.count))
+                }
+                XSync(display, 0)
+            }
+            var valid = XSettingsEncoder(serial: 1, count: 1)
+            valid.integer("Xft/DPI", 98_304)
+            publish(valid.bytes)
+            XSetSelectionOwner(display, selection, window, UInt(CurrentTime))
+            var message = XEvent()
+            message.xclient.type = ClientMessage
+            message.xclient.window = observer.root
+            message.xclient.message_type = observer.atom("MANAGER")
+            message.xclient.format = 32
+            message.xclient.data.l.0 = Int(CurrentTime)
+            message.xclient.data.l.1 = Int(bitPattern: UInt(selection))
+            message.xclient.data.l.2 = Int(bitPattern: UInt(window))
+            XSendEvent(display, observer.root, 0, StructureNotifyMask, &message)
+            XSync(display, 0)
+            #expect(fixture.run { fixture.display.pixelsPerPoint == 1 })
+
+            var random = SplitMix64(seed: 29)
+            var hostile: [[UInt8]] = [
+                Array(valid.bytes.prefix(13)),                                   // truncated
+                XSettingsEncoder(serial: 2, count: .max).bytes,                  // a count the bytes cannot hold
+                { var bad = valid; bad.bytes[12] = 9; return bad.bytes }(),      // an unknown type
+                [UInt8](repeating: 0xFF, count: 200_000),                        // past the 64 KiB read
+            ]
+            for _ in 0..<40 {
+                hostile.append((0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            }
+            for bytes in hostile {
+                publish(valid.bytes)
+                #expect(fixture.run { fixture.display.pixelsPerPoint == 1 })
+                publish(bytes)
+                // Whatever cannot be read counts as no settings: the X resources decide again.
+                #expect(fixture.run { fixture.display.pixelsPerPoint == 2 }, "\(bytes.prefix(16))")
+            }
+            #expect(fixture.display.protocolErrorCount == 0)
+            XDestroyWindow(display, window)
+            XSync(display, 0)
         }
 
         @Test func aRestartedManagerIsFollowedAndWithoutOneTheXResourcesDecide() throws {
