@@ -72,14 +72,16 @@ static unsigned char *read_all(int fd, uint64_t maximum, size_t *length, char *m
     }
     for (;;) {
         if (used == capacity) {
-            unsigned char *grown = capacity * 2 > maximum + 1 ? NULL : realloc(bytes, capacity * 2);
+            // One byte past the limit is room enough to tell a file that is too long.
+            size_t next = capacity * 2 > maximum + 1 ? (size_t)maximum + 1 : capacity * 2;
+            unsigned char *grown = next > capacity ? realloc(bytes, next) : NULL;
             if (!grown) {
-                snprintf(message, message_size, "larger than %llu bytes", (unsigned long long)maximum);
+                snprintf(message, message_size, next > capacity ? "out of memory" : "larger than %llu bytes", (unsigned long long)maximum);
                 free(bytes);
                 return NULL;
             }
             bytes = grown;
-            capacity *= 2;
+            capacity = next;
         }
         ssize_t count = read(fd, bytes + used, capacity - used);
         if (count < 0 && errno == EINTR) continue;

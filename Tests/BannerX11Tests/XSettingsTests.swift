@@ -178,6 +178,7 @@ extension BannerX11Tests {
                 "deep": "<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g>", count: 20_000) + String(repeating: "</g>", count: 20_000) + "</svg>",
                 "external": "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><image xlink:href=\"file:///etc/passwd\" width=\"9\" height=\"9\"/></svg>",
                 "empty": "",
+                "large": "<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: " ", count: 5 << 20) + "</svg>",
                 "binary": String(decoding: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }, as: UTF8.self),
             ]
             for (name, text) in documents {
@@ -186,6 +187,9 @@ extension BannerX11Tests {
                 fixture.display.onWarning = { warnings.append($0) }
                 _ = try IconDrawingTests.present(on: fixture, title: name) { $0.icon(.file("\(home)/\(name).svg")) }
                 #expect(fixture.host.isBannerPresented)
+                if name == "large" {
+                    #expect(warnings == ["cannot read icon '\(home)/large.svg': larger than 4194304 bytes; showing the banner without it"])
+                }
                 if let frame = fixture.host.drawnIconFrame {
                     #expect(frame.width <= 80 && frame.height <= 80, "\(name)")
                 } else {
