@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// WindowBanner for X11: a status banner at the top of an X11 desktop that reserves its own space.
+// WindowBanner: a status banner at the top of an X11 or Wayland desktop that reserves its own space.
 import PackageDescription
 
 let package = Package(
@@ -77,11 +77,11 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // Every command, the owner (daemon), run, monitor and demo among them: the part that
-        // talks to X. Config files are read by window-banner-config.
+        // talks to the display server, X11 or Wayland. Config files are read by window-banner-config.
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "Accessibility", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -138,6 +138,9 @@ let package = Package(
         // NetworkManager's Connectivity property and its changes over the system bus, for
         // `monitor --connectivity networkmanager`.
         .target(name: "NetworkManagerBus", dependencies: ["CSDBus"]),
+        // The owner as an AT-SPI application on the accessibility bus (sd-bus): each banner on
+        // screen a notification a screen reader announces, its buttons push buttons it can press.
+        .target(name: "Accessibility", dependencies: ["CSDBus", "BannerCore"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,

@@ -38,6 +38,12 @@ public final class EventLoop {
         return token
     }
 
+    /// Changes what a watch waits for (a socket with unsent requests also waits for POLLOUT);
+    /// harmless when the watch is gone.
+    public func change(_ token: Token, events: Int16) {
+        readers[token]?.events = events
+    }
+
     /// Runs `action` once, `seconds` from now.
     @discardableResult
     public func after(seconds: Double, _ action: @escaping () -> Void) -> Token {

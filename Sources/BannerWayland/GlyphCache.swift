@@ -19,10 +19,15 @@ struct RenderedGlyph {
     let strikeSize: Double
 }
 
-/// The glyphs a surface drew, by face, size and glyph id; at most `capacity` of them.
+/// The glyphs a surface drew, by face, size and glyph id; at most `capacity` of them. Faces are
+/// known by address, so the fonts drawn with must stay open as long as the cache (BannerRuntime's
+/// FontLibrary keeps them until the display closes); the face's glyph count and units per em are
+/// part of the key too, so a face opened later at a freed one's address is not taken for it.
 final class GlyphCache {
     private struct Key: Hashable {
         let face: UnsafeMutableRawPointer
+        let glyphCount: Int
+        let unitsPerEm: UInt16
         let xPixels: UInt16
         let yPixels: UInt16
         let glyph: UInt32
@@ -39,7 +44,8 @@ final class GlyphCache {
     /// FT_LOAD_COLOR on first use; nil for a glyph FreeType cannot load or that draws nothing.
     func glyph(_ glyph: UInt32, face: FT_Face) -> RenderedGlyph? {
         let metrics = face.pointee.size.pointee.metrics
-        let key = Key(face: UnsafeMutableRawPointer(face), xPixels: metrics.x_ppem, yPixels: metrics.y_ppem, glyph: glyph)
+        let key = Key(face: UnsafeMutableRawPointer(face), glyphCount: Int(face.pointee.num_glyphs), unitsPerEm: face.pointee.units_per_EM,
+                      xPixels: metrics.x_ppem, yPixels: metrics.y_ppem, glyph: glyph)
         if let cached = glyphs[key] { return cached }
         // A full cache is emptied rather than kept in order: a banner's glyphs come back at once.
         if glyphs.count >= capacity { removeAll() }

@@ -11,6 +11,7 @@
 import BannerCore
 import CWayland
 import CWaylandProtocols
+import Glibc
 
 /// A wlr-layer-shell surface along the top edge of an output, drawn into shared memory.
 public final class LayerSurface {
@@ -77,6 +78,10 @@ public final class LayerSurface {
     private var isDrawing = false
     /// The scale of the last frame drawn, or of the frame `onResize` asked for since.
     private var drawnScale: Double?
+    /// The compositor's clock (milliseconds, its own origin) when it last asked for a frame: the
+    /// `wl_callback.done` of the frame before. Frames drawn by one callback each are one per
+    /// compositor frame, each with a later time.
+    public private(set) var lastFrameTime: UInt32?
     /// How many frames were committed: what the tests count to see an idle surface draw nothing.
     private(set) var framesCommitted = 0
     private let listeners: Listeners
@@ -104,13 +109,16 @@ public final class LayerSurface {
         connection: WaylandConnection, output: WaylandOutput?, layer: Layer, height: Int, namespace: String = "window-banner"
     ) throws {
         guard (1...Self.maximumHeight).contains(height) else { throw WaylandError.invalidHeight(height) }
+        // A gone output's wl_output is destroyed: naming it in a request would be a use after free.
+        if let output, output.isGone { throw WaylandError.outputGone(output.name ?? "?") }
         guard let compositor = connection.compositor, let layerShell = connection.layerShell else {
             throw WaylandError.noLayerShell
         }
         self.connection = connection
         self.output = output
         self.height = height
-        guard let surface = wl_compositor_create_surface(compositor) else { throw WaylandError.connectionLost(errno: 0) }
+        // libwayland returns no proxy only when it cannot allocate one.
+        guard let surface = wl_compositor_create_surface(compositor) else { throw WaylandError.connectionLost(errno: ENOMEM) }
         self.surface = surface
         listeners = Listeners()
         let this = Unmanaged.passUnretained(self).toOpaque()
@@ -145,10 +153,11 @@ public final class LayerSurface {
             closed: { data, _ in LayerSurface.from(data)?.onClosed?() }
         ))
         zwlr_layer_surface_v1_add_listener(layerSurface, listeners.layerSurface, this)
-        listeners.frame.initialize(to: wl_callback_listener(done: { data, callback, _ in
+        listeners.frame.initialize(to: wl_callback_listener(done: { data, callback, time in
             wl_callback_destroy(callback)
             guard let surface = LayerSurface.from(data) else { return }
             surface.frameCallback = nil
+            surface.lastFrameTime = time
             surface.drawPendingFrame()
         }))
 
@@ -260,8 +269,9 @@ public final class LayerSurface {
     /// Makes the surface, and its exclusive zone, `newHeight` logical pixels tall in one commit:
     /// the compositor re-lays other windows out once, and frames are drawn at the new height
     /// from the next one on.
+    /// A height outside 1…`maximumHeight` (which `init` refuses) leaves the surface as it is.
     public func resize(height newHeight: Int) {
-        guard let layerSurface, newHeight != height else { return }
+        guard let layerSurface, newHeight != height, (1...Self.maximumHeight).contains(newHeight) else { return }
         height = newHeight
         zwlr_layer_surface_v1_set_size(layerSurface, 0, UInt32(newHeight))
         zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, Int32(newHeight))

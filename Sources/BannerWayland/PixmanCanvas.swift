@@ -6,8 +6,9 @@
 import BannerCore
 import CWayland
 
-/// Draws into one frame's buffer (premultiplied a8r8g8b8), `width`×`height` pixels. Valid only
-/// inside the `draw` closure of `LayerSurface.requestFrame(draw:)` that received it.
+/// Draws into one buffer (premultiplied a8r8g8b8), `width`×`height` pixels: a frame's, valid
+/// only inside the `draw` closure of `LayerSurface.requestFrame(draw:)` that received it, or a
+/// back buffer's.
 public struct PixmanCanvas {
     /// The pixman image over the buffer's pixels.
     let image: OpaquePointer
@@ -132,7 +133,7 @@ public struct PixmanCanvas {
                 pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0)
             }
         }
-        var fade = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((min(max(opacity, 0), 1) * 65535).rounded()))
+        var fade = pixman_color_t(red: 0, green: 0, blue: 0, alpha: Self.sixteenBits(opacity))
         let mask = opacity < 1 ? pixman_image_create_solid_fill(&fade) : nil
         defer { if let mask { pixman_image_unref(mask) } }
         pixman_image_composite32(PIXMAN_OP_OVER, source, mask, image, 0, 0, 0, 0, Int32(clamping: x), Int32(clamping: y),
@@ -156,11 +157,21 @@ public struct PixmanCanvas {
         }
     }
 
+    /// `value` within 0…1; 0 for NaN, which no comparison would move.
+    private static func unit(_ value: Double) -> Double {
+        value.isNaN ? 0 : min(max(value, 0), 1)
+    }
+
+    /// `value` (0…1) in 16 bits, as pixman's colours hold it.
+    private static func sixteenBits(_ value: Double) -> UInt16 {
+        UInt16((unit(value) * 65535).rounded())
+    }
+
     /// `colour` as pixman wants it: 16 bits a channel, premultiplied by its alpha.
     private static func premultiplied(_ colour: RGBA) -> pixman_color_t {
-        let alpha = min(max(colour.alpha, 0), 1)
-        func channel(_ value: Double) -> UInt16 { UInt16((min(max(value, 0), 1) * alpha * 65535).rounded()) }
+        let alpha = Self.unit(colour.alpha)
+        func channel(_ value: Double) -> UInt16 { sixteenBits(unit(value) * alpha) }
         return pixman_color_t(red: channel(colour.red), green: channel(colour.green), blue: channel(colour.blue),
-                              alpha: UInt16((alpha * 65535).rounded()))
+                              alpha: sixteenBits(alpha))
     }
 }

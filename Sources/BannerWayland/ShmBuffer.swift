@@ -23,7 +23,14 @@ final class ShmBuffer {
     private let byteCount: Int
     private let listener: UnsafeMutablePointer<wl_buffer_listener>
 
+    /// The widest and tallest buffer made: what wl_shm's 32-bit sizes and strides can hold,
+    /// with room; a compositor asking for more gets no frame rather than a trap.
+    static let maximumSide = 32768
+
     init(shm: OpaquePointer, width: Int, height: Int) throws {
+        guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
+            throw WaylandError.cannotAllocateBuffer(errno: EINVAL)
+        }
         self.width = width
         self.height = height
         let stride = width * 4

@@ -25,6 +25,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case cannotAllocateBuffer(errno: Int32)
     /// A layer surface was asked for with a height outside 1…`LayerSurface.maximumHeight`.
     case invalidHeight(Int)
+    /// A layer surface was asked for on an output that has gone (unplugged since it was listed).
+    case outputGone(String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
         case .connectionLost(let code): "the Wayland connection was lost: \(String(cString: strerror(code)))"
         case .cannotAllocateBuffer(let code): "cannot allocate a shared-memory buffer: \(String(cString: strerror(code)))"
         case .invalidHeight(let height): "invalid banner height \(height): it must be 1 to \(LayerSurface.maximumHeight) pixels"
+        case .outputGone(let name): "the output \(name) is gone"
         }
     }
 }

@@ -80,7 +80,14 @@ public final class WaylandDisplay: BannerBackend {
         }
         loop.beforeEverySleep { [weak self] in
             guard let self, !closed else { return nil }
-            do { _ = try connection.prepareToSleep() } catch { lost(error) }
+            do {
+                // POLLOUT too while the socket could not take every request: they go out once
+                // it can, not when something else wakes the loop.
+                let events = try connection.prepareToSleep()
+                if let watch { loop.change(watch, events: events) }
+            } catch {
+                lost(error)
+            }
             return nil
         }
     }

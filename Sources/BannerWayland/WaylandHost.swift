@@ -1,9 +1,10 @@
 // One banner on one Wayland output: the presentation state machine, the looks laid out for the
 // output's scale, and the layer surface that shows them. The surface is made once per
 // presentation, as tall as the banner, with its exclusive zone set then and kept (the
-// compositor moves other windows down once, and back once when it goes); the banner slides and
-// cross-fades inside it, each frame drawn when the compositor asks for one (its frame callback),
-// so nothing runs while nothing moves. The sibling of BannerX11's BannerHost.
+// compositor moves other windows down once, and back once when it goes; a banner of another
+// height resizes both in one commit); the banner slides and cross-fades inside it, each frame
+// drawn when the compositor asks for one (its frame callback), so nothing runs while nothing
+// moves. The sibling of BannerX11's BannerHost.
 
 import BannerCore
 import BannerRuntime
@@ -38,8 +39,12 @@ public final class WaylandHost: BannerBackendHost {
     private var looks: [TopBannerAppearance: Look] = [:]
     private var looksScale = 0.0
     private var gesture: BannerGesture?
-    private var frameOrigin = MonotonicTime(seconds: 0)
     private var framePending = false
+    /// The builder's handlers of the banner presented last: `action` and `secondaryAction`.
+    private var actionHandlers: [BannerDismissReason: () -> Void] = [:]
+
+    /// A frame at 60 Hz, the rate compositors' frame callbacks usually come at.
+    private static let frameSlot = 1.0 / 60
 
     init(output: WaylandOutput, display: WaylandDisplay) {
         self.output = output
@@ -86,24 +91,38 @@ public final class WaylandHost: BannerBackendHost {
         return try? look(for: effective(appearance)).hitAreas
     }
 
-    /// Presents (or updates in place) `appearance`; presenting the look already shown changes
-    /// nothing and returns false. Throws, leaving what is shown untouched, for a colour or font
-    /// that cannot be used.
+    /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides;
+    /// the handlers given to its `action(_:handler:)` and `secondaryAction(_:handler:)` are
+    /// called when the user clicks those buttons. Throws, leaving what is shown untouched, when
+    /// a value cannot be used.
+    public func presentTopBanner(config: ((inout TopBannerConfigBuilder) -> Void)? = nil) throws(BannerValueError) {
+        var builder = TopBannerConfigBuilder()
+        config?(&builder)
+        try present(builder.build())
+        actionHandlers = builder.actionHandlers
+    }
+
+    /// Presents (or updates in place) `appearance`, with no action handlers; presenting the look
+    /// already shown changes nothing and returns false. Throws, leaving what is shown untouched,
+    /// for a colour or font that cannot be used.
     @discardableResult
     public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
-        var appearance = appearance
-        if let icon = appearance.icon, case .named = icon.source {
-            // Only files are drawn here; theme names are found by the caller (loadIcon).
-            appearance.icon = nil
-        }
+        let presented = try present(appearance)
+        actionHandlers = [:]
+        return presented
+    }
+
+    @discardableResult
+    private func present(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
+        let appearance = display.withLoadedIcon(appearance)
+        // Resolve everything up front: a bad colour or font must not disturb the current banner.
+        // The variant this monitor shows now is laid out (its text shaped); the other one, which
+        // a change of monitor may switch to, only has its colours and fonts checked.
         let shown = effective(appearance)
         _ = try look(for: shown)
         try display.check(shown == appearance ? appearance.compact : appearance)
-        let now = monotonicNow()
-        let atRest = presentation.phase == .hidden || (presentation.phase == .presented && !presentation.isAnimating)
-        let start = atRest ? now + -(1.0 / 60) : now
+        let start = presentation.animationStart(at: monotonicNow(), frameSlot: Self.frameSlot)
         guard presentation.present(appearance, at: start) else { return false }
-        frameOrigin = start
         requestFrame()
         return true
     }
@@ -122,9 +141,15 @@ public final class WaylandHost: BannerBackendHost {
         guard presentation.phase == .presenting || presentation.phase == .presented,
               let appearance = presentation.appearance,
               let look = try? look(for: effective(appearance)), look.hitAreas.has(reason) else { return false }
-        dismissTopBanner()
-        onDismiss?(reason)
+        userDismissed(reason)
         return true
+    }
+
+    private func userDismissed(_ reason: BannerDismissReason) {
+        let handler = actionHandlers[reason]
+        dismissTopBanner()
+        handler?()
+        onDismiss?(reason)
     }
 
     /// Ends the presentation at once (output gone, display closing).
@@ -262,8 +287,7 @@ public final class WaylandHost: BannerBackendHost {
             return
         }
         guard let reason else { return }
-        dismissTopBanner()
-        onDismiss?(reason)
+        userDismissed(reason)
     }
 
     // MARK: Looks, in buffer pixels

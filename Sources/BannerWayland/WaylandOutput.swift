@@ -61,8 +61,13 @@ public final class WaylandOutput {
         data.map { Unmanaged<WaylandOutput>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// Whether the output went away (or the connection closed): no surface can be put on it.
+    public private(set) var isGone = false
+
     /// Lets go of the `wl_output` (release from version 3 on, else destroy).
     func release() {
+        guard !isGone else { return }
+        isGone = true
         if wl_proxy_get_version(proxy) >= 3 { wl_output_release(proxy) } else { wl_proxy_destroy(proxy) }
         listener.deallocate()
     }

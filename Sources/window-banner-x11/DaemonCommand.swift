@@ -23,7 +23,7 @@ struct DaemonCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("X display to serve. Default: $DISPLAY.", valueName: "display"))
+    @Option(help: ArgumentHelp("Display to serve: an X display (:0) or a Wayland compositor's socket (wayland-0). Default: $WAYLAND_DISPLAY, else $DISPLAY.", valueName: "display"))
     var display: String?
 
     @Option(name: .customLong("idle-exit"), parsing: .unconditional, help: ArgumentHelp("Exit after this many seconds with no banner and no queue; 0 = never. Default: the config file's [daemon] idle-exit, else 60 when started by show, never otherwise.", valueName: "seconds"))

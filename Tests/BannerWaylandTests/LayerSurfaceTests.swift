@@ -23,6 +23,7 @@ extension BannerWaylandTests {
             // are not counted against it.
             try foot.awaitFilling(windowHeight: 720)
             let before = try #require(foot.resizes())
+            let configuredBefore = foot.configures()
 
             let height = 40
             let surface = try LayerSurface(connection: fixture.connection, output: fixture.connection.outputs.first, layer: .top, height: height)
@@ -41,6 +42,31 @@ extension BannerWaylandTests {
             try fixture.serve { (foot.resizes() ?? 0) - before >= 2 }
             try fixture.connection.roundtrip()
             #expect(foot.resizes().map { $0 - before } == 2)
+            // Exactly two configures of its window reached foot: in, and out.
+            #expect(foot.configures() - configuredBefore == 2)
+        }
+
+        /// Why the zone is set once: a banner that grew its surface and zone with each frame of
+        /// its slide re-lays the terminal out on every frame — one configure of foot's window per
+        /// zone change on sway 1.7 (20 for 2, 4, … 40 px), where the terminal's rows change only
+        /// 3 times.
+        @Test func changingTheZonePerFrameReLaysWindowsOutEveryFrame() throws {
+            let fixture = try Fixture()
+            let foot = try fixture.sway.startFoot()
+            try fixture.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            try foot.awaitFilling(windowHeight: 720)
+            let before = foot.configures()
+
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 2)
+            // 20 frames, each 2 px taller (2 to 40), as a 40 px banner sliding in would reserve them.
+            try fixture.present(20, on: surface) { canvas, frame in
+                canvas.fill(Self.bannerColour)
+                surface.resize(height: 2 * (frame + 1))
+            }
+            try fixture.sway.awaitWindowRect(appID: "foot") { $0.y == 40 }
+            try fixture.serve { foot.configures() - before >= 20 }
+            #expect(foot.configures() - before == 20, "foot was configured \(foot.configures() - before) times for 20 zone heights")
+            surface.destroy()
         }
 
         @Test func screenshotShowsTheColourRoundCornersAndGlyphs() throws {
@@ -129,6 +155,7 @@ extension BannerWaylandTests {
             let fixture = try Fixture()
             let first = try #require(fixture.connection.outputs.first)
             #expect(first.name == "HEADLESS-1")
+            #expect(first.description?.isEmpty == false)
             #expect((first.pixelWidth, first.pixelHeight, first.scale) == (1280, 720, 1))
             var added: [String] = []
             fixture.connection.onOutputAdded = { added.append($0.name ?? "?") }
@@ -161,6 +188,11 @@ extension BannerWaylandTests {
             #expect(try fixture.serve { closed && removed == ["WL-2"] }, "closed: \(closed), removed: \(removed)")
             #expect(connection.outputs.map(\.name) == ["WL-1"])
             surface.destroy()
+            // A banner asked for on it afterwards is refused, not sent with a freed wl_output.
+            #expect(second.isGone)
+            #expect(throws: WaylandError.outputGone("WL-2")) {
+                try LayerSurface(connection: connection, output: second, layer: .top, height: 40)
+            }
         }
 
         /// A new mode gives the surface a new width (the compact rule's input) and a frame drawn
@@ -185,6 +217,23 @@ extension BannerWaylandTests {
             let shot = try fixture.sway.screenshot()
             #expect(shot.width == 1024)
             #expect(shot.pixel(1023, 39) == 0xCC3311)
+            surface.destroy()
+        }
+
+        /// An animation that asks for its next frame from each frame is paced by the compositor:
+        /// every frame after the first is drawn on a frame callback of its own, each stamped with
+        /// a later time on the compositor's clock (one frame per compositor frame, never two).
+        @Test func framesArePacedOnePerCompositorFrame() throws {
+            let fixture = try Fixture()
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            var times: [UInt32?] = []
+            try fixture.present(20, on: surface) { canvas, frame in
+                times.append(surface.lastFrameTime)
+                canvas.fill(RGBA(red: Double(frame) / 20, green: 0, blue: 0))
+            }
+            let stamped = times.dropFirst().compactMap { $0 }
+            #expect(stamped.count == times.count - 1, "frames drawn without a callback: \(times)")
+            #expect(zip(stamped, stamped.dropFirst()).allSatisfy { $0 < $1 }, "callback times: \(stamped)")
             surface.destroy()
         }
 
@@ -366,6 +415,47 @@ extension BannerWaylandTests {
             #expect(throws: WaylandError.invalidHeight(height)) {
                 try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: height)
             }
+        }
+
+        /// A compositor that goes away (a crash) ends the connection with one typed error from
+        /// `dispatch`; the surface can still be destroyed, and nothing traps.
+        @Test func compositorGoneIsConnectionLost() throws {
+            let fixture = try Fixture()
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 40)
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            fixture.sway.kill()
+            var lost: WaylandError?
+            let deadline = monotonicSeconds() + 10
+            while lost == nil, monotonicSeconds() < deadline {
+                do { try fixture.connection.dispatch(until: { false }, timeout: 0.05) } catch let error as WaylandError { lost = error }
+            }
+            guard case .connectionLost = lost else {
+                Issue.record("dispatch did not report the lost connection: \(String(describing: lost))")
+                return
+            }
+            surface.requestFrame { canvas in canvas.fill(Self.bannerColour) }
+            surface.destroy()
+            #expect(throws: WaylandError.self) { try fixture.connection.roundtrip() }
+        }
+
+        /// sway's `cursor press button4`/`button5` scroll: the surface gets them as vertical
+        /// scrolls, up negative and down positive.
+        @Test func wheelOnTheSurfaceIsReportedAsScrolls() throws {
+            let fixture = try Fixture()
+            let device = try VirtualPointer(socketPath: fixture.sway.socketPath)
+            defer { withExtendedLifetime(device) {} }
+            let surface = try LayerSurface(connection: fixture.connection, output: nil, layer: .top, height: 30)
+            var scrolls: [Double] = []
+            surface.onPointer = { event in
+                if case .scrolled(let vertical, _) = event { scrolls.append(vertical) }
+            }
+            try fixture.present(1, on: surface) { canvas, _ in canvas.fill(Self.bannerColour) }
+            try fixture.sway.swaymsg(["seat seat0 cursor set 100 10"])
+            try fixture.sway.swaymsg(["seat seat0 cursor press button4"])
+            try fixture.sway.swaymsg(["seat seat0 cursor press button5"])
+            #expect(try fixture.serve { scrolls.count >= 2 }, "scrolls: \(scrolls)")
+            #expect(scrolls.first.map { $0 < 0 } == true && scrolls.last.map { $0 > 0 } == true, "scrolls: \(scrolls)")
+            surface.destroy()
         }
 
         @Test func noCompositorIsOneLine() {

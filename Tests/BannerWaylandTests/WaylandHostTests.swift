@@ -34,6 +34,7 @@ extension BannerWaylandTests {
             defer { display.close() }
             try foot.awaitFilling(windowHeight: 720)
             let before = try #require(foot.resizes())
+            let configuredBefore = foot.configures()
             let host = try #require(display.preferredHost)
             #expect(host.monitorName == "HEADLESS-1")
 
@@ -66,6 +67,8 @@ extension BannerWaylandTests {
             try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
             try Self.serve(display) { (foot.resizes() ?? 0) - before >= 2 }
             #expect(foot.resizes().map { $0 - before } == 2, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one banner")
+            // Every configure of foot's window, as foot's protocol log has them: in, and out.
+            #expect(foot.configures() - configuredBefore == 2)
         }
     
         @Test func anUpdateToATallerBannerMovesWindowsOnceToItsHeight() throws {
@@ -88,6 +91,7 @@ extension BannerWaylandTests {
             #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == short })
             try Self.serve(display) { (foot.resizes() ?? 0) > initial }
             let before = try #require(foot.resizes())
+            let configuredBefore = foot.configures()
 
             try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").subtitle("Alex · 02:14").height(64).backgroundColor(red).build())
             let tall = try #require(host.presentedHeight)
@@ -97,6 +101,7 @@ extension BannerWaylandTests {
             #expect(host.reservedHeight == tall)
             try Self.serve(display, timeout: 2) { (foot.resizes() ?? 0) - before >= 2 }
             #expect(foot.resizes().map { $0 - before } == 1, "foot re-laid out \(foot.resizes().map { $0 - before } ?? -1) times for one change of height")
+            #expect(foot.configures() - configuredBefore == 1)
         }
 
         /// At scale 2 the banner is laid out in buffer pixels, twice its logical size; a click
@@ -155,6 +160,28 @@ extension BannerWaylandTests {
             #expect(regular > compact)
             #expect(try Self.serve(display) { try sway.windowRect(appID: "foot")?.y == regular })
             withExtendedLifetime(foot) {}
+        }
+
+        /// A translucent background (`#RRGGBBAA`) is blended with what is under the banner
+        /// (Wayland is always composited), and with reduce motion the first frame shows the
+        /// banner whole: no slide.
+        @Test func aTranslucentBannerWithReduceMotionAppearsWholeAndBlended() throws {
+            let sway = try TestSway()
+            let display = try WaylandDisplay(name: sway.socketPath)
+            defer { display.close() }
+            let host = try #require(display.preferredHost)
+            host.compactPolicy = .never
+            var frames: [RenderedFrame] = []
+            host.onFrame = { frames.append($0) }
+            let half = try BannerColor(parsing: "#ff000080")
+            try host.presentTopBanner(try TopBannerConfigBuilder().title("Saved").height(40).backgroundColor(half).reduceMotion(true).build())
+            try #require(try Self.serve(display) { !frames.isEmpty && !host.isAnimating })
+            #expect(frames.first?.visibleHeight == 40, "\(frames.map(\.visibleHeight))")
+            // Half red over the desktop's #336699: about #99334c.
+            let shot = try sway.screenshot()
+            let pixel = shot.pixel(4, 20)
+            let (red, green, blue) = (Int(pixel >> 16), Int(pixel >> 8 & 0xFF), Int(pixel & 0xFF))
+            #expect(abs(red - 0x99) <= 3 && abs(green - 0x33) <= 3 && abs(blue - 0x4C) <= 3, "\(String(pixel, radix: 16))")
         }
 }
 }

@@ -94,6 +94,12 @@ public final class TestSway {
         _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
     }
 
+    /// Kills sway at once, as a crash would: its clients lose their connection.
+    public func kill() {
+        sway.killGroup()
+        _ = sway.waitForExit(timeout: 5)
+    }
+
     /// Waits up to 20 s for the sockets to appear and `swaymsg -t get_outputs` to list an output.
     private func awaitStart() throws {
         let deadline = monotonicSeconds() + 20
@@ -117,6 +123,15 @@ public final class TestSway {
 
     /// What sway wrote to its standard error.
     public var log: String { (try? String(contentsOfFile: directory + "/sway.log", encoding: .utf8)) ?? "" }
+
+    /// The end of every log in the directory (sway's, foot's), for a failure's message.
+    public var logs: String {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
+        return names.map { name in
+            let text = (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
+            return "\(name): …\(text.suffix(1500))"
+        }.joined(separator: "\n")
+    }
 
     // MARK: IPC
 
@@ -167,14 +182,17 @@ public final class TestSway {
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
-        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s\(clientsGone)")
+        throw TestFailure("the window \(appID) is at \(last.map(String.init(describing:)) ?? "nowhere") after \(timeout) s\(clientsGone)\n\(logs)")
     }
 
     /// The clients that have exited, with their status and what they wrote to stderr (for a
-    /// failure's message).
+    /// failure's message; the ones still running are ended by asking).
     private var clientsGone: String {
         clients.compactMap { client in
-            client.waitForExit(timeout: 0).map { "; client \(client.pid) exited \($0): \(client.standardError.suffix(600))" }
+            // Read from /proc: waiting for it here would kill a client still running.
+            let state = (try? String(contentsOfFile: "/proc/\(client.pid)/stat", encoding: .utf8))?.split(separator: ")").last?.first { $0 != " " }
+            guard state == nil || state == "Z" else { return nil }
+            return "; client \(client.pid) exited: \(client.standardError.suffix(600))"
         }.joined()
     }
 
@@ -183,10 +201,12 @@ public final class TestSway {
     /// Starts `command` (its first word found on PATH) as sway's user on this sway's socket, in a
     /// process group killed when the sway is released (or by the returned Subprocess).
     @discardableResult
-    public func startClient(_ command: [String], environment extra: [String: String] = [:]) throws -> Subprocess {
+    /// Its standard error goes to `log` in `directory` when given, else to a pipe.
+    public func startClient(_ command: [String], environment extra: [String: String] = [:], log: String? = nil) throws -> Subprocess {
         var environment = extra
         environment["WAYLAND_DISPLAY"] = socketName
-        let client = try Self.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment, log: nil)
+        let client = try Self.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment,
+                                    log: log.map { directory + "/" + $0 })
         clients.append(client)
         return client
     }
@@ -198,8 +218,12 @@ public final class TestSway {
     /// test can await foot's own view of its size; its app_id is `appID`.
     public func startFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
         let counter = directory + "/\(appID)-resizes"
+        // SIGWINCH is blocked and taken with sigwait, so the count and the file are only ever
+        // written from one place: a handler writing the file while the script's own first write
+        // was under way renamed its temporary file away, the script died, and foot closed.
         let script = """
             import fcntl, os, signal, struct, sys, termios
+            signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGWINCH])
             def size():
                 return struct.unpack('HHHH', fcntl.ioctl(0, termios.TIOCGWINSZ, b'\\0' * 8))
             def record():
@@ -208,22 +232,20 @@ public final class TestSway {
                 os.rename(temporary, sys.argv[1])
             count = 0
             last = size()
-            def resized(*_):
-                global count, last
-                now = size()
-                if now == last:
-                    return
-                last = now
-                count += 1
-                record()
-            signal.signal(signal.SIGWINCH, resized)
             record()
             while True:
-                signal.pause()
+                signal.sigwait([signal.SIGWINCH])
+                now = size()
+                if now != last:
+                    last = now
+                    count += 1
+                    record()
             """
         try Self.write(script, to: directory + "/count-resizes.py")
-        let process = try startClient(["foot", "--app-id", appID, "python3", directory + "/count-resizes.py", counter])
-        return ResizeCountingTerminal(appID: appID, counterPath: counter, process: process)
+        // WAYLAND_DEBUG: foot's log lists every event sway sent it, its window's configures too.
+        let process = try startClient(["foot", "--app-id", appID, "python3", directory + "/count-resizes.py", counter],
+                                      environment: ["WAYLAND_DEBUG": "client"], log: "\(appID).log")
+        return ResizeCountingTerminal(appID: appID, counterPath: counter, logPath: directory + "/\(appID).log", process: process)
     }
 
     /// A screenshot of `output` taken with grim (its wlr-screencopy), as 8-bit RGB.
@@ -269,7 +291,28 @@ public final class TestSway {
 public struct ResizeCountingTerminal {
     public let appID: String
     let counterPath: String
+    /// foot's standard error, with the protocol messages WAYLAND_DEBUG makes it log.
+    let logPath: String
     public let process: Subprocess
+
+    /// How many times sway has configured foot's window to a new size so far: every re-layout
+    /// of the window as the client sees it, read from the `xdg_toplevel.configure` events in
+    /// foot's protocol log (a configure repeating the last size, a change of state only, is
+    /// not counted). Finer than `resizes()`, which only sees whole terminal cells change.
+    public func configures() -> Int {
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        var count = 0
+        var last: [Int]?
+        for line in log.split(separator: "\n") where line.contains("xdg_toplevel@") && line.contains(".configure(") {
+            guard let open = line.firstIndex(of: "(") else { continue }
+            let size = line[line.index(after: open)...].split(separator: ",").prefix(2).compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            // 0×0: the client chooses, as in the first configure before the window is laid out.
+            guard size.count == 2, size != [0, 0], size != last else { continue }
+            if last != nil { count += 1 }
+            last = size
+        }
+        return count
+    }
 
     /// How often the terminal was resized since its program started; nil before it started.
     public func resizes() -> Int? {

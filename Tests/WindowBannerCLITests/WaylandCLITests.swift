@@ -190,5 +190,42 @@ struct WaylandCLITests {
         #expect(now.map(\.name) == ["WL-1"])
         #expect(now.first?.id == "call")
     }
+
+    /// `--monitor all`: an output created while the banner shows gets it too.
+    @Test func anOutputAddedUnderMonitorAllGetsTheBanner() throws {
+        let session = try Session()
+        let shown = try session.run(["show", "--monitor", "all", "--title", "No Internet Connection", "--id", "offline"])
+        try #require(shown.status == 0, "show: \(shown.error)")
+        try session.sway.swaymsg(["create_output"])
+        let deadline = monotonicSeconds() + 20
+        var ids: [String: String] = [:]
+        while ids["HEADLESS-2"] != "offline", monotonicSeconds() < deadline {
+            let status = try session.run(["status", "--json"])
+            let report = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+            ids = [:]
+            for monitor in report?["monitors"] as? [[String: Any]] ?? [] {
+                if let name = monitor["monitor"] as? String, let id = monitor["id"] as? String { ids[name] = id }
+            }
+            poll(nil, 0, 20)
+        }
+        #expect(ids == ["HEADLESS-1": "offline", "HEADLESS-2": "offline"])
+    }
+
+    /// `--fullscreen delay`: a full-screen window covers the banner (its layer is under
+    /// full-screen windows); when it leaves full screen the banner shows again.
+    @Test func aFullScreenWindowCoversADelayedBanner() throws {
+        let session = try Session()
+        let shown = try session.run(["show", "--title", "Updates tonight", "--background", "#cc3311", "--fullscreen", "delay",
+                                     "--height", "40", "--compact", "never"])
+        try #require(shown.status == 0, "show: \(shown.error)")
+        let before = try Self.awaitScreenshot(session.sway) { $0.pixel(4, 10) == 0xCC3311 }
+        try #require(before.pixel(4, 10) == 0xCC3311, "the banner never showed")
+        try session.sway.swaymsg(["[app_id=foot] fullscreen enable"])
+        let covered = try Self.awaitScreenshot(session.sway) { $0.pixel(4, 10) != 0xCC3311 }
+        #expect(covered.pixel(4, 10) != 0xCC3311)
+        try session.sway.swaymsg(["[app_id=foot] fullscreen disable"])
+        let back = try Self.awaitScreenshot(session.sway) { $0.pixel(4, 10) == 0xCC3311 }
+        #expect(back.pixel(4, 10) == 0xCC3311)
+    }
 }
 
