@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -109,6 +109,9 @@ let package = Package(
         // NetworkManager's Connectivity property and its changes over the system bus, for
         // `monitor --connectivity networkmanager`.
         .target(name: "NetworkManagerBus", dependencies: ["CSDBus"]),
+        // logind's sessions and the user manager's environment, for commands that name no
+        // display (cron, timers, ssh, root services); window-banner-x11 only, like CSDBus.
+        .target(name: "LoginSessions", dependencies: ["CSDBus"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
