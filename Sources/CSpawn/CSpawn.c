@@ -29,7 +29,12 @@ pid_t wb_spawn_as_user(const char *path, char *const argv[], char *const envp[],
         sigprocmask(SIG_SETMASK, &none, NULL);
         int defaults[] = {SIGCHLD, SIGPIPE, SIGINT, SIGTERM, SIGHUP};
         for (unsigned i = 0; i < sizeof defaults / sizeof defaults[0]; i++) signal(defaults[i], SIG_DFL);
-        if (output >= 0 && output != STDOUT_FILENO && dup2(output, STDOUT_FILENO) < 0) goto failed;
+        // The pipe's own descriptor would otherwise live on in the program and in whatever it
+        // starts (an owner), and the caller would never see the pipe end.
+        if (output >= 0 && output != STDOUT_FILENO) {
+            if (dup2(output, STDOUT_FILENO) < 0) goto failed;
+            close(output);
+        }
         // Groups first, the user last: after setuid there is no right left to change the others.
         // The caller's own user needs no change (and no right to make one).
         if (uid != geteuid() && (setgroups((size_t)group_count, groups) != 0 || setgid(gid) != 0 || setuid(uid) != 0)) goto failed;

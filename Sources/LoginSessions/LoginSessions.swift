@@ -98,10 +98,8 @@ final class BusConnection {
         result = sd_bus_set_address(bus, address)
         if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
         if result >= 0 { result = sd_bus_start(bus) }
-        guard result >= 0 else {
-            sd_bus_unref(bus)
-            throw LoginBusError("cannot connect to \(address)", code: result)
-        }
+        // Thrown with every property set, so deinit closes the half-made connection.
+        guard result >= 0 else { throw LoginBusError("cannot connect to \(address)", code: result) }
     }
 
     deinit { sd_bus_flush_close_unref(bus) }
