@@ -289,7 +289,8 @@ extension WindowBannerCLITests {
             let second = try OwnerFixture()
             let name = "wbtest\(getpid() % 100_000)"
             _ = try Subprocess.run("/usr/sbin/useradd", ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", name])
-            defer { _ = try? Subprocess.run("/usr/sbin/userdel", [name]) }
+            // --force: an owner of theirs still on its way out would keep userdel from it.
+            defer { _ = try? Subprocess.run("/usr/sbin/userdel", ["--force", name]) }
             let other = try #require(getpwnam(name)?.pointee.pw_uid)
             let nobody: uid_t = 65534
             let runtimes = [nobody: try Self.runtimeDirectory(for: nobody), other: try Self.runtimeDirectory(for: other)]
@@ -306,6 +307,7 @@ extension WindowBannerCLITests {
             #expect(shown.status == 0, "\(shown.error)")
             #expect(first.fixture.waitForBanner(height: 80))
             #expect(second.fixture.waitForBanner(height: 80))
+            let owners = first.ownerProcesses() + second.ownerProcesses()
             #expect(first.ownerProcesses().map(Self.uid(of:)) == [nobody])
             #expect(second.ownerProcesses().map(Self.uid(of:)) == [other])
 
@@ -313,6 +315,7 @@ extension WindowBannerCLITests {
             #expect(dismissed.status == 0, "\(dismissed.error)")
             #expect(first.fixture.waitForRestoredDesktop())
             #expect(second.fixture.waitForRestoredDesktop())
+            for pid in owners { #expect(first.waitForExit(of: pid)) }
             _ = logind
         }
     }
