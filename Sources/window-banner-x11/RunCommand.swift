@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name, 'primary' or 'all'. Default: primary.", valueName: "name"))
     var monitor: String?
 
-    @Option(help: ArgumentHelp("X display to use. Default: $DISPLAY.", valueName: "display"))
+    @Option(help: ArgumentHelp("X display to use. Default: $DISPLAY, else the user's session (docs/scripts.md).", valueName: "display"))
     var display: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("Command to run while the banner shows.", valueName: "command"))

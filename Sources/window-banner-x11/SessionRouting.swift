@@ -1,4 +1,4 @@
-// Where `show`, `dismiss`, `status`, `stats` and `action` go when the caller names no display
+// Where `show`, `dismiss`, `status`, `stats`, `action` and `run` go when the caller names no display
 // (a cron job, a systemd timer, ssh, a root service) or names sessions (`--session`, `--user`,
 // `--all-users`). The small `window-banner` has already looked for an owner of this user's and
 // found none, or several (SessionSearch); here logind says which graphical sessions the user
@@ -21,6 +21,8 @@ enum SessionRouting {
     static func route(_ arguments: [String]) {
         let options = Array(arguments.dropFirst(2))
         let scan = SessionSearch.scan(options)
+        // `run` holds its banner itself, in the caller's own session: it takes no session options.
+        if arguments[1] == "run", scan.choosesSessions { return }
         guard scan.choosesSessions || (scan.display == nil && !SessionSearch.hasDisplayVariable) else { return }
         // Help and the parser's own errors need no display.
         guard !options.contains(where: { ["-h", "--help", "help"].contains($0) }) else { return }

@@ -40,8 +40,8 @@ struct WindowBanner: ParsableCommand {
             _ = mallopt(M_ARENA_MAX, 1)
             FontWarmup.start()
         }
-        // A command for the owner that names no display finds the user's session first.
-        if let command = CommandLine.arguments.dropFirst().first, ClientCommands.names.contains(command) {
+        // A command that names no display finds the user's session first.
+        if let command = CommandLine.arguments.dropFirst().first, ClientCommands.names.contains(command) || command == "run" {
             SessionRouting.route(CommandLine.arguments)
         }
         CommandLineMain.run(self)

@@ -1,5 +1,6 @@
 // CSpawn: the posix_spawn pieces Swift's Glibc module hides. glibc declares
-// posix_spawn_file_actions_addchdir_np (2.29+) and POSIX_SPAWN_SETSID (2.26+) only under
+// posix_spawn_file_actions_addchdir_np (2.29+), posix_spawn_file_actions_addclosefrom_np (2.34+)
+// and POSIX_SPAWN_SETSID (2.26+) only under
 // _GNU_SOURCE, which that module is built without, so they are declared again here exactly as
 // <spawn.h> has them: window-banner's CommandLauncher.swift makes the calls. And one function
 // posix_spawn cannot do: start a program as another user (root's `--user`), which Swift cannot
@@ -14,6 +15,10 @@
 /// Adds a chdir(path) to the file actions, done in the child before it executes the program.
 extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict actions,
                                                 const char *__restrict path);
+
+/// Adds a close of every descriptor from `from` on, done in the child before it executes the
+/// program (glibc 2.34+).
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
 /// Starts the child in a session of its own (setsid).
 #ifndef POSIX_SPAWN_SETSID
