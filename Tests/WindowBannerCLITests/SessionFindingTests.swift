@@ -169,6 +169,28 @@ extension WindowBannerCLITests {
             _ = (manager, logind)
         }
 
+        @Test func timerRunsABannerForAsLongAsItsCommandInTheActiveSession() throws {
+            let owner = try OwnerFixture()
+            let me = geteuid()
+            let bus = try PrivateSystemBus()
+            let logind = try FakeLogind(on: bus, sessions: [loginSession("c3", uid: me, user: "me", display: owner.fixture.desktop.displayName)],
+                                        runtime: [me: owner.runtimeDirectory])
+            let timer = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": owner.runtimeDirectory, "HOME": owner.fixture.desktop.environment["HOME"] ?? "/"]
+            var environment = ["PATH": "/usr/bin:/bin"].merging(timer) { $1 }
+            if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
+                environment[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
+            }
+            // The "backup" lasts until the test says so: the banner must be up meanwhile.
+            let run = try Subprocess(executable: windowBannerExecutable(), arguments: [
+                "run", "--title", "Backing up…", "--compact", "never", "--", "/bin/sh", "-c", "read line; exit 3",
+            ], environment: environment)
+            #expect(owner.fixture.waitForBanner(height: 80))
+            run.writeToStandardInput("done\n")
+            #expect(run.waitForExit(timeout: 20) == 3, "\(run.standardError)")
+            #expect(owner.fixture.waitForRestoredDesktop())
+            _ = logind
+        }
+
         @Test func sessionAllReachesEveryGraphicalSession() throws {
             let first = try OwnerFixture()
             let second = try OwnerFixture()
