@@ -16,7 +16,9 @@ import Glibc
 public struct LoginSession: Sendable, Hashable {
     /// logind's id (`c2`, `3`), what `--session ID` names.
     public var id: String
+    /// The user's id.
     public var uid: UInt32
+    /// The user's login name.
     public var userName: String
     /// `x11`, `wayland`, `tty`, `mir`, `unspecified`.
     public var type: String
@@ -36,6 +38,7 @@ public struct LoginSession: Sendable, Hashable {
         ["x11", "wayland"].contains(type) && !remote && sessionClass.hasPrefix("user") && state != "closing"
     }
 
+    /// A session with these properties, as logind reports them.
     public init(id: String, uid: UInt32, userName: String, type: String, display: String, active: Bool, remote: Bool, sessionClass: String, state: String) {
         self.id = id
         self.uid = uid
@@ -51,9 +54,12 @@ public struct LoginSession: Sendable, Hashable {
 
 /// A failed D-Bus exchange: what was asked and why it failed.
 public struct LoginBusError: Error, Hashable, CustomStringConvertible {
+    /// What was asked: a D-Bus method or property, or the connection.
     public var operation: String
+    /// The D-Bus error's message, or strerror(3) of a negative errno.
     public var reason: String
 
+    /// `operation: reason`.
     public var description: String { "\(operation): \(reason)" }
 
     init(_ operation: String, code: Int32) {

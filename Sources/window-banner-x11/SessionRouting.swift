@@ -173,6 +173,8 @@ enum SessionRouting {
             let who = scan.allUsers ? "any user" : (uids == [me] ? "uid \(me)" : "user \(scan.user?.printable ?? "")")
             let owners = uids == [me] ? ", no owner answers in \(OwnerPaths.directoryPath.printable)" : ""
             let logind = problem.map { "logind could not be asked (\($0))" } ?? "logind lists no \(scope == "all" ? "" : "active ")graphical session for \(who)"
+            // A caller who named sessions asked for no display of their own.
+            guard !scan.choosesSessions else { throw CommandFailure("no display: \(logind)", code: ExitStatus.displayUnavailable) }
             throw CommandFailure("no display: DISPLAY and WAYLAND_DISPLAY are unset\(owners), and \(logind); set DISPLAY or pass --display", code: ExitStatus.displayUnavailable)
         }
         return targets
