@@ -152,8 +152,11 @@ enum SessionRouting {
             }
         default:
             guard let session = mine.first(where: { $0.id == scope }) else {
-                let whose = uids == [me] ? "" : " of the users named"
+                let whose = uids == [me] ? "" : " for user \(scan.user?.printable ?? "")"
                 throw CommandFailure("no logind session '\(scope.printable)'\(whose)\(problem.map { " (\($0))" } ?? "")", code: ExitStatus.displayUnavailable)
+            }
+            guard session.isGraphical || !session.display.isEmpty else {
+                throw CommandFailure("no display: logind session '\(scope.printable)' is not a desktop (type \(session.type.printable))", code: ExitStatus.displayUnavailable)
             }
             targets = [target(session)]
         }
