@@ -92,6 +92,7 @@ final class BusConnection {
         guard result >= 0, let opened else { throw LoginBusError("cannot connect to the system bus", code: result) }
         bus = opened
         sd_bus_set_method_call_timeout(bus, Self.callTimeout)
+        try waitUntilReady(what: "the system bus")
     }
 
     /// The bus at `address` (a user bus: `unix:path=/run/user/UID/bus`).
@@ -106,9 +107,33 @@ final class BusConnection {
         if result >= 0 { result = sd_bus_start(bus) }
         // Thrown with every property set, so deinit closes the half-made connection.
         guard result >= 0 else { throw LoginBusError("cannot connect to \(address)", code: result) }
+        try waitUntilReady(what: address)
     }
 
-    deinit { sd_bus_flush_close_unref(bus) }
+    /// Waits, at most `callTimeout`, for the connection's authentication: sd-bus would wait for
+    /// it up to 90 s in the first call, whatever that call's own timeout (a stopped bus daemon).
+    private func waitUntilReady(what: String) throws(LoginBusError) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let deadline = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000 + Self.callTimeout
+        while true {
+            let ready = sd_bus_is_ready(bus)
+            guard ready >= 0 else { throw LoginBusError("cannot connect to \(what)", code: ready) }
+            if ready > 0 { return }
+            let processed = sd_bus_process(bus, nil)
+            guard processed >= 0 else { throw LoginBusError("cannot connect to \(what)", code: processed) }
+            if processed > 0 { continue }
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let current = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+            guard current < deadline else { throw LoginBusError("\(what) did not answer", code: -ETIMEDOUT) }
+            let waited = sd_bus_wait(bus, deadline - current)
+            guard waited >= 0 || waited == -EINTR else { throw LoginBusError("cannot connect to \(what)", code: waited) }
+        }
+    }
+
+    // Not sd_bus_flush_close_unref: every call here waited for its reply, so there is nothing
+    // to flush, and a flush waits for a connection that never authenticated (90 s).
+    deinit { sd_bus_close_unref(bus) }
 
     /// Calls `member`, with one argument when given (`u` or `s`); the reply, to unref.
     func call(_ destination: String, _ path: String, _ interface: String, _ member: String, uid: UInt32? = nil, strings: [String] = []) throws(LoginBusError) -> OpaquePointer {

@@ -24,6 +24,8 @@ public final class PrivateSystemBus {
     public let address: String
     /// Where its socket is.
     public let socketPath: String
+    /// The daemon's process id: a test may stop it (SIGSTOP) to see what its clients do.
+    public var processID: pid_t { daemon.pid }
     private let daemon: Subprocess
     private let directory: String
 

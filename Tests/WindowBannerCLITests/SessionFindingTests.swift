@@ -263,6 +263,18 @@ extension WindowBannerCLITests {
             _ = logind
         }
 
+        @Test func aStoppedSystemBusIsGivenUpOnNotWaitedFor() throws {
+            let bus = try PrivateSystemBus()
+            let runtime = try Self.runtimeDirectory(for: geteuid())
+            defer { _ = try? Subprocess.run("/bin/rm", ["-rf", runtime]) }
+            kill(bus.processID, SIGSTOP)
+            defer { kill(bus.processID, SIGCONT) }
+            // sd-bus alone would wait 90 s for the bus to authenticate the connection.
+            let outcome = try Self.bare(["status"], ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": runtime], timeout: 30)
+            #expect(outcome.status == 69, "\(outcome.error)")
+            #expect(outcome.error.contains("logind could not be asked (the system bus did not answer"), "\(outcome.error)")
+        }
+
         @Test(.needsRoot("acting as another user"))
         func badSessionChoicesAreOneLineAndExit64() throws {
             let bare = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"]
