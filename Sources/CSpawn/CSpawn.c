@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +35,14 @@ pid_t wb_spawn_as_user(const char *path, char *const argv[], char *const envp[],
         if (output >= 0 && output != STDOUT_FILENO) {
             if (dup2(output, STDOUT_FILENO) < 0) goto failed;
             close(output);
+        }
+        // Nothing of the caller's beyond stdin, stdout and stderr reaches the program: a root
+        // caller's descriptors are not the user's to have. Marked close-on-exec rather than
+        // closed, so the report pipe stays until execve.
+        if (close_range(3, ~0U, 4 /* CLOSE_RANGE_CLOEXEC, Linux 5.11 */) != 0) {
+            struct rlimit limit;
+            int highest = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < 65536 ? (int)limit.rlim_cur : 65536;
+            for (int fd = 3; fd < highest; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
         }
         // Groups first, the user last: after setuid there is no right left to change the others.
         // The caller's own user needs no change (and no right to make one).

@@ -27,8 +27,9 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 
 /// Starts `path` with `argv` and `envp` as user `uid` in group `gid` with the supplementary
 /// `groups` — fork, then setgroups, setgid and setuid in the child, as runuser and setpriv do;
-/// nothing changes when `uid` is the caller's own — in `/`, with no signal blocked, SIGCHLD, SIGPIPE, SIGINT, SIGTERM and SIGHUP at their
-/// defaults and stdout on `output` (when >= 0). Returns the child's pid, or -errno when the
+/// nothing changes when `uid` is the caller's own — in `/`, with no signal blocked, SIGCHLD,
+/// SIGPIPE, SIGINT, SIGTERM and SIGHUP at their defaults, stdout on `output` (when >= 0) and
+/// no other descriptor of the caller's beyond 0-2. Returns the child's pid, or -errno when the
 /// fork, a change of identity or the execve failed (the child then never ran the program).
 pid_t wb_spawn_as_user(const char *path, char *const argv[], char *const envp[], uid_t uid, gid_t gid,
                        const gid_t *groups, int group_count, int output);
