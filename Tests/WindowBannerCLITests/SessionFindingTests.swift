@@ -114,6 +114,23 @@ extension WindowBannerCLITests {
             #expect(owner.fixture.waitForRestoredDesktop())
         }
 
+        @Test func theOwnerKeepsNoneOfItsStartersDescriptors() throws {
+            let owner = try OwnerFixture()
+            // A descriptor the starting shell left open (cron's pipe to its mailer, a process
+            // substitution): whoever reads its other end would wait for the owner to exit.
+            let held = owner.runtimeDirectory + "/held-by-the-caller"
+            var environment = owner.fixture.environment(.desktop)
+            environment["HELD"] = held
+            let shell = try Subprocess(executable: "/bin/bash", arguments: ["-c", #"exec 7>"$HELD"; exec "$0" show --title Held --compact never"#, windowBannerExecutable()],
+                                       environment: environment)
+            #expect(shell.waitForExit(timeout: 20) == 0, "\(shell.standardError)")
+            let pid = try #require(owner.ownerProcesses().first)
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            let targets = descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+            #expect(!targets.isEmpty)
+            #expect(!targets.contains(held), "\(targets)")
+        }
+
         @Test(.needsRoot("a private /run for /run/user/0"))
         func withoutXDGRuntimeDirTheOwnerUnderRunUserIsFound() throws {
             let owner = try OwnerFixture()
