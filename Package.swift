@@ -1,12 +1,14 @@
 // swift-tools-version: 6.0
-// WindowBanner for X11: a status banner at the top of an X11 desktop that reserves its own space.
+// WindowBanner: a status banner at the top of an X11 or Wayland desktop that reserves its own space.
 import PackageDescription
 
 let package = Package(
     name: "WindowBanner",
     products: [
         .library(name: "BannerCore", targets: ["BannerCore"]),
+        .library(name: "BannerRuntime", targets: ["BannerRuntime"]),
         .library(name: "BannerX11", targets: ["BannerX11"]),
+        .library(name: "BannerWayland", targets: ["BannerWayland"]),
         .library(name: "NetworkPath", targets: ["NetworkPath"]),
         .executable(name: "window-banner", targets: ["window-banner"]),
         .executable(name: "window-banner-x11", targets: ["window-banner-x11"]),
@@ -17,13 +19,19 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Xlib, Xft (with fontconfig), XRender, Xrandr and Xext, bridged through shim.h; XCB on Xlib's
-        // connection for the batched reads of other clients' struts (PanelWatch); HarfBuzz (shaping,
-        // on the FreeType face of each Xft font) and FriBidi (the Unicode bidi algorithm) for text.
+        // Xlib, Xft, XRender, Xrandr and Xext, bridged through shim.h; XCB on Xlib's connection for
+        // the batched reads of other clients' struts (PanelWatch).
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext xscrnsaver harfbuzz fribidi",
-            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev", "libxss-dev", "libharfbuzz-dev", "libfribidi-dev"])]
+            pkgConfig: "x11 x11-xcb xcb xft xrender xrandr xext xscrnsaver",
+            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb1-dev", "libxft-dev", "libxrender-dev", "libxrandr-dev", "libxext-dev", "libxss-dev"])]
+        ),
+        // The text stack both backends share: fontconfig, FreeType, HarfBuzz (shaping) and FriBidi
+        // (the Unicode bidi algorithm).
+        .systemLibrary(
+            name: "CText",
+            pkgConfig: "fontconfig freetype2 harfbuzz fribidi",
+            providers: [.apt(["libfontconfig1-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
         // Icons: libpng's progressive reader, each row box-filtered into the drawn size as it
         // arrives (C: libpng's errors longjmp). Optimised in debug builds too: the owner the
@@ -31,8 +39,23 @@ let package = Package(
         .target(name: "CPNG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         // Pure Swift: decides every look and every frame; no X11, no I/O.
         .target(name: "BannerCore"),
-        // Draws what BannerCore decides on a real X server; reads icons (CPNG) from disk.
-        .target(name: "BannerX11", dependencies: ["CX11", "CPNG", "BannerCore"]),
+        // Runs what BannerCore decides, for either backend: the event loop and clock, fonts and
+        // shaped text (CText), icons read from disk (CPNG).
+        .target(name: "BannerRuntime", dependencies: ["CText", "CPNG", "BannerCore"]),
+        // Draws on a real X server: the override-redirect banner, its DOCK reservation, Xft text.
+        .target(name: "BannerX11", dependencies: ["CX11", "CText", "BannerRuntime", "BannerCore"]),
+        // Wayland: libwayland-client, pixman (drawing into shared-memory buffers) and FreeType
+        // (glyph bitmaps); CWaylandProtocols holds the layer-shell, xdg-shell, viewporter and
+        // fractional-scale glue that scripts/wayland-glue.sh generates with wayland-scanner.
+        .systemLibrary(
+            name: "CWayland",
+            pkgConfig: "wayland-client pixman-1 freetype2",
+            providers: [.apt(["libwayland-dev", "libpixman-1-dev", "libfreetype-dev"])]
+        ),
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+        // Draws what BannerCore decides on a layer-shell compositor (sway, Hyprland, KWin…): the
+        // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
+        .target(name: "BannerWayland", dependencies: ["CWayland", "CWaylandProtocols", "CText", "BannerRuntime", "BannerCore"]),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
         // What `show`, `dismiss`, `status` and `stats` need, and nothing that draws: options,
@@ -54,11 +77,11 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // Every command, the owner (daemon), run, monitor and demo among them: the part that
-        // talks to X. Config files are read by window-banner-config.
+        // talks to the display server, X11 or Wayland. Config files are read by window-banner-config.
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,10 +106,16 @@ let package = Package(
         // X-Resource, so tests can count the windows, pixmaps and pictures a client holds.
         .systemLibrary(name: "CXRes", path: "Tests/CXRes", pkgConfig: "xres", providers: [.apt(["libxres-dev"])]),
         .target(name: "X11TestSupport", dependencies: ["CX11", "CXRes", "ProcessTestSupport"], path: "Tests/X11TestSupport"),
-        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerCore", "CX11", "X11TestSupport"]),
+        // A headless sway per suite, run as an unprivileged user, and its clients (foot, waybar,
+        // grim, swaylock); what a user sees read back with swaymsg and grim;
+        // and a virtual pointer device (wlr-virtual-pointer glue in CWaylandTestProtocols).
+        .target(name: "CWaylandTestProtocols", dependencies: ["CWayland"], path: "Tests/CWaylandTestProtocols"),
+        .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport", "CWayland", "CWaylandTestProtocols"], path: "Tests/WaylandTestSupport"),
+        .testTarget(name: "BannerWaylandTests", dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "WaylandTestSupport", "ProcessTestSupport"]),
+        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
-            dependencies: ["window-banner", "window-banner-x11", "window-banner-config", "X11TestSupport", "ProcessTestSupport"]
+            dependencies: ["window-banner", "window-banner-x11", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport"]
         ),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.

@@ -63,6 +63,15 @@ packages=(
   # demo: a client window to push down, a real status bar (lemonbar) to sit under, and
   # screenshots; tests: xdotool clicks, scrolls and drags (XTEST), lemonbar as a real panel
   xterm wmctrl xdotool imagemagick x11-utils lemonbar
+  # build: the Wayland backend (BannerWayland): libwayland-client, pixman (drawing into
+  # shared-memory buffers) and FreeType (glyph bitmaps); wayland-scanner (libwayland-bin) and the
+  # protocol XMLs, which scripts/wayland-glue.sh and its test turn into Sources/CWaylandProtocols
+  # (wlr-layer-shell ships in Debian only inside librust-wayland-protocols-dev)
+  libwayland-dev libwayland-bin libpixman-1-dev libfreetype-dev wayland-protocols librust-wayland-protocols-dev
+  # tests: Debian's sway on its headless backend, and real Wayland clients beside the banner: a
+  # terminal (foot) to push down, a status bar (waybar), screenshots (grim), a locker (swaylock);
+  # cage, a compositor without layer-shell (it starts Xwayland, so xwayland too)
+  sway foot grim waybar swaylock cage xwayland
   # tests: a real vertical panel (tint2 along the left or right edge, reserving it with a side
   # strut) for the banner to sit beside (SidePanelTests)
   tint2

@@ -4,9 +4,10 @@
 
 import CX11
 import BannerCore
+import BannerRuntime
 
 /// The banners of one X display, and the loop that drives them.
-public final class BannerDisplay {
+public final class BannerDisplay: BannerBackend {
     /// The loop every X request of this display is made from; add your own descriptors and timers.
     public let loop: EventLoop
     /// The display name in use (`:0`).
@@ -42,8 +43,8 @@ public final class BannerDisplay {
     }
 
     let connection: XConnection
-    let fonts: FontLibrary
-    let icons = IconLibrary(searchPath: .processDefault)
+    public let fonts: FontLibrary
+    public let icons = IconLibrary(searchPath: .processDefault)
     let pacer = FramePacer(rate: 60)
     /// Other clients' top struts (status bars, panels), which the banners sit under, and their
     /// side struts (vertical panels), which they sit between.
@@ -75,7 +76,7 @@ public final class BannerDisplay {
         connection = try XConnection(name: name)
         self.loop = loop
         self.timing = timing
-        fonts = FontLibrary(connection: connection)
+        fonts = FontLibrary(opener: XftFontOpener(connection: connection))
         pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: connection.xftDPI())
         XSelectInput(connection.display, connection.root, SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask)
         if connection.randrEventBase >= 0 {
@@ -89,7 +90,7 @@ public final class BannerDisplay {
         hosts = monitors.map { BannerHost(monitor: $0, context: self, timing: timing) }
         _ = refreshFullscreen()
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
-        loop.prepare.append { [unowned self] in prepareForSleep() }
+        loop.beforeEverySleep { [unowned self] in prepareForSleep() }
     }
 
     deinit { close() }
@@ -100,19 +101,17 @@ public final class BannerDisplay {
         hosts.first(where: \.isPrimary) ?? hosts[0]
     }
 
-    /// The host of the monitor called `name` (`primary` selects the primary monitor).
-    public func host(named name: String) throws(BannerDisplayError) -> BannerHost {
-        if name == "primary" { return primaryHost }
+    /// The hosts `name` selects: every host for `all`, else the one `host(named:)` finds.
+    public func hosts(named name: String) throws(BannerDisplayError) -> [BannerHost] {
+        if name == "all" { return hosts }
+        if name == "primary" { return [primaryHost] }
         guard let host = hosts.first(where: { $0.monitorName == name }) else {
             throw .noSuchMonitor(name, available: hosts.map(\.monitorName))
         }
-        return host
+        return [host]
     }
 
-    /// The hosts `name` selects: every host for `all`, else the one `host(named:)` finds.
-    public func hosts(named name: String) throws(BannerDisplayError) -> [BannerHost] {
-        name == "all" ? hosts : [try host(named: name)]
-    }
+    public var preferredHost: BannerHost? { primaryHost }
 
     /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
     /// while it is presented on one of them: it slides in there with its own reservation,
@@ -149,79 +148,10 @@ public final class BannerDisplay {
         connection.close()
     }
 
-    /// Throws the first colour or font in `appearance` this display cannot use, without
-    /// showing anything (X11 colour names are resolved by the server).
-    public func check(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        _ = try resolve(appearance.backgroundColor)
-        _ = try resolve(appearance.textColor)
-        _ = try fonts.font(appearance.font, scale: pixelsPerPoint)
-        if !appearance.subtitle.isEmpty { _ = try fonts.font(appearance.effectiveSubtitleFont, scale: pixelsPerPoint) }
-    }
-
-    /// The contrast of `appearance`'s title on its background, with X11 colour names resolved
-    /// by this display's server.
-    public func contrast(of appearance: TopBannerAppearance) throws(BannerValueError) -> ContrastCheck {
-        ContrastCheck(text: try resolve(appearance.textColor), background: try resolve(appearance.backgroundColor), font: appearance.font)
-    }
-
-    /// Finds `icon` and reads it now, for a banner that looks like `appearance`: the icon as
-    /// the PNG file it is (an absolute path), ready to present, or why it cannot be shown (the
-    /// banner shows without it). A theme name is looked up in `searchPath` (nil:
-    /// ``iconSearchPath``) in the size that suits `appearance`'s text; a relative path is taken
-    /// from `directory` (nil: this process's working directory).
-    /// The file is decoded straight to the sizes the icon is drawn at (regular and compact),
-    /// and only those are kept.
-    public func loadIcon(
-        _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil
-    ) -> Result<BannerIcon, IconProblem> {
-        let sides = iconSides(for: appearance)
-        return icons.locate(icon, size: sides[0], searchPath: searchPath, directory: directory).flatMap { path in
-            Result { () throws(IconProblem) in
-                try icons.prepare(path: path, sides: sides)
-                return BannerIcon.file(path)
-            }
-        }
-    }
-
-    /// ``loadIcon(_:for:searchPath:relativeTo:)`` for a caller that can wait without holding up
-    /// the frames: a large file is decoded on a worker thread while the loop goes on drawing,
-    /// and `completion` runs from the loop once it is ready (a small one, at once).
-    public func loadIcon(
-        _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil,
-        completion: @escaping (Result<BannerIcon, IconProblem>) -> Void
-    ) {
-        let sides = iconSides(for: appearance)
-        switch icons.locate(icon, size: sides[0], searchPath: searchPath, directory: directory) {
-        case .failure(let problem): completion(.failure(problem))
-        case .success(let path):
-            icons.prepareInBackground(path: path, sides: sides, loop: loop) { problem in
-                completion(problem.map { .failure($0) } ?? .success(.file(path)))
-            }
-        }
-    }
-
-    /// The sides of `appearance`'s icon in its regular and its compact look.
-    private func iconSides(for appearance: TopBannerAppearance) -> [Int] {
-        [appearance, appearance.compact].map { look in
-            (try? iconSide(for: look)) ?? BannerLayout.pixels(look.font.size * 1.2, scale: pixelsPerPoint)
-        }
-    }
-
     // MARK: Resolution shared by the hosts
 
-    /// The side in pixels of `appearance`'s icon: the height of its fonts' lines (the title's,
-    /// and the subtitle's with the gap), whatever the text.
-    func iconSide(for appearance: TopBannerAppearance) throws(BannerValueError) -> Int {
-        let title = try fonts.font(appearance.font, scale: pixelsPerPoint).primary
-        var subtitleLine = 0
-        if !appearance.subtitle.isEmpty {
-            let subtitle = try fonts.font(appearance.effectiveSubtitleFont, scale: pixelsPerPoint).primary
-            subtitleLine = subtitle.ascent + subtitle.descent
-        }
-        return BannerLayout.iconSide(titleLine: title.ascent + title.descent, subtitleLine: subtitleLine, scale: pixelsPerPoint)
-    }
-
-    func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
+    /// A colour in pixels' terms; X11 colour names are resolved by the server.
+    public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
         switch colour.value {
         case .rgba(let rgba):
             return rgba

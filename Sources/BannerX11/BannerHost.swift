@@ -9,30 +9,7 @@
 
 import CX11
 import BannerCore
-
-/// What the X server was asked to show at one frame (for tests, benchmarks and curious users).
-public struct RenderedFrame: Sendable, Hashable {
-    public var time: MonotonicTime
-    /// Rows of the banner showing below the top edge of its area (the monitor's top edge, or
-    /// the bottom of the panels there: `panelInset`).
-    public var visibleHeight: Int
-    /// The banner's top edge relative to its area's top edge:
-    /// `visibleHeight − bannerHeight`, so 0 once fully shown.
-    public var contentOffset: Int
-    /// The banner's full height in pixels (between two heights during a cross-fade).
-    public var bannerHeight: Int
-    /// Pixels reserved for the banner below its area's top edge: its whole height from the
-    /// first frame to the last, the larger of two heights during a cross-fade.
-    public var reservedHeight: Int
-    /// Rows of other clients' panels between the monitor's top edge and the banner's area.
-    public var panelInset: Int
-    /// How far down the banner is, 0...1.
-    public var reveal: Double
-    /// Cross-fade progress, 0...1; 1 when not fading.
-    public var fadeProgress: Double
-    /// Where the progress bar stands, 0...1 (moving after a progress-only update); nil for none.
-    public var progress: Double?
-}
+import BannerRuntime
 
 /// The banner of one monitor.
 ///
@@ -46,7 +23,7 @@ public struct RenderedFrame: Sendable, Hashable {
 /// host.dismissTopBanner()
 /// display.runUntilIdle()
 /// ```
-public final class BannerHost {
+public final class BannerHost: BannerBackendHost {
     /// The RandR monitor name (`screen`, `HDMI-1`, a `--setmonitor` name, or `default`).
     public let monitorName: String
     /// The monitor's rectangle in root coordinates; follows RandR changes.
@@ -143,6 +120,11 @@ public final class BannerHost {
         return (try? look(for: effective(appearance)))?.height
     }
 
+    public var hiddenReason: String? {
+        guard isBannerPresented else { return nil }
+        return context.screenLock.isLocked ? "locked" : isWaitingForFullscreen ? "fullscreen" : nil
+    }
+
     /// Whether a banner presented now is drawn in the compact style on this monitor.
     public var isCompact: Bool { CompactRule.isCompact(monitor, policy: compactPolicy) }
 
@@ -210,7 +192,7 @@ public final class BannerHost {
         // a RandR change may switch to, only has its colours and fonts checked.
         let shown = effective(appearance)
         _ = try look(for: shown)
-        try check(shown == appearance ? appearance.compact : appearance)
+        try context.check(shown == appearance ? appearance.compact : appearance)
         let now = monotonicNow()
         // An animation from rest — a slide in from nothing, a cross-fade or a progress move on
         // a settled banner — starts one frame slot back, so the frame drawn now is its first
@@ -352,7 +334,7 @@ public final class BannerHost {
             newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
         if content != drawnContent, let canvas {
             canvas.resize(width: bannerWidth, height: height)
-            draw(content, on: canvas)
+            content.draw(on: canvas, scale: context.pixelsPerPoint)
             canvas.roundBottomCorners(radius: radius)
             // Before the windows move: a resized content window is repainted from this buffer.
             canvas.present(to: banner.content)
@@ -373,44 +355,6 @@ public final class BannerHost {
             bannerHeight: height, reservedHeight: placement.reservedHeight, panelInset: inset,
             reveal: frame.reveal, fadeProgress: frame.fadeProgress, progress: frame.progress
         ))
-    }
-
-    private func draw(_ content: DrawnContent, on canvas: Canvas) {
-        let background = content.old.map { $0.background.blended(with: content.new.background, fraction: content.progress) }
-            ?? content.new.background
-        canvas.fill(background)
-        if let old = content.old { drawForeground(of: old, bar: content.oldBar, opacity: 1 - content.progress, on: canvas) }
-        drawForeground(of: content.new, bar: content.newBar, opacity: content.progress, on: canvas)
-    }
-
-    /// Everything drawn over the background: the bar at `bar`, the buttons, the title and
-    /// subtitle in the text colour, and the icon.
-    private func drawForeground(of look: Look, bar: Double?, opacity: Double, on canvas: Canvas) {
-        func text(_ share: Double) -> RGBA {
-            var colour = look.text
-            colour.alpha *= share * opacity
-            return colour
-        }
-        if let bar {
-            var rects = BannerLayout.progressBar(bar, monitorWidth: bannerWidth, bannerHeight: look.height, scale: context.pixelsPerPoint)
-            if look.isMirrored {
-                rects = (BannerLayout.mirrored(rects.filled, width: bannerWidth), BannerLayout.mirrored(rects.track, width: bannerWidth))
-            }
-            canvas.fill(rects.track, with: text(BannerLayout.progressTrackOpacity))
-            canvas.fill(rects.filled, with: text(1))
-        }
-        for action in [look.actionButton, look.secondaryActionButton].compactMap(\.self) {
-            canvas.fill(action.box, with: text(BannerLayout.actionButtonFillOpacity))
-            draw(action.label, colour: text(1), on: canvas)
-        }
-        if let close = look.closeButton { draw(close, colour: text(1), on: canvas) }
-        canvas.text(look.title, colour: text(1), x: look.titleX, baseline: look.baseline)
-        if let subtitle = look.subtitle { draw(subtitle, colour: text(1), on: canvas) }
-        if let icon = look.icon { canvas.image(icon.bitmap, x: icon.frame.x, y: icon.frame.y, opacity: opacity) }
-    }
-
-    private func draw(_ placed: PlacedText, colour: RGBA, on canvas: Canvas) {
-        canvas.text(placed.line, colour: colour, x: placed.x, baseline: placed.baseline)
     }
 
     /// Makes the dock reserve `geometry`: the first one of a presentation, mapped with its
@@ -524,187 +468,14 @@ public final class BannerHost {
         CompactRule.effectiveAppearance(appearance, on: monitor, policy: compactPolicy)
     }
 
-    /// Throws what `look(for:)` would for `appearance`'s colours and fonts, without laying it out.
-    private func check(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        _ = try context.resolve(appearance.backgroundColor)
-        _ = try context.resolve(appearance.textColor)
-        _ = try context.fonts.font(appearance.font, scale: context.pixelsPerPoint)
-        if !appearance.subtitle.isEmpty { _ = try context.fonts.font(appearance.effectiveSubtitleFont, scale: context.pixelsPerPoint) }
-    }
-
     private func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
         // The bar's position is drawn frame by frame: one look serves every progress value.
         var key = appearance
         if key.progress != nil { key.progress = 0 }
         if let cached = looks[key] { return cached }
-        let scale = context.pixelsPerPoint
-        let background = try context.resolve(appearance.backgroundColor)
-        let text = try context.resolve(appearance.textColor)
-        let font = try context.fonts.font(appearance.font, scale: scale)
-        let direction = appearance.textDirection
-        /// `text` on one line, shaped, ellipsized at a cluster boundary to `maxWidth`.
-        func fitted(_ text: String, _ stack: FontStack, maxWidth: Int) -> ShapedLine {
-            let fitted = BannerLayout.ellipsize(BannerLayout.singleLine(text), maxWidth: maxWidth) { stack.width(of: $0, direction: direction) }
-            return stack.shape(fitted, direction: direction)
-        }
-        let labelWidth = BannerLayout.maximumActionLabelWidth(monitorWidth: bannerWidth, scale: scale, count: appearance.actionLabels.count)
-        let actionLabel = appearance.actionLabel.isEmpty ? nil : fitted(appearance.actionLabel, font, maxWidth: labelWidth)
-        let secondaryActionLabel = appearance.secondaryActionLabel.isEmpty ? nil : fitted(appearance.secondaryActionLabel, font, maxWidth: labelWidth)
-        let buttons = BannerLayout.trailingButtons(
-            monitorWidth: bannerWidth, scale: scale, closeButton: appearance.closeButton,
-            actionLabelWidth: actionLabel?.width, secondaryActionLabelWidth: secondaryActionLabel?.width)
-        // The icon, loaded by presentTopBanner; one whose file went away since is left out.
-        var iconSide = 0
-        var iconBitmap: IconBitmap?
-        if case .file(let path)? = appearance.icon?.source {
-            iconSide = try context.iconSide(for: appearance)
-            iconBitmap = try? context.icons.bitmap(atPath: path, side: iconSide)
-        }
-        let maximumWidth = BannerLayout.maximumTitleWidth(
-            monitorWidth: bannerWidth, scale: scale, trailingWidth: buttons.width,
-            leadingWidth: iconBitmap == nil ? 0 : BannerLayout.iconLeadingWidth(side: iconSide, scale: scale))
-        let title = fitted(appearance.title, font, maxWidth: maximumWidth)
-        let titleMetrics = BannerLayout.LineMetrics(ascent: title.ascent, descent: title.descent)
-        var subtitle: PlacedText?
-        var subtitleMetrics: BannerLayout.LineMetrics?
-        if !appearance.subtitle.isEmpty {
-            let line = fitted(appearance.subtitle, try context.fonts.font(appearance.effectiveSubtitleFont, scale: scale), maxWidth: maximumWidth)
-            subtitleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
-            subtitle = PlacedText(line: line, baseline: 0, x: BannerLayout.titleX(monitorWidth: bannerWidth, textWidth: line.width))
-        }
-        let height = BannerLayout.bannerHeight(appearance, scale: scale)
-        let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
-        if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
-        var titleX = BannerLayout.titleX(monitorWidth: bannerWidth, textWidth: title.width)
-        var icon: PlacedIcon?
-        if let iconBitmap {
-            // Icon and text centred together; both lines start beside the icon.
-            let textWidth = max(title.width, subtitle?.line.width ?? 0)
-            let columns = BannerLayout.leadingIcon(monitorWidth: bannerWidth, side: iconSide, textWidth: textWidth, scale: scale)
-            titleX = columns.textX
-            subtitle?.x = columns.textX
-            let blockHeight = BannerLayout.iconSide(titleLine: titleMetrics.height, subtitleLine: subtitleMetrics?.height ?? 0, scale: scale)
-            let top = BannerLayout.iconTop(blockTop: baselines.title - titleMetrics.ascent, blockHeight: blockHeight, side: iconSide)
-            icon = PlacedIcon(bitmap: iconBitmap, frame: PixelRect(x: columns.iconX, y: top, width: iconSide, height: iconSide))
-        }
-        // The buttons' text sits on the title's baseline, so one line reads across the banner.
-        let closeButton = buttons.close.map { columns in
-            let glyph = font.shape(Self.closeGlyph)
-            return PlacedText(line: glyph, baseline: baselines.title, x: columns.x + (columns.width - glyph.width) / 2)
-        }
-        func actionButton(_ columns: PixelRange?, _ label: ShapedLine?) -> ActionButtonLook? {
-            guard let columns, let label else { return nil }
-            return ActionButtonLook(
-                box: BannerLayout.actionButtonFrame(columns, baseline: baselines.title, line: titleMetrics, bannerHeight: height, scale: scale),
-                label: PlacedText(line: label, baseline: baselines.title,
-                                  x: columns.x + BannerLayout.pixels(BannerLayout.actionButtonPadding, scale: scale)))
-        }
-        var look = Look(
-            title: title, background: background, text: text, font: font, height: height,
-            baseline: baselines.title, titleX: titleX,
-            subtitle: subtitle, icon: icon, closeButton: closeButton,
-            actionButton: actionButton(buttons.action, actionLabel),
-            secondaryActionButton: actionButton(buttons.secondaryAction, secondaryActionLabel),
-            hitAreas: BannerLayout.hitAreas(buttons, bannerHeight: height),
-            cornerRadius: BannerLayout.cornerRadius(appearance.cornerRadius, scale: scale, bannerWidth: bannerWidth, bannerHeight: height),
-            isMirrored: false
-        )
-        if appearance.layoutDirection == .rightToLeft { look.mirror(width: bannerWidth) }
+        let look = try Look(appearance, bannerWidth: bannerWidth, resources: context)
         if looks.count > 16 { looks.removeAll() }
         looks[key] = look
         return look
     }
-}
-
-extension BannerHost {
-    /// The close button's glyph: MULTIPLICATION X, drawn like text in the title's font stack.
-    static let closeGlyph = "\u{2715}"
-}
-
-/// An appearance ready to draw: colours resolved, font open, title fitted, positions in pixels.
-struct Look: Equatable {
-    var title: ShapedLine
-    var background: RGBA
-    var text: RGBA
-    var font: FontStack
-    var height: Int
-    var baseline: Int
-    var titleX: Int
-    var subtitle: PlacedText?
-    var icon: PlacedIcon?
-    var closeButton: PlacedText?
-    var actionButton: ActionButtonLook?
-    var secondaryActionButton: ActionButtonLook?
-    var hitAreas: BannerHitAreas
-    /// The bottom corners' radius in pixels, 0 for square ones.
-    var cornerRadius: Int
-    /// Laid out right to left: icon right of the text, buttons at the left edge, the progress
-    /// bar filling from the right.
-    var isMirrored: Bool
-
-    /// The same look mirrored across a banner `width` px wide (a right-to-left locale's layout):
-    /// every line keeps its width and moves to the mirrored place, so lines that started at one
-    /// edge beside the icon end at one edge beside it.
-    mutating func mirror(width: Int) {
-        titleX = BannerLayout.mirroredX(titleX, extent: title.width, width: width)
-        subtitle?.mirror(width: width)
-        if let frame = icon?.frame { icon?.frame = BannerLayout.mirrored(frame, width: width) }
-        closeButton?.mirror(width: width)
-        actionButton?.mirror(width: width)
-        secondaryActionButton?.mirror(width: width)
-        hitAreas = hitAreas.mirrored(width: width)
-        isMirrored = true
-    }
-
-    static func == (a: Look, b: Look) -> Bool {
-        a.title === b.title && a.background == b.background && a.text == b.text && a.font === b.font
-            && a.height == b.height && a.baseline == b.baseline && a.titleX == b.titleX && a.subtitle == b.subtitle
-            && a.icon == b.icon && a.closeButton == b.closeButton && a.actionButton == b.actionButton
-            && a.secondaryActionButton == b.secondaryActionButton
-            && a.hitAreas == b.hitAreas && a.cornerRadius == b.cornerRadius && a.isMirrored == b.isMirrored
-    }
-}
-
-/// The icon, scaled to its square and placed left of the text.
-struct PlacedIcon: Equatable {
-    var bitmap: IconBitmap
-    var frame: PixelRect
-}
-
-/// One line of text, fitted, shaped and placed: the subtitle, the ✕, the action button's label.
-struct PlacedText: Equatable {
-    var line: ShapedLine
-    var baseline: Int
-    var x: Int
-
-    mutating func mirror(width: Int) {
-        x = BannerLayout.mirroredX(x, extent: line.width, width: width)
-    }
-
-    static func == (a: PlacedText, b: PlacedText) -> Bool {
-        a.line === b.line && a.baseline == b.baseline && a.x == b.x
-    }
-}
-
-/// An action button: a box tinted with the text colour, and its label.
-struct ActionButtonLook: Equatable {
-    var box: PixelRect
-    var label: PlacedText
-
-    mutating func mirror(width: Int) {
-        box = BannerLayout.mirrored(box, width: width)
-        label.mirror(width: width)
-    }
-}
-
-/// What the back buffer holds, to skip redrawing frames that only move the window.
-private struct DrawnContent: Equatable {
-    var new: Look
-    var old: Look?
-    var progress: Double
-    var width: Int
-    var height: Int
-    /// Where each look's progress bar stands; nil for none.
-    var newBar: Double?
-    var oldBar: Double?
 }

@@ -4,10 +4,11 @@
 
 import CX11
 import BannerCore
+import BannerRuntime
 
 /// A back buffer the size of the banner. Every frame is drawn here completely, then copied to
 /// the window in one request, so the window never shows a half-drawn frame.
-final class Canvas {
+final class Canvas: BannerCanvas {
     private unowned let connection: XConnection
     /// Opaque, or ARGB while a compositor runs: then fills keep their alpha and the bottom
     /// corners are cut with anti-aliased edges.
@@ -137,8 +138,10 @@ final class Canvas {
 
     /// Xft's specs for `glyphs` of a line drawn from `x` with its baseline at `baseline`.
     private static func specs(_ glyphs: [PlacedGlyph], x: Int, baseline: Int) -> [XftGlyphFontSpec] {
-        glyphs.map { glyph in
-            XftGlyphFontSpec(font: glyph.font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x + glyph.x), y: Int16(clamping: baseline + glyph.y))
+        glyphs.compactMap { glyph in
+            glyph.xftFont.map { font in
+                XftGlyphFontSpec(font: font, glyph: FT_UInt(glyph.glyph), x: Int16(clamping: x + glyph.x), y: Int16(clamping: baseline + glyph.y))
+            }
         }
     }
 

@@ -4,24 +4,8 @@
 import CX11
 import Glibc
 import BannerCore
+import BannerRuntime
 
-/// Why a display could not be used.
-public enum BannerDisplayError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `XOpenDisplay` failed; the name is what was asked for (nil = `$DISPLAY` unset).
-    case cannotOpen(String?)
-    case noSuchMonitor(String, available: [String])
-    case xRequestFailed(String)
-
-    public var description: String {
-        switch self {
-        case .cannotOpen(nil): "cannot open display: DISPLAY is not set"
-        case .cannotOpen(let name?): "cannot open display '\(name.printable)'"
-        case .noSuchMonitor(let name, let available):
-            "no monitor named '\(name.printable)' (available: \(available.joined(separator: ", ")))"
-        case .xRequestFailed(let what): "the X server refused to \(what)"
-        }
-    }
-}
 
 /// A RandR monitor: its name and root-window rectangle.
 public struct Monitor: Sendable, Hashable {

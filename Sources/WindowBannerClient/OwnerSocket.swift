@@ -21,10 +21,11 @@ package struct OwnerPaths {
     package let startLock: String
     package let log: String
 
-    /// The paths for `display` (nil: `$DISPLAY`), creating the private directory if needed.
+    /// The paths for `display` (nil: the session's, see `sessionDisplay`), creating the
+    /// private directory if needed.
     package static func forDisplay(_ display: String?) throws(CommandFailure) -> OwnerPaths {
-        guard let display = display ?? environment("DISPLAY"), !display.isEmpty else {
-            throw CommandFailure("no display: set DISPLAY or pass --display", code: ExitStatus.displayUnavailable)
+        guard let display = display ?? sessionDisplay(environment), !display.isEmpty else {
+            throw CommandFailure("no display: set DISPLAY or WAYLAND_DISPLAY, or pass --display", code: ExitStatus.displayUnavailable)
         }
         let normalised = normalise(display)
         let directory = try privateDirectory()
@@ -38,9 +39,30 @@ package struct OwnerPaths {
         return paths
     }
 
+    /// The display a command serves when none is named: in a Wayland session
+    /// (`WAYLAND_DISPLAY` set) the compositor's, so the banner is a layer surface and never an
+    /// Xwayland window a compositor would tile; else the X display (`DISPLAY`).
+    /// `WINDOW_BANNER_BACKEND=x11` or `wayland` picks one of the two.
+    package static func sessionDisplay(_ variable: (String) -> String?) -> String? {
+        let wayland = variable("WAYLAND_DISPLAY").flatMap { $0.isEmpty ? nil : $0 }
+        let x11 = variable("DISPLAY").flatMap { $0.isEmpty ? nil : $0 }
+        switch variable("WINDOW_BANNER_BACKEND") {
+        case "x11": return x11
+        case "wayland": return wayland
+        default: return wayland ?? x11
+        }
+    }
+
+    /// Whether `display` names a Wayland compositor's socket (`wayland-0`, a path) rather than
+    /// an X display, whose names always have a colon (`:0`, `host:10.0`).
+    package static func isWayland(_ display: String) -> Bool {
+        !display.contains(":")
+    }
+
     /// `:0.0` and `unix:0` are the same display as `:0`; one owner serves them all.
     package static func normalise(_ display: String) -> String {
         var name = display
+        if isWayland(name) { return name }
         if name.hasPrefix("unix:") { name.removeFirst(4) }
         if let colon = name.lastIndex(of: ":"), let dot = name[colon...].firstIndex(of: ".") {
             name = String(name[..<dot])

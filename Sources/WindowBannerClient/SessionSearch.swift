@@ -29,8 +29,14 @@ package enum SessionSearch {
         if scan.display != nil || hasDisplayVariable { return .run }
         let owners = liveOwnerDisplays()
         guard owners.count == 1, let display = owners.first else { return .askLogind }
-        setenv("DISPLAY", display, 1)
+        export(display)
         return .run
+    }
+
+    /// Sets `display` as the variable its kind is named by: WAYLAND_DISPLAY for a compositor's
+    /// socket, DISPLAY for an X display.
+    package static func export(_ display: String) {
+        setenv(OwnerPaths.isWayland(display) ? "WAYLAND_DISPLAY" : "DISPLAY", display, 1)
     }
 
     /// True when DISPLAY or WAYLAND_DISPLAY names a display: the caller is in its session.
@@ -111,7 +117,9 @@ package enum SessionSearch {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name.hasPrefix("display"), name.hasSuffix(".sock") else { continue }
             let display = String(name.dropFirst("display".count).dropLast(".sock".count))
-            guard !display.isEmpty, case .success(let fd) = UnixSocket.connect(to: directory + "/" + name, timeout: 1) else { continue }
+            // A socket path's slashes are underscores in the file's name: that display cannot
+            // be named again from it.
+            guard !display.isEmpty, !display.hasPrefix("_"), case .success(let fd) = UnixSocket.connect(to: directory + "/" + name, timeout: 1) else { continue }
             close(fd)
             displays.append(display)
         }

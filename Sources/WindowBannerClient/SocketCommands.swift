@@ -205,9 +205,11 @@ package struct StatusCommand: ParsableCommand {
         Does not start an owner: with none running it reports no banner. The top-level JSON \
         fields describe the primary monitor's banner (or the first monitor showing one); \
         `monitors` lists each. --follow keeps running for a status bar: one line now, one per \
-        change, and across owners that stop and start (docs/status-bars.md). Exit codes: 0 \
+        change, and across owners that stop and start (docs/status-bars.md); --waybar prints \
+        what waybar's custom module reads. Exit codes: 0 \
         (also when nothing shows, and for --follow on SIGINT, SIGTERM or a closed output); 64 \
-        bad --format; 75 owner not reachable or silent; 76 protocol version mismatch.
+        bad --format, or --waybar with --json or --format; 75 owner not reachable or silent; \
+        76 protocol version mismatch.
         """
     )
 
@@ -220,10 +222,14 @@ package struct StatusCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("One line from a template: {title} {subtitle} {style} {id} {remaining} {queue} {progress} {hidden}; empty when nothing shows.", valueName: "template"))
     package var format: String?
 
+    @Flag(help: "Print waybar's JSON (a custom module with \"return-type\": \"json\"): text, tooltip, class, alt, percentage; markup-escaped.")
+    package var waybar = false
+
     @OptionGroup package var connection: ConnectionOptions
 
     package func validate() throws {
         if json, format != nil { throw ValidationError("--format cannot be combined with --json") }
+        if waybar, json || format != nil { throw ValidationError("--waybar cannot be combined with --\(json ? "json" : "format")") }
         if let format {
             do {
                 _ = try StatusFormat(format)
@@ -237,7 +243,7 @@ package struct StatusCommand: ParsableCommand {
         do {
             let template = try format.map(StatusFormat.init)
             if follow {
-                let line: (OwnerStatus?) -> String = json ? { StatusReport($0).jsonLine } : { (template ?? .title).line(for: $0) }
+                let line: (OwnerStatus?) -> String = waybar ? { WaybarStatus($0).line } : json ? { StatusReport($0).jsonLine } : { (template ?? .title).line(for: $0) }
                 let code = try StatusFollower(paths: try OwnerPaths.forDisplay(connection.display), timeout: try connection.replyTimeout(environment: processEnvironment()), line: line).run()
                 throw ExitCode(code)
             }
@@ -248,6 +254,10 @@ package struct StatusCommand: ParsableCommand {
             status = exchange?.response.status
             if let template {
                 print(template.line(for: status))
+                return
+            }
+            if waybar {
+                print(WaybarStatus(status).line)
                 return
             }
             output(StatusReport(status))
@@ -426,7 +436,7 @@ package struct StatusReport: Encodable {
 package struct ConnectionOptions: ParsableArguments {
     package init() {}
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("X display whose owner to use. Default: $DISPLAY, else the display of this user's running owner or of their active graphical session (docs/scripts.md).", valueName: "display"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Display whose owner to use: an X display or a Wayland socket. Default: $WAYLAND_DISPLAY, else $DISPLAY, else the display of this user's running owner or of their active graphical session (docs/scripts.md).", valueName: "display"))
     package var display: String?
 
     @Option(name: .customLong("owner-timeout"), parsing: .unconditional, help: ArgumentHelp("Give up (exit 75) when the owner does not answer within this many seconds. Default: $WINDOW_BANNER_OWNER_TIMEOUT, else 5.", valueName: "seconds"))

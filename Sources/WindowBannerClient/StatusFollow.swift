@@ -67,14 +67,20 @@ package struct StatusFormat {
         case "id": return report.id ?? ""
         case "remaining": return report.remaining.map(BannerFont.format) ?? ""
         case "queue": return String(report.queue)
-        case "progress": return report.progress.map { String(Int(($0 * 100).rounded())) } ?? ""
+        case "progress": return report.progress.flatMap(percent).map(String.init) ?? ""
         case "hidden": return report.hidden ?? ""
         default: return ""
         }
     }
 
+    /// A progress bar's fraction in whole percent, clamped to 0…100: a value off 0…1 from an
+    /// owner must not trap the conversion to Int. Nil for one that is not a number.
+    package static func percent(_ progress: Double) -> Int? {
+        progress.isFinite ? Int((min(max(progress, 0), 1) * 100).rounded()) : nil
+    }
+
     /// `text` with its line breaks and other control characters as spaces.
-    private static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         String(text.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : Character($0) })
     }
 }

@@ -4,7 +4,9 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
+import BannerWayland
 import BannerX11
+import BannerRuntime
 import Glibc
 import WindowBannerClient
 
@@ -21,7 +23,7 @@ struct DaemonCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("X display to serve. Default: $DISPLAY.", valueName: "display"))
+    @Option(help: ArgumentHelp("Display to serve: an X display (:0) or a Wayland compositor's socket (wayland-0). Default: $WAYLAND_DISPLAY, else $DISPLAY.", valueName: "display"))
     var display: String?
 
     @Option(name: .customLong("idle-exit"), parsing: .unconditional, help: ArgumentHelp("Exit after this many seconds with no banner and no queue; 0 = never. Default: the config file's [daemon] idle-exit, else 60 when started by show, never otherwise.", valueName: "seconds"))
@@ -53,18 +55,35 @@ struct DaemonCommand: ParsableCommand {
         let (idleSeconds, startupConfig) = try idleExitSeconds()
         let paths = try OwnerPaths.forDisplay(display)
         try takeOwnerLock(paths)
-        let banners: BannerDisplay
-        do {
-            banners = try BannerDisplay(name: paths.display)
-        } catch {
-            throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
-        }
         let log = OwnerLog(path: paths.log)
+        if OwnerPaths.isWayland(paths.display) {
+            let banners: WaylandDisplay
+            do {
+                banners = try WaylandDisplay(name: paths.display)
+            } catch {
+                throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
+            }
+            try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
+        } else {
+            let banners: BannerDisplay
+            do {
+                banners = try BannerDisplay(name: paths.display)
+            } catch {
+                throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
+            }
+            banners.onProtocolError = { error, dropped in
+                log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (a burst is logged as its first \(XProtocolError.reportedOneByOne) and a count)")
+            }
+            try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
+        }
+    }
+
+    /// Serves `banners` until the owner finishes: the socket, the signals, the ready line.
+    private func serve<Backend: BannerBackend>(
+        _ banners: Backend, paths: OwnerPaths, log: OwnerLog, idleSeconds: Double, startupConfig: StartupConfig?
+    ) throws(CommandFailure) {
         log.write("owner started for \(paths.display) (pid \(getpid()))")
         banners.onWarning = log.warning
-        banners.onProtocolError = { error, dropped in
-            log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (a burst is logged as its first \(XProtocolError.reportedOneByOne) and a count)")
-        }
         banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
         let listener = try UnixSocket.listen(at: paths.socket)
         DisplayLoss.removeOnExit(paths.socket)

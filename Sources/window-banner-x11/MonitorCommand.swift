@@ -15,6 +15,7 @@ import ArgumentParser
 import BannerConfig
 import BannerCore
 import BannerX11
+import BannerRuntime
 import Glibc
 import NetworkManagerBus
 import NetworkPath

@@ -9,13 +9,14 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
-import BannerX11
+import BannerRuntime
 import CMalloc
 import Glibc
 import OwnerProtocol
 import WindowBannerClient
 
-final class Owner {
+/// The owner's limits, the same for every backend.
+enum OwnerLimits {
     /// Connections served at once; more are answered `busy` and closed.
     static let maximumClients = 256
     /// A connection that sends no complete request within this time is closed.
@@ -24,8 +25,11 @@ final class Owner {
     static let frameReplyTimeout = 2.0
     /// The shortest keepalive interval a client may ask for.
     static let minimumKeepalive = 0.05
+}
 
-    let banners: BannerDisplay
+/// The owner of one display, on whichever backend draws there.
+final class Owner<Backend: BannerBackend> {
+    let banners: Backend
     private let paths: OwnerPaths
     private let listener: Int32
     private let idleExit: Double
@@ -55,7 +59,7 @@ final class Owner {
     private var listening = true
     private var listenerWatch: EventLoop.Token?
 
-    init(banners: BannerDisplay, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
+    init(banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
         self.banners = banners
         self.paths = paths
         self.listener = listener
@@ -116,14 +120,14 @@ final class Owner {
             // Full: make room by closing the connection that has waited longest without
             // sending a request, so idle or hostile peers can never lock a real client out.
             // Only when every slot holds a `--wait` client is the newcomer turned away.
-            if clients.count >= Self.maximumClients {
+            if clients.count >= OwnerLimits.maximumClients {
                 guard let idlest = clients.filter({ $0.value.waitingFor == nil && $0.value.deadline != nil }).keys.min() else {
-                    log("all \(Self.maximumClients) connections wait for their banners: turned a new one away")
-                    _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.busy, "owner busy: \(Self.maximumClients) clients waiting for their banners")))), to: fd)
+                    log("all \(OwnerLimits.maximumClients) connections wait for their banners: turned a new one away")
+                    _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.busy, "owner busy: \(OwnerLimits.maximumClients) clients waiting for their banners")))), to: fd)
                     close(fd)
                     continue
                 }
-                log("all \(Self.maximumClients) connections in use: closed the one idle longest")
+                log("all \(OwnerLimits.maximumClients) connections in use: closed the one idle longest")
                 drop(idlest)
             }
             nextClientID += 1
@@ -131,8 +135,8 @@ final class Owner {
             let client = Client(fd: fd)
             clients[id] = client
             client.watch = banners.loop.watch(fd: fd) { [unowned self] in readable(id) }
-            client.deadline = banners.loop.after(seconds: Self.requestTimeout) { [unowned self] in
-                log("a client sent no request within \(BannerFont.format(Self.requestTimeout)) s; closed it")
+            client.deadline = banners.loop.after(seconds: OwnerLimits.requestTimeout) { [unowned self] in
+                log("a client sent no request within \(BannerFont.format(OwnerLimits.requestTimeout)) s; closed it")
                 drop(id)
             }
         }
@@ -271,7 +275,7 @@ final class Owner {
             reply(id, OwnerResponse(error: OwnerError(.usage, message)), thenClose: true)
             return
         }
-        guard let display = command.connection.display ?? forwarded.environment["DISPLAY"],
+        guard let display = command.connection.display ?? OwnerPaths.sessionDisplay({ forwarded.environment[$0] }),
               OwnerPaths.normalise(display) == paths.display else {
             reply(id, redirect, thenClose: true)
             return
@@ -298,7 +302,7 @@ final class Owner {
             return
         }
         let banner: ScheduledBanner
-        let hosts: [BannerHost]
+        let hosts: [Backend.Host]
         var warnings: [String] = []
         do {
             let locale = request.locale ?? UserLocale.variables(in: processEnvironment())
@@ -374,7 +378,7 @@ final class Owner {
         if request.wait {
             requests[banner.token]?.waiters.insert(id)
             clients[id]?.waitingFor = banner.token
-            keepalive = request.keepalive.map { max(Self.minimumKeepalive, $0) }
+            keepalive = request.keepalive.map { max(OwnerLimits.minimumKeepalive, $0) }
             clients[id]?.keepaliveInterval = keepalive
         }
         let now = monotonicNow()
@@ -400,7 +404,7 @@ final class Owner {
             send(response, to: id, closing: !request.wait)
         } else {
             // "Returns once the banner is on screen": answer after each monitor drew a frame.
-            let timer = banners.loop.after(seconds: Self.frameReplyTimeout) { [unowned self] in
+            let timer = banners.loop.after(seconds: OwnerLimits.frameReplyTimeout) { [unowned self] in
                 flushPendingReplies(force: true)
             }
             pendingReplies.append(PendingReply(client: id, monitors: drawing, response: response, close: !request.wait, timer: timer))
@@ -511,7 +515,7 @@ final class Owner {
     /// (the button's command, `show --wait` told `action` or `secondary-action`, the next queued
     /// banner). An error, changing nothing, when no banner on screen has that button.
     private func act(_ request: ActionRequest) -> Result<Void, OwnerError> {
-        let hosts: [BannerHost]
+        let hosts: [Backend.Host]
         if let monitor = request.monitor {
             do {
                 hosts = try banners.hosts(named: monitor)
@@ -519,7 +523,7 @@ final class Owner {
                 return .failure(OwnerError(.usage, "\(error)"))
             }
         } else {
-            hosts = banners.hosts.filter { $0 === banners.primaryHost } + banners.hosts.filter { $0 !== banners.primaryHost }
+            hosts = banners.hosts.filter { $0 === banners.preferredHost } + banners.hosts.filter { $0 !== banners.preferredHost }
         }
         for host in hosts {
             guard let current = schedules[host.monitorName]?.current, request.id == nil || current.id == request.id,
@@ -552,7 +556,7 @@ final class Owner {
     /// keepalive frame every `keepalive` seconds so the client can tell a stalled owner.
     private func subscribe(_ id: Int, keepalive: Double?) {
         guard let client = clients[id] else { return }
-        client.keepaliveInterval = keepalive.map { max(Self.minimumKeepalive, $0) }
+        client.keepaliveInterval = keepalive.map { max(OwnerLimits.minimumKeepalive, $0) }
         // The first subscriber starts from what it is sent now; later ones may find others
         // still owed a change, which the next push brings to all.
         if subscribers.isEmpty { lastPushed = subscriberView() }
@@ -590,12 +594,12 @@ final class Owner {
             let schedule = schedules[host.monitorName] ?? BannerSchedule()
             let current = schedule.current
             return MonitorStatus(
-                monitor: host.monitorName, primary: host === banners.primaryHost, presented: host.isBannerPresented,
+                monitor: host.monitorName, primary: host === banners.preferredHost, presented: host.isBannerPresented,
                 title: current?.appearance.title, subtitle: current.flatMap { $0.appearance.subtitle.isEmpty ? nil : $0.appearance.subtitle },
                 id: current?.id, height: host.presentedHeight,
                 reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
                 remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count,
-                hidden: !host.isBannerPresented ? nil : banners.isScreenLocked ? "locked" : host.isWaitingForFullscreen ? "fullscreen" : nil,
+                hidden: host.hiddenReason,
                 style: current.flatMap { requests[$0.token]?.style }, progress: current?.appearance.progress,
                 actions: current.flatMap { $0.appearance.actionLabels.isEmpty ? nil : $0.appearance.actionLabels })
         }
@@ -605,7 +609,7 @@ final class Owner {
     // MARK: Schedule changes
 
     /// Carries out `change` on `host`; true when a frame will be drawn for it.
-    private func apply(_ change: ScheduleChange, on host: BannerHost) -> Bool {
+    private func apply(_ change: ScheduleChange, on host: Backend.Host) -> Bool {
         var drawing = false
         switch change.screen {
         case .unchanged:
@@ -644,7 +648,7 @@ final class Owner {
     /// The user dismissed the banner on `host` (it is already sliding out): its command runs,
     /// and the request ends with that reason on every monitor where it is the visible banner,
     /// the next queued banner taking its place.
-    private func userDismissed(_ reason: BannerDismissReason, on host: BannerHost) {
+    private func userDismissed(_ reason: BannerDismissReason, on host: Backend.Host) {
         guard let token = schedules[host.monitorName]?.current?.token else { return }
         if let command = requests[token]?.commands.command(for: reason), case .failure(let failure) = command.launch() {
             log("the \(reason == .clicked ? "--on-click" : "--action") command did not run: \(failure)")
@@ -701,7 +705,7 @@ final class Owner {
         }
     }
 
-    private func frameDrawn(on host: BannerHost) {
+    private func frameDrawn(on host: Backend.Host) {
         for index in pendingReplies.indices { pendingReplies[index].monitors.remove(host.monitorName) }
         flushPendingReplies(force: false)
         if !pendingReplies.contains(where: { $0.monitors.contains(host.monitorName) }) { host.onFrame = nil }
@@ -753,15 +757,17 @@ final class Owner {
             guard var schedule = schedules.removeValue(forKey: name) else { continue }
             let onIt = [schedule.currentKeepingTimeLeft(at: now)].compactMap { $0 } + schedule.queue
             var change = schedule.clear()
-            let homeless = onIt.filter { requests[$0.token].map { !$0.everyMonitor && $0.monitors == [name] } ?? false }
+            // With no monitor left to move to (a compositor's last output unplugged), they end.
+            let homeless = banners.preferredHost == nil ? []
+                : onIt.filter { requests[$0.token].map { !$0.everyMonitor && $0.monitors == [name] } ?? false }
             change.ended.removeAll { ended in homeless.contains { $0.token == ended.token } }
             for banner in homeless { requests[banner.token]?.monitors.remove(name) }
             moving += homeless.map { ($0, name) }
             endAll(change, on: name)
             finishHiding(on: name)
         }
-        let primary = banners.primaryHost
         for (banner, name) in moving {
+            guard let primary = banners.preferredHost else { continue }
             log("monitor \(name) is gone: \(banner.id.map { "banner \($0)" } ?? "the banner \"\(banner.appearance.title)\"") moves to the primary monitor \(primary.monitorName)")
             carry(banner, to: primary, at: now)
         }
@@ -793,7 +799,7 @@ final class Owner {
 
     /// Adds `banner`, already shown elsewhere, to `host`'s schedule as its request asked
     /// (replacing, or queued with `--enqueue`).
-    private func carry(_ banner: ScheduledBanner, to host: BannerHost, at now: MonotonicTime) {
+    private func carry(_ banner: ScheduledBanner, to host: Backend.Host, at now: MonotonicTime) {
         guard let request = requests[banner.token] else { return }
         requests[banner.token]?.monitors.insert(host.monitorName)
         let (change, _) = schedules[host.monitorName, default: BannerSchedule()].show(banner, enqueue: request.enqueue, at: now)

@@ -4,6 +4,7 @@
 
 import BannerConfig
 import BannerX11
+import BannerRuntime
 import OwnerProtocol
 import WindowBannerClient
 

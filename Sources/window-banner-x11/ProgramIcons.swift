@@ -4,6 +4,7 @@
 // finds the checkout's `Resources/icons`.
 
 import BannerX11
+import BannerRuntime
 
 enum ProgramIcons {
     /// The icon directories that exist for this binary: the installed one, then the source

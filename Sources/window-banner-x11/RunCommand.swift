@@ -4,6 +4,7 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
+import BannerRuntime
 import BannerX11
 import Glibc
 import WindowBannerClient
@@ -26,10 +27,10 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Dismiss after this many seconds. Default: stay until a signal or COMMAND's end.", valueName: "seconds"))
     var timeout: String?
 
-    @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor name, 'primary' or 'all'. Default: primary.", valueName: "name"))
+    @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor or Wayland output name, 'primary' or 'all'. Default: primary.", valueName: "name"))
     var monitor: String?
 
-    @Option(help: ArgumentHelp("X display to use. Default: $DISPLAY, else the user's session (docs/scripts.md).", valueName: "display"))
+    @Option(help: ArgumentHelp("Display to use: an X display (:0) or a Wayland compositor's socket (wayland-0). Default: $WAYLAND_DISPLAY, else $DISPLAY (WINDOW_BANNER_BACKEND=x11 or wayland picks one); with neither, the user's session (docs/scripts.md).", valueName: "display"))
     var display: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("Command to run while the banner shows.", valueName: "command"))
@@ -56,10 +57,22 @@ struct RunCommand: ParsableCommand {
             throw fail("\(error)", code: ExitStatus.usage)
         }
 
-        let banners = try openBannerDisplay(display)
+        let name = display ?? OwnerPaths.sessionDisplay(environment)
+        if let name, OwnerPaths.isWayland(name) {
+            try show(look, on: try openWaylandBannerDisplay(name), policy: policy, placement: placement, fullscreen: fullscreen, duration: duration)
+        } else {
+            try show(look, on: try openBannerDisplay(display), policy: policy, placement: placement, fullscreen: fullscreen, duration: duration)
+        }
+    }
+
+    /// Shows `look` on `banners` until the timeout, a signal, the command's end or the user.
+    private func show<Backend: BannerBackend>(
+        _ look: TopBannerAppearance, on banners: Backend, policy: CompactPolicy, placement: EdgePlacement, fullscreen: FullscreenPolicy,
+        duration: Double?
+    ) throws {
         defer { banners.close() }
 
-        var hosts: [BannerHost]
+        var hosts: [Backend.Host]
         // `all` follows the monitors: one plugged in while the banner shows gets it too.
         let everyMonitor = monitor == "all"
         do {
@@ -105,7 +118,7 @@ struct RunCommand: ParsableCommand {
             // A banner whose monitor was unplugged moves to the primary monitor, as the owner's do.
             hosts.removeAll { host in !banners.hosts.contains { $0 === host } }
             guard hosts.isEmpty, !dismissed else { return }
-            let primary = banners.primaryHost
+            guard let primary = banners.preferredHost else { return }
             primary.compactPolicy = policy
             primary.placement = placement
             primary.fullscreenPolicy = fullscreen
@@ -164,7 +177,7 @@ struct RunCommand: ParsableCommand {
 
     /// A line about a title below WCAG's contrast, or nil. The default look (the original's
     /// white on systemGreen, which falls short) is only checked with `--strict-contrast`.
-    private func contrastProblem(of look: TopBannerAppearance, on banners: BannerDisplay) throws(BannerValueError) -> String? {
+    private func contrastProblem(of look: TopBannerAppearance, on banners: some BannerBackend) throws(BannerValueError) -> String? {
         try banners.contrast(of: look).warning(for: look, reference: .default, written: appearance.settings, strict: appearance.strictContrast)
     }
 }

@@ -65,7 +65,7 @@ enum SessionRouting {
         /// whatever the caller set itself.
         func adopt() {
             guard let session else {
-                if let display { setenv("DISPLAY", display, 1) }
+                if let display { SessionSearch.export(display) }
                 return
             }
             let runtime = environment("XDG_RUNTIME_DIR") ?? runtimeDirectory ?? "/run/user/\(uid)"

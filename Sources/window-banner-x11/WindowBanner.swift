@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import BannerX11
+import BannerRuntime
 import CMalloc
 import WindowBannerClient
 

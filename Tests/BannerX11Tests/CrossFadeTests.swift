@@ -6,6 +6,7 @@
 
 import BannerCore
 import BannerX11
+import BannerRuntime
 import CX11
 import Testing
 import X11TestSupport

@@ -5,6 +5,7 @@
 
 import BannerCore
 @testable import BannerX11
+@testable import BannerRuntime
 import Glibc
 import Testing
 import X11TestSupport

@@ -6,6 +6,7 @@
 // longer (`make fuzz`).
 
 @testable import BannerX11
+@testable import BannerRuntime
 import Glibc
 import ProcessTestSupport
 import Testing

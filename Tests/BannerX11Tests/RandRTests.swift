@@ -4,6 +4,7 @@
 
 import BannerCore
 import BannerX11
+import BannerRuntime
 import Testing
 import X11TestSupport
 

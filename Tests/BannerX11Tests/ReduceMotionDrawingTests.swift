@@ -3,6 +3,7 @@
 
 import BannerCore
 @testable import BannerX11
+import BannerRuntime
 import Testing
 import X11TestSupport
 

@@ -5,7 +5,9 @@
 
 import BannerCore
 @testable import BannerX11
+@testable import BannerRuntime
 import CX11
+import CText
 import Foundation
 import ProcessTestSupport
 import Testing

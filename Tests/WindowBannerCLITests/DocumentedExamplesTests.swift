@@ -218,21 +218,24 @@ extension WindowBannerCLITests {
         }
 
         @Test func swiftExamplesAreCompiledAndRunByATest() throws {
-            let source = try String(contentsOfFile: Self.packageRoot + "/Tests/BannerX11Tests/DocumentedSwiftExamples.swift", encoding: .utf8)
+            let source = try ["BannerX11Tests/DocumentedSwiftExamples.swift", "BannerWaylandTests/DocumentedWaylandExamples.swift"]
+                .map { try String(contentsOfFile: Self.packageRoot + "/Tests/" + $0, encoding: .utf8) }.joined(separator: "\n")
             let tested = Self.normalized(source)
             let examples = try Self.blocks().filter { $0.language == "swift" && $0.skipReason == nil }
             #expect(!examples.isEmpty)
             for block in examples {
                 let lines = Self.normalized(block.body).split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("import ") }
-                #expect(tested.contains(lines.joined(separator: "\n")), "\(block) is not in DocumentedSwiftExamples.swift, line for line")
+                #expect(tested.contains(lines.joined(separator: "\n")), "\(block) is not in DocumentedSwiftExamples.swift or DocumentedWaylandExamples.swift, line for line")
             }
         }
 
-        /// Lines without leading indentation; `BannerDisplay()` is the test's `BannerDisplay(name: displayName)`.
+        /// Lines without leading indentation; `BannerDisplay()` is the test's `BannerDisplay(name: displayName)`,
+        /// `WaylandDisplay()` its `WaylandDisplay(name: socketPath)`.
         static func normalized(_ text: String) -> String {
             text.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .map { $0.replacingOccurrences(of: "BannerDisplay(name: displayName)", with: "BannerDisplay()") }
+                .map { $0.replacingOccurrences(of: "WaylandDisplay(name: socketPath)", with: "WaylandDisplay()") }
                 .joined(separator: "\n")
         }
     }

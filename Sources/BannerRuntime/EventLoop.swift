@@ -25,8 +25,7 @@ public final class EventLoop {
     private var nextID = 0
     private var readers: [Token: (fd: Int32, events: Int16, action: () -> Void)] = [:]
     private var timers: [Token: Timer] = [:]
-    /// Called before every sleep; returns the earliest time it wants to run again.
-    var prepare: [() -> MonotonicTime?] = []
+    private var prepare: [() -> MonotonicTime?] = []
     private var stopped = false
 
     public init() {}
@@ -37,6 +36,12 @@ public final class EventLoop {
         let token = makeToken()
         readers[token] = (fd, events, action)
         return token
+    }
+
+    /// Changes what a watch waits for (a socket with unsent requests also waits for POLLOUT);
+    /// harmless when the watch is gone.
+    public func change(_ token: Token, events: Int16) {
+        readers[token]?.events = events
     }
 
     /// Runs `action` once, `seconds` from now.
@@ -53,10 +58,16 @@ public final class EventLoop {
         timers[token] = nil
     }
 
+    /// Calls `prepare` before every sleep — a display draws its due frames and flushes them
+    /// there — and wakes no later than the earliest time one of them returns.
+    public func beforeEverySleep(_ prepare: @escaping () -> MonotonicTime?) {
+        self.prepare.append(prepare)
+    }
+
     /// Runs `action` every time the loop is about to sleep, after the displays drew their due
     /// frames and flushed them (so work done there never delays a frame).
     public func beforeSleep(_ action: @escaping () -> Void) {
-        prepare.append {
+        beforeEverySleep {
             action()
             return nil
         }

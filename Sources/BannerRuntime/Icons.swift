@@ -82,9 +82,9 @@ public enum IconProblem: Error, Sendable, Equatable, CustomStringConvertible {
 /// Finds icons and keeps the last eight used, scaled to the sizes they are drawn at — never at
 /// the file's own size — so a banner shown again does not read its file again (a changed file
 /// is read anew).
-final class IconLibrary {
+public final class IconLibrary {
     /// The search path for names when the caller gives none.
-    var searchPath: IconSearchPath
+    public var searchPath: IconSearchPath
     private var scaled: [String: (stamp: FileStamp, bySide: [Int: IconBitmap])] = [:]
     /// The paths in `scaled`, least recently used first: the icon on screen stays kept.
     private var recentPaths: [String] = []
@@ -96,14 +96,14 @@ final class IconLibrary {
     /// few milliseconds, well inside a frame slot; a 4096x4096 one about a hundred.
     static let inlineDecodePixels = 512 * 512
 
-    init(searchPath: IconSearchPath) {
+    public init(searchPath: IconSearchPath) {
         self.searchPath = searchPath
     }
 
     /// The PNG file `icon` stands for, as an absolute path, not read yet: a theme name in the
     /// size that suits an icon drawn `size` px tall, a relative path taken from `directory`
     /// (nil: this process's working directory).
-    func locate(_ icon: BannerIcon, size: Int, searchPath: IconSearchPath?, directory: String?) -> Result<String, IconProblem> {
+    public func locate(_ icon: BannerIcon, size: Int, searchPath: IconSearchPath?, directory: String?) -> Result<String, IconProblem> {
         switch icon.source {
         case .file(let file):
             .success(file.hasPrefix("/") ? file : IconSearchPath.joined(directory ?? Self.workingDirectory, file))
@@ -113,13 +113,13 @@ final class IconLibrary {
     }
 
     /// True when `path` is decoded at every one of `sides` and has not changed since.
-    func isReady(path: String, sides: [Int]) -> Bool {
+    public func isReady(path: String, sides: [Int]) -> Bool {
         guard let cached = scaled[path], FileStamp(path: path) == cached.stamp else { return false }
         return sides.allSatisfy { cached.bySide[$0] != nil }
     }
 
     /// Decodes `path` now at each of `sides` it is not cached at.
-    func prepare(path: String, sides: [Int]) throws(IconProblem) {
+    public func prepare(path: String, sides: [Int]) throws(IconProblem) {
         guard !isReady(path: path, sides: sides) else { return }
         let decoded = try PNGFile.decode(path: path, sides: sides)
         store(decoded, path: path)
@@ -128,7 +128,7 @@ final class IconLibrary {
     /// Decodes `path` at `sides` on a worker thread when it is large (a small one at once), and
     /// calls `completion` from `loop` with the outcome; the decoded squares are cached. The
     /// loop goes on drawing frames meanwhile.
-    func prepareInBackground(path: String, sides: [Int], loop: EventLoop, completion: @escaping (IconProblem?) -> Void) {
+    public func prepareInBackground(path: String, sides: [Int], loop: EventLoop, completion: @escaping (IconProblem?) -> Void) {
         if isReady(path: path, sides: sides) { return completion(nil) }
         guard (PNGFile.pixelCount(path: path) ?? 0) > Self.inlineDecodePixels else {
             do throws(IconProblem) {
@@ -156,7 +156,7 @@ final class IconLibrary {
     }
 
     /// `path`'s icon scaled to a `side`×`side` square: from the cache, or decoded now.
-    func bitmap(atPath path: String, side: Int) throws(IconProblem) -> IconBitmap {
+    public func bitmap(atPath path: String, side: Int) throws(IconProblem) -> IconBitmap {
         try prepare(path: path, sides: [side])
         guard let bitmap = scaled[path]?.bySide[side] else { throw .unreadable(path: path, reason: "changed while it was read") }
         used(path)

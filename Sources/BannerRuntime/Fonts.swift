@@ -1,67 +1,101 @@
-// Fonts through fontconfig and Xft: a core `BannerFont` becomes a fontconfig pattern, the
-// pattern becomes a `FontStack` — the open XftFont fontconfig matched, followed by the fonts it
-// sorts after it — and each cluster of text is given the first font of the stack that has all of
-// it (colour emoji fonts first for emoji). TextShaping.swift shapes and orders the text with
-// them. Stacks are cached per pattern and destroyed together when the display closes (see
-// `closeAll` for why "destroyed").
+// Fonts through fontconfig, for every backend: a core `BannerFont` becomes a fontconfig pattern,
+// the pattern becomes a `FontStack` — the font fontconfig matched, followed by the fonts it sorts
+// after it — and each cluster of text is given the first font of the stack that has all of it
+// (colour emoji fonts first for emoji). TextShaping.swift shapes and orders the text with them.
+// How a matched font is opened is the backend's (`FontOpener`): X11 opens it with Xft, which
+// draws it; Wayland with FreeType, whose glyphs it draws itself. Either way HarfBuzz shapes with
+// the opened font's own FreeType face, so both backends place the same glyphs.
+// Stacks are cached per pattern and closed together when the display closes.
 
 import BannerCore
-import CX11
+import CText
 import Glibc
 import Synchronization
 
-/// An open Xft font: one face at one pixel size, and the HarfBuzz font that shapes text for it.
-final class LoadedFont {
-    let handle: UnsafeMutablePointer<XftFont>
+/// How a backend opens the fonts fontconfig matched.
+public protocol FontOpener: AnyObject {
+    /// Completes a parsed request the way this backend renders (DPI, antialiasing, hinting),
+    /// after fontconfig's own substitutions.
+    func substituteDefaults(_ request: OpaquePointer)
+    /// Opens the matched, render-prepared `pattern`, taking it over on success (the caller
+    /// destroys it otherwise); nil when the font cannot be opened.
+    func open(_ pattern: OpaquePointer) -> (any OpenFont)?
+    /// Called once before every font is closed (the display is closing).
+    func willCloseAll()
+}
+
+extension FontOpener {
+    public func willCloseAll() {}
+}
+
+/// One face at one pixel size, as a backend opened it.
+public protocol OpenFont: AnyObject {
+    /// The pattern it was opened from (kept by the font).
+    var pattern: OpaquePointer { get }
+    /// Rows above and below the baseline, in pixels.
+    var ascent: Int { get }
+    var descent: Int { get }
+    /// Calls `body` with the font's FreeType face while it may be used; nil when there is none.
+    func withFace<Result>(_ body: (FT_Face) -> Result) -> Result?
+    func close()
+}
+
+/// An open font: one face at one pixel size, and the HarfBuzz font that shapes text for it.
+public final class LoadedFont {
+    /// The backend's font (an Xft font on X11, a FreeType face on Wayland).
+    public let opened: any OpenFont
     /// What fontconfig actually picked.
-    let matchedFamily: String
+    public let matchedFamily: String
     /// A colour font (Noto Color Emoji's bitmaps): preferred for clusters shown as emoji.
-    let isColour: Bool
-    private unowned let connection: XConnection
+    public let isColour: Bool
+    /// The characters the font has (fontconfig's charset of the matched pattern).
+    private let charset: OpaquePointer?
     private var shaper: OpaquePointer?
     private var shaperMade = false
 
-    init(handle: UnsafeMutablePointer<XftFont>, matchedFamily: String, connection: XConnection) {
-        self.handle = handle
+    init(opened: any OpenFont, matchedFamily: String) {
+        self.opened = opened
         self.matchedFamily = matchedFamily
-        self.connection = connection
         var colour = FcBool(FcFalse)
-        isColour = FcPatternGetBool(handle.pointee.pattern, wb_FC_COLOR(), 0, &colour) == FcResultMatch && colour != FcBool(FcFalse)
+        isColour = FcPatternGetBool(opened.pattern, wb_FC_COLOR(), 0, &colour) == FcResultMatch && colour != FcBool(FcFalse)
+        var charset: OpaquePointer?
+        self.charset = FcPatternGetCharSet(opened.pattern, wb_FC_CHARSET(), 0, &charset) == FcResultMatch ? charset : nil
     }
 
-    var ascent: Int { Int(handle.pointee.ascent) }
-    var descent: Int { Int(handle.pointee.descent) }
+    public var ascent: Int { opened.ascent }
+    public var descent: Int { opened.descent }
 
-    /// Whether the font has a glyph for `scalar` (`XftCharExists`).
+    /// Whether the font has a glyph for `scalar` (its charset, as `XftCharExists` reads it).
     func has(_ scalar: Unicode.Scalar) -> Bool {
-        XftCharExists(connection.display, handle, scalar.value) != 0
+        guard let charset else { return false }
+        return FcCharSetHasChar(charset, scalar.value) != 0
     }
 
-    /// The HarfBuzz font that shapes for this one: its face is the Xft font's FreeType face
-    /// (referenced, so it outlives Xft closing the file), read through HarfBuzz's own OpenType
-    /// functions at the font's pixel size in 26.6 units — unhinted, as `hb-shape` shapes the
-    /// same file. Nil when the face cannot be had.
+    /// The HarfBuzz font that shapes for this one: its face is the opened font's FreeType face
+    /// (referenced, so it outlives the backend closing the file), read through HarfBuzz's own
+    /// OpenType functions at the font's pixel size in 26.6 units — unhinted, as `hb-shape`
+    /// shapes the same file. Nil when the face cannot be had.
     var shapingFont: OpaquePointer? {
         if shaperMade { return shaper }
         shaperMade = true
-        guard let face = XftLockFace(handle) else { return nil }
-        defer { XftUnlockFace(handle) }
-        guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
-        defer { hb_face_destroy(hbFace) }
-        guard let font = hb_font_create(hbFace) else { return nil }
         let pixelSize = self.pixelSize
-        let scale = Int32((pixelSize * 64).rounded())
-        hb_font_set_scale(font, scale, scale)
-        // Bitmap fonts (colour emoji) pick their strike by ppem.
-        let ppem = UInt32(pixelSize.rounded())
-        hb_font_set_ppem(font, ppem, ppem)
-        shaper = font
-        return font
+        shaper = opened.withFace { face -> OpaquePointer? in
+            guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
+            defer { hb_face_destroy(hbFace) }
+            guard let font = hb_font_create(hbFace) else { return nil }
+            let scale = Int32((pixelSize * 64).rounded())
+            hb_font_set_scale(font, scale, scale)
+            // Bitmap fonts (colour emoji) pick their strike by ppem.
+            let ppem = UInt32(pixelSize.rounded())
+            hb_font_set_ppem(font, ppem, ppem)
+            return font
+        } ?? nil
+        return shaper
     }
 
     /// The font file and the face's index in it (what `hb-shape` and `hb-view` are given).
-    var file: (path: String, index: Int)? {
-        let pattern = handle.pointee.pattern
+    public var file: (path: String, index: Int)? {
+        let pattern = opened.pattern
         var path: UnsafeMutablePointer<FcChar8>?
         guard FcPatternGetString(pattern, wb_FC_FILE(), 0, &path) == FcResultMatch, let path else { return nil }
         var index: Int32 = 0
@@ -69,10 +103,10 @@ final class LoadedFont {
         return (String(cString: path), Int(index))
     }
 
-    /// The size Xft draws the font at: the pattern's pixel size, times the factor fontconfig
+    /// The size the font is drawn at: the pattern's pixel size, times the factor fontconfig
     /// scales a bitmap-only font's fixed strike by (Noto Color Emoji's 109 px strike drawn at 17).
-    var pixelSize: Double {
-        let pattern = handle.pointee.pattern
+    public var pixelSize: Double {
+        let pattern = opened.pattern
         var size = 0.0
         guard FcPatternGetDouble(pattern, wb_FC_PIXEL_SIZE(), 0, &size) == FcResultMatch, size > 0 else {
             return Double(ascent + descent)
@@ -87,17 +121,17 @@ final class LoadedFont {
     func close() {
         if let shaper { hb_font_destroy(shaper) }
         shaper = nil
-        XftFontClose(connection.display, handle)
+        opened.close()
     }
 }
 
 /// The font fontconfig matched for a pattern, then the fallbacks fontconfig sorts after it for the
 /// same pattern (`FcFontSort`), opened on first use; and the lines of text shaped with them
 /// (see TextShaping.swift), cached.
-final class FontStack {
+public final class FontStack {
     /// The matched font: draws every cluster it has, and the .notdef box for those no font has.
-    let primary: LoadedFont
-    unowned let connection: XConnection
+    public let primary: LoadedFont
+    private unowned let opener: any FontOpener
     /// The substituted request, which `FcFontRenderPrepare` completes into each fallback's pattern.
     private let request: OpaquePointer
     /// Every font in fontconfig's order for the request, untrimmed: the first font covering a
@@ -112,11 +146,11 @@ final class FontStack {
     /// HarfBuzz's buffer, reused for every run shaped with this stack.
     let buffer: OpaquePointer?
 
-    init(primary: LoadedFont, request: OpaquePointer, sorted: UnsafeMutablePointer<FcFontSet>?, connection: XConnection) {
+    init(primary: LoadedFont, request: OpaquePointer, sorted: UnsafeMutablePointer<FcFontSet>?, opener: any FontOpener) {
         self.primary = primary
         self.request = request
         self.sorted = sorted
-        self.connection = connection
+        self.opener = opener
         buffer = hb_buffer_create()
     }
 
@@ -180,12 +214,12 @@ final class FontStack {
     private func open(_ candidate: OpaquePointer) -> LoadedFont? {
         guard let prepared = FcFontRenderPrepare(nil, request, candidate) else { return nil }
         let family = FontLibrary.family(of: prepared)
-        // XftFontOpenPattern owns `prepared` from here on, on success.
-        guard let handle = XftFontOpenPattern(connection.display, prepared) else {
+        // The opener owns `prepared` from here on, on success.
+        guard let opened = opener.open(prepared) else {
             FcPatternDestroy(prepared)
             return nil
         }
-        return LoadedFont(handle: handle, matchedFamily: family, connection: connection)
+        return LoadedFont(opened: opened, matchedFamily: family)
     }
 
     /// Closes every font of the stack and frees fontconfig's list.
@@ -202,20 +236,20 @@ final class FontStack {
 }
 
 /// Opens font stacks on demand and keeps them until `closeAll`.
-final class FontLibrary {
-    private unowned let connection: XConnection
+public final class FontLibrary {
+    private let opener: any FontOpener
     private var open: [String: FontStack] = [:]
     /// Warnings about substituted families, reported once each.
-    private(set) var warnedFamilies: Set<String> = []
-    var warn: (String) -> Void = { _ in }
+    public private(set) var warnedFamilies: Set<String> = []
+    public var warn: (String) -> Void = { _ in }
 
-    init(connection: XConnection) { self.connection = connection }
+    public init(opener: any FontOpener) { self.opener = opener }
 
     /// Generic fontconfig names that never match a family of the same name.
     private static let genericFamilies: Set<String> = ["sans-serif", "sans", "serif", "monospace", "mono", "system-ui", "emoji"]
 
     /// The font stack for `font` at `scale` pixels per point.
-    func font(_ font: BannerFont, scale: Double) throws(BannerValueError) -> FontStack {
+    public func font(_ font: BannerFont, scale: Double) throws(BannerValueError) -> FontStack {
         let pattern = font.fontconfigPattern(pixelsPerPoint: scale)
         if let cached = open[pattern] { return cached }
         FontWarmup.finish()
@@ -223,18 +257,18 @@ final class FontLibrary {
             throw .font(font.description, reason: "fontconfig cannot parse it")
         }
         FcConfigSubstitute(nil, request, FcMatchPattern)
-        XftDefaultSubstitute(connection.display, connection.screen, request)
+        opener.substituteDefaults(request)
         var result = FcResultNoMatch
         guard let match = FcFontMatch(nil, request, &result) else {
             FcPatternDestroy(request)
             throw .font(font.description, reason: "no font matches it")
         }
         let matchedFamily = Self.family(of: match)
-        // XftFontOpenPattern owns `match` from here on, on success.
-        guard let handle = XftFontOpenPattern(connection.display, match) else {
+        // The opener owns `match` from here on, on success.
+        guard let opened = opener.open(match) else {
             FcPatternDestroy(match)
             FcPatternDestroy(request)
-            throw .font(font.description, reason: "Xft cannot open the matched font '\(matchedFamily)'")
+            throw .font(font.description, reason: "cannot open the matched font '\(matchedFamily)'")
         }
         let requested = font.primaryFamily
         if !Self.genericFamilies.contains(requested.lowercased()),
@@ -243,9 +277,9 @@ final class FontLibrary {
             warnedFamilies.insert(requested)
             warn("font family '\(requested.printable)' not found; using '\(matchedFamily)'")
         }
-        let primary = LoadedFont(handle: handle, matchedFamily: matchedFamily, connection: connection)
+        let primary = LoadedFont(opened: opened, matchedFamily: matchedFamily)
         let sorted = FcFontSort(nil, request, FcBool(FcFalse), nil, &result)
-        let stack = FontStack(primary: primary, request: request, sorted: sorted, connection: connection)
+        let stack = FontStack(primary: primary, request: request, sorted: sorted, opener: opener)
         open[pattern] = stack
         return stack
     }
@@ -259,22 +293,10 @@ final class FontLibrary {
         return String(cString: familyPointer)
     }
 
-    /// Closes and destroys every font; call before the connection closes.
-    ///
-    /// Xft keeps closed fonts in a cache and destroys what is left there from its own
-    /// XCloseDisplay hook, which runs after libXrender's. Freeing their glyph sets at that point
-    /// registers the dying display with libXrender again, and a display opened later at the same
-    /// address inherits that stale record: its Render requests go out with an opcode read from
-    /// freed memory (hung replies, "extra reply data" aborts, nothing drawn). With the cache
-    /// turned off, each font dies here, while Render's record of the display is still sound.
-    func closeAll() {
+    /// Closes every font; call before the display connection closes.
+    public func closeAll() {
         FontWarmup.finish()
-        if let noCache = FcPatternCreate() {
-            FcPatternAddInteger(noCache, XFT_MAX_UNREF_FONTS, 0)
-            // Xft owns the pattern from here on. It replaces the display's Xft defaults, which
-            // nothing reads again once the fonts are gone.
-            XftDefaultSet(connection.display, noCache)
-        }
+        opener.willCloseAll()
         for stack in open.values { stack.close() }
         open.removeAll()
     }

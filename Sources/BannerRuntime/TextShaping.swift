@@ -3,45 +3,51 @@
 // cut into runs of whole clusters that share a level, a script and a font (FontStack picks the
 // font per cluster), HarfBuzz shapes each run in its own font with the whole line as context
 // (Arabic joins across a font change), and the runs are put in visual order (BidiOrder, rule L2).
-// The result is a list of positioned glyphs that Xft draws in one request, and the line's
+// The result is a list of positioned glyphs that a backend draws (Xft in one request on X11,
+// FreeType into a shared-memory buffer on Wayland), and the line's
 // measurements: its advance width and the ascent and descent of the fonts it uses.
 
 import BannerCore
-import CX11
+import CText
 
 /// One glyph, placed relative to the line's left edge and baseline.
-struct PlacedGlyph: Equatable {
-    var font: UnsafeMutablePointer<XftFont>
-    var glyph: UInt32
-    var x: Int
-    var y: Int
+public struct PlacedGlyph: Equatable {
+    /// The font of the glyph's run.
+    public var font: LoadedFont
+    public var glyph: UInt32
+    public var x: Int
+    public var y: Int
+
+    public static func == (a: PlacedGlyph, b: PlacedGlyph) -> Bool {
+        a.font === b.font && a.glyph == b.glyph && a.x == b.x && a.y == b.y
+    }
 }
 
 /// A shaped, ordered and measured line of text.
-final class ShapedLine {
+public final class ShapedLine {
     struct Key: Hashable {
         var text: String
         var direction: TextDirection
     }
 
-    let text: String
+    public let text: String
     /// Left to right, as drawn.
-    let glyphs: [PlacedGlyph]
+    public let glyphs: [PlacedGlyph]
     /// The advance width in pixels.
-    let width: Int
+    public let width: Int
     /// The tallest ascent and deepest descent among the stack's primary font and the fonts the
     /// line uses, so a taller fallback grows the line instead of being clipped.
-    let ascent: Int
-    let descent: Int
+    public let ascent: Int
+    public let descent: Int
     /// The paragraph's resolved direction: where its reading starts.
-    let isRightToLeft: Bool
+    public let isRightToLeft: Bool
     /// Colour fonts' glyphs (emoji) among `glyphs`.
-    let colourFonts: Set<UnsafeMutablePointer<XftFont>>
-    var hasColourGlyphs: Bool { !colourFonts.isEmpty }
-    func isColour(_ glyph: PlacedGlyph) -> Bool { colourFonts.contains(glyph.font) }
+    let colourFonts: Set<ObjectIdentifier>
+    public var hasColourGlyphs: Bool { !colourFonts.isEmpty }
+    public func isColour(_ glyph: PlacedGlyph) -> Bool { colourFonts.contains(ObjectIdentifier(glyph.font)) }
     /// The runs as shaped, in visual order: each one's text, font and embedding level (tests
     /// compare them with `hb-shape`).
-    let runs: [ShapedRun]
+    public let runs: [ShapedRun]
 
     init(text: String, glyphs: [PlacedGlyph], width: Int, ascent: Int, descent: Int, isRightToLeft: Bool, runs: [ShapedRun]) {
         self.text = text
@@ -51,22 +57,22 @@ final class ShapedLine {
         self.descent = descent
         self.isRightToLeft = isRightToLeft
         self.runs = runs
-        colourFonts = Set(runs.filter { $0.font.isColour }.map(\.font.handle))
+        colourFonts = Set(runs.filter { $0.font.isColour }.map { ObjectIdentifier($0.font) })
     }
 }
 
 /// A run of clusters shaped together: one level, one script, one font.
-struct ShapedRun {
-    var text: String
+public struct ShapedRun {
+    public var text: String
     /// Where the run is in the line's scalars, in logical order.
-    var range: Range<Int>
-    var font: LoadedFont
-    var level: Int
+    public var range: Range<Int>
+    public var font: LoadedFont
+    public var level: Int
     /// Its ISO 15924 script tag ("Arab", "Latn").
-    var script: String
+    public var script: String
     /// The glyph ids HarfBuzz gave, left to right, and their advances in 26.6 pixels.
-    var glyphIDs: [UInt32]
-    var advances: [Int32]
+    public var glyphIDs: [UInt32]
+    public var advances: [Int32]
 }
 
 extension FontStack {
@@ -77,7 +83,7 @@ extension FontStack {
     /// `text` shaped and ordered for display as one paragraph read `direction`; cached per text
     /// and direction (the stack is one font at one size), so the frames of a slide or a fade and
     /// every measurement of one string shape it once.
-    func shape(_ text: String, direction: TextDirection = .auto) -> ShapedLine {
+    public func shape(_ text: String, direction: TextDirection = .auto) -> ShapedLine {
         let key = ShapedLine.Key(text: text, direction: direction)
         if let cached = shapedLines[key] { return cached }
         let line = makeLine(text, direction: direction)
@@ -87,7 +93,7 @@ extension FontStack {
     }
 
     /// The advance width of `text` read `direction`, in pixels.
-    func width(of text: String, direction: TextDirection = .auto) -> Int {
+    public func width(of text: String, direction: TextDirection = .auto) -> Int {
         shape(text, direction: direction).width
     }
 
@@ -110,7 +116,7 @@ extension FontStack {
                 range: run.start..<run.end, font: run.font, level: run.level, script: Self.tag(run.script), glyphIDs: [], advances: [])
             shapeRun(run, of: codepoints) { glyph, position in
                 glyphs.append(PlacedGlyph(
-                    font: run.font.handle, glyph: glyph,
+                    font: run.font, glyph: glyph,
                     x: Self.pixels(pen + position.x_offset), y: -Self.pixels(position.y_offset)))
                 pen += position.x_advance
                 shaped.glyphIDs.append(glyph)

@@ -1,0 +1,147 @@
+// The small interface the owner and the drawing commands use, whichever display server draws:
+// a backend (X11's BannerDisplay, Wayland's WaylandDisplay) has a host per monitor or output,
+// an event loop, and the fonts, icons and colours its banners are laid out with. The owner is
+// generic over it, so it holds and schedules banners the same way on both.
+
+import BannerCore
+
+/// Why a display could not be used.
+public enum BannerDisplayError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `XOpenDisplay` failed; the name is what was asked for (nil = `$DISPLAY` unset).
+    case cannotOpen(String?)
+    case noSuchMonitor(String, available: [String])
+    case xRequestFailed(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(nil): "cannot open display: DISPLAY is not set"
+        case .cannotOpen(let name?): "cannot open display '\(name.printable)'"
+        case .noSuchMonitor(let name, let available):
+            "no monitor named '\(name.printable)' (available: \(available.joined(separator: ", ")))"
+        case .xRequestFailed(let what): "the X server refused to \(what)"
+        }
+    }
+}
+
+
+/// One monitor's (or output's) banner, as the owner drives it.
+public protocol BannerBackendHost: AnyObject {
+    /// The monitor's name (RandR's on X11, the output's on Wayland).
+    var monitorName: String { get }
+    var compactPolicy: CompactPolicy { get set }
+    var placement: EdgePlacement { get set }
+    var fullscreenPolicy: FullscreenPolicy { get set }
+    var onFrame: ((RenderedFrame) -> Void)? { get set }
+    var onMilestone: ((BannerPresentation.Milestone) -> Void)? { get set }
+    var onDismiss: ((BannerDismissReason) -> Void)? { get set }
+    var isBannerPresented: Bool { get }
+    var phase: BannerPresentation.Phase { get }
+    var isAnimating: Bool { get }
+    var isCompact: Bool { get }
+    /// The settled banner's height in the display server's pixels; nil when none is presented.
+    var presentedHeight: Int? { get }
+    /// Pixels reserved for the banner now (strut or exclusive zone); 0 when none.
+    var reservedHeight: Int { get }
+    /// Why a presented banner is off the screen now (`locked`, `fullscreen`), as far as the
+    /// display server tells; nil while it shows or when none is presented.
+    var hiddenReason: String? { get }
+    @discardableResult
+    func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool
+    func dismissTopBanner()
+    @discardableResult
+    func activate(_ reason: BannerDismissReason) -> Bool
+}
+
+/// A display server's banners: what the owner needs of X11 or Wayland.
+public protocol BannerBackend: LookResources {
+    associatedtype Host: BannerBackendHost
+    /// The display's name as the user gave it (`:0`, `wayland-1`), for messages and logs.
+    var name: String { get }
+    var loop: EventLoop { get }
+    /// One host per monitor, in the display server's order.
+    var hosts: [Host] { get }
+    /// The primary monitor's host (Wayland: the first output's); nil while there is none.
+    var preferredHost: Host? { get }
+    /// The hosts `name` selects: `all`, `primary`, or a monitor's name.
+    func hosts(named name: String) throws(BannerDisplayError) -> [Host]
+    /// Called after a monitor came or went.
+    var onMonitorsChanged: (() -> Void)? { get set }
+    var onWarning: (String) -> Void { get set }
+    var iconSearchPath: IconSearchPath { get set }
+    /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
+    /// while it is presented on one of them, with the others' policies (``onMonitorsChanged``
+    /// is called after, to set the new host's callbacks). Throws, before any monitor changes,
+    /// when a value cannot be used.
+    func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError)
+    /// Slides that banner out on every monitor; a monitor added later does not get it.
+    func dismissTopBannerOnEveryMonitor()
+    /// Serves the loop until no banner moves, or `timeout` seconds pass; whether it settled.
+    @discardableResult
+    func runUntilIdle(timeout: Double) -> Bool
+    /// Ends every presentation at once and lets the display go.
+    func close()
+}
+
+extension BannerBackend {
+    /// Serves the loop until no banner moves, or 5 seconds pass; whether it settled.
+    @discardableResult
+    public func runUntilIdle() -> Bool { runUntilIdle(timeout: 5) }
+
+    /// The host of the monitor called `name` (`primary` selects the primary monitor).
+    public func host(named name: String) throws(BannerDisplayError) -> Host {
+        let found = try hosts(named: name)
+        guard found.count == 1, let host = found.first else {
+            throw .noSuchMonitor(name, available: hosts.map(\.monitorName))
+        }
+        return host
+    }
+
+    /// The contrast of `appearance`'s title on its background, with colour names resolved as
+    /// this display resolves them.
+    public func contrast(of appearance: TopBannerAppearance) throws(BannerValueError) -> ContrastCheck {
+        ContrastCheck(text: try resolve(appearance.textColor), background: try resolve(appearance.backgroundColor), font: appearance.font)
+    }
+
+    /// Finds `icon` and reads it now, for a banner that looks like `appearance`: the icon as
+    /// the PNG file it is (an absolute path), ready to present, or why it cannot be shown (the
+    /// banner shows without it). A theme name is looked up in `searchPath` (nil:
+    /// ``iconSearchPath``) in the size that suits `appearance`'s text; a relative path is taken
+    /// from `directory` (nil: this process's working directory).
+    /// The file is decoded straight to the sizes the icon is drawn at (regular and compact),
+    /// and only those are kept.
+    public func loadIcon(
+        _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil
+    ) -> Result<BannerIcon, IconProblem> {
+        let sides = iconSides(for: appearance)
+        return icons.locate(icon, size: sides[0], searchPath: searchPath, directory: directory).flatMap { path in
+            Result { () throws(IconProblem) in
+                try icons.prepare(path: path, sides: sides)
+                return BannerIcon.file(path)
+            }
+        }
+    }
+
+    /// ``loadIcon(_:for:searchPath:relativeTo:)`` for a caller that can wait without holding up
+    /// the frames: a large file is decoded on a worker thread while the loop goes on drawing,
+    /// and `completion` runs from the loop once it is ready (a small one, at once).
+    public func loadIcon(
+        _ icon: BannerIcon, for appearance: TopBannerAppearance, searchPath: IconSearchPath? = nil, relativeTo directory: String? = nil,
+        completion: @escaping (Result<BannerIcon, IconProblem>) -> Void
+    ) {
+        let sides = iconSides(for: appearance)
+        switch icons.locate(icon, size: sides[0], searchPath: searchPath, directory: directory) {
+        case .failure(let problem): completion(.failure(problem))
+        case .success(let path):
+            icons.prepareInBackground(path: path, sides: sides, loop: loop) { problem in
+                completion(problem.map { .failure($0) } ?? .success(.file(path)))
+            }
+        }
+    }
+
+    /// The sides of `appearance`'s icon in its regular and its compact look.
+    private func iconSides(for appearance: TopBannerAppearance) -> [Int] {
+        [appearance, appearance.compact].map { look in
+            (try? iconSide(for: look)) ?? BannerLayout.pixels(look.font.size * 1.2, scale: pixelsPerPoint)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+// The Wayland backend's display: one compositor connection served by the event loop, the fonts
+// (fontconfig matched, FreeType opened) and icons every banner uses, and one `WaylandHost` per
+// output, following outputs as they come and go. The sibling of BannerX11's BannerDisplay.
+
+import BannerCore
+import BannerRuntime
+import Glibc
+
+/// A layer-shell compositor's banners, one host per output.
+///
+/// ```swift
+/// let display = try WaylandDisplay()
+/// try display.primaryHost.presentTopBanner(appearance)
+/// display.loop.run(timeout: 3)
+/// ```
+public final class WaylandDisplay: BannerBackend {
+    public let loop: EventLoop
+    public let connection: WaylandConnection
+    /// The compositor's socket as asked for (`wayland-1`, a path), or `WAYLAND_DISPLAY`.
+    public let name: String
+    /// Points to pixels at an output scale of 1: a point is a pixel at the reference 96 DPI
+    /// (`BannerLayout.referenceDPI`), as on an X display without `Xft.dpi`, and Wayland's
+    /// logical pixels are those; an output's scale multiplies it (WaylandHost).
+    public let pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
+    public let fonts = FontLibrary(opener: FreeTypeFontOpener())
+    public let icons = IconLibrary(searchPath: .processDefault)
+    /// One host per output, in the order the compositor announced them.
+    public private(set) var hosts: [WaylandHost] = []
+    /// Called after an output came or went (its host is in `hosts`, or gone from it).
+    public var onMonitorsChanged: (() -> Void)?
+    /// Things worth a line in a log: an icon that cannot be shown, a font substituted.
+    public var onWarning: (String) -> Void = { _ in } {
+        didSet { fonts.warn = onWarning }
+    }
+    /// Where `--icon NAME` is looked up.
+    public var iconSearchPath: IconSearchPath {
+        get { icons.searchPath }
+        set { icons.searchPath = newValue }
+    }
+    let timing: BannerTiming
+    /// The banner of `presentTopBannerOnEveryMonitor`, which outputs added later get too.
+    private var everyMonitorBanner: TopBannerAppearance?
+    private var colours: [String: RGBA] = [:]
+    private var watch: EventLoop.Token?
+    private var closed = false
+
+    /// Connects to `name` (a socket in `XDG_RUNTIME_DIR` or a path; nil: `WAYLAND_DISPLAY`).
+    /// Throws `WaylandError.noLayerShell` on a compositor that cannot show a banner that
+    /// reserves space (GNOME's).
+    public init(name: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws {
+        self.loop = loop
+        self.timing = timing
+        connection = try WaylandConnection(displayName: name)
+        self.name = name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        hosts = connection.outputs.map { WaylandHost(output: $0, display: self) }
+        connection.onOutputAdded = { [weak self] output in
+            guard let self else { return }
+            let host = WaylandHost(output: output, display: self)
+            let model = hosts.first
+            hosts.append(host)
+            if let everyMonitorBanner, hosts.contains(where: { $0.isBannerPresented && $0.phase != .dismissing }) {
+                if let model {
+                    host.compactPolicy = model.compactPolicy
+                    host.placement = model.placement
+                    host.fullscreenPolicy = model.fullscreenPolicy
+                }
+                // Its values were checked when it was first presented.
+                _ = try? host.presentTopBanner(everyMonitorBanner)
+            }
+            onMonitorsChanged?()
+        }
+        connection.onOutputRemoved = { [weak self] output in
+            guard let self, let index = hosts.firstIndex(where: { $0.output === output }) else { return }
+            hosts.remove(at: index).close()
+            onMonitorsChanged?()
+        }
+        watch = loop.watch(fd: connection.fileDescriptor) { [weak self] in
+            guard let self, !closed else { return }
+            do { try connection.dispatch() } catch { lost(error) }
+        }
+        loop.beforeEverySleep { [weak self] in
+            guard let self, !closed else { return nil }
+            do {
+                // POLLOUT too while the socket could not take every request: they go out once
+                // it can, not when something else wakes the loop.
+                let events = try connection.prepareToSleep()
+                if let watch { loop.change(watch, events: events) }
+            } catch {
+                lost(error)
+            }
+            return nil
+        }
+    }
+
+    deinit { close() }
+
+    /// The host of the first output (Wayland has no primary output; sway lists its outputs in
+    /// the order they were made).
+    public var preferredHost: WaylandHost? { hosts.first }
+
+    /// The hosts `name` stands for: `all`, `primary` (the first output), or an output's name
+    /// (`HEADLESS-1`, `DP-2`).
+    public func hosts(named name: String) throws(BannerDisplayError) -> [WaylandHost] {
+        if name == "all" { return hosts }
+        let found = name == "primary" ? hosts.first : hosts.first { $0.monitorName == name }
+        guard let found else { throw .noSuchMonitor(name, available: hosts.map(\.monitorName)) }
+        return [found]
+    }
+
+    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+        try check(appearance)
+        for host in hosts { try host.presentTopBanner(appearance) }
+        everyMonitorBanner = appearance
+    }
+
+    public func dismissTopBannerOnEveryMonitor() {
+        everyMonitorBanner = nil
+        for host in hosts { host.dismissTopBanner() }
+    }
+
+    /// Ends every presentation at once and closes the connection.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        for host in hosts { host.close() }
+        hosts.removeAll()
+        if let watch { loop.cancel(watch) }
+        fonts.closeAll()
+    }
+
+    /// Serves the loop until no host moves, or `timeout` seconds pass.
+    @discardableResult
+    public func runUntilIdle(timeout: Double = 5) -> Bool {
+        loop.run(timeout: timeout) { !hosts.contains(where: \.isAnimating) }
+    }
+
+    public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
+        switch colour.value {
+        case .rgba(let rgba):
+            return rgba
+        case .x11Name(let name):
+            if let known = colours[name] { return known }
+            guard let rgba = NamedColours.lookup(name) else { throw .colour(name) }
+            colours[name] = rgba
+            return rgba
+        }
+    }
+
+    /// The compositor went away: every banner ends, and the loop stops.
+    private func lost(_ error: any Error) {
+        onWarning("\(error)")
+        close()
+        loop.stop()
+    }
+}

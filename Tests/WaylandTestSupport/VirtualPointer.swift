@@ -1,0 +1,47 @@
+// A pointer device for a headless compositor, which has none: a wlr-virtual-pointer made by a
+// connection of its own. Its being there gives the seat a pointer (clients then get wl_pointer);
+// the test moves and clicks it with sway's own commands (`seat seat0 cursor set X Y`,
+// `seat seat0 cursor press button1`), so only the device itself is made here.
+
+import CWayland
+import CWaylandTestProtocols
+import ProcessTestSupport
+
+/// A virtual pointer on the compositor at `socketPath`, there until released.
+public final class VirtualPointer {
+    private let display: OpaquePointer
+    private var manager: OpaquePointer?
+    private var pointer: OpaquePointer?
+    private let listener: UnsafeMutablePointer<wl_registry_listener>
+
+    public init(socketPath: String) throws {
+        guard let display = wl_display_connect(socketPath) else { throw TestFailure("cannot connect to \(socketPath)") }
+        self.display = display
+        listener = .allocate(capacity: 1)
+        listener.initialize(to: wl_registry_listener(
+            global: { data, registry, name, interface, _ in
+                guard let data, let interface, String(cString: interface) == "zwlr_virtual_pointer_manager_v1" else { return }
+                let device = Unmanaged<VirtualPointer>.fromOpaque(data).takeUnretainedValue()
+                device.manager = OpaquePointer(wl_registry_bind(registry, name, wb_zwlr_virtual_pointer_manager_v1_interface(), 1))
+            },
+            global_remove: { _, _, _ in }
+        ))
+        let registry = wl_display_get_registry(display)
+        defer { wl_registry_destroy(registry) }
+        wl_registry_add_listener(registry, listener, Unmanaged.passUnretained(self).toOpaque())
+        guard wl_display_roundtrip(display) >= 0, let manager else {
+            throw TestFailure("the compositor offers no zwlr_virtual_pointer_manager_v1")
+        }
+        // No seat named: the compositor's default seat (seat0).
+        pointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(manager, nil)
+        guard wl_display_roundtrip(display) >= 0 else { throw TestFailure("the virtual pointer was refused") }
+    }
+
+    deinit {
+        if let pointer { zwlr_virtual_pointer_v1_destroy(pointer) }
+        if let manager { zwlr_virtual_pointer_manager_v1_destroy(manager) }
+        wl_display_roundtrip(display)
+        wl_display_disconnect(display)
+        listener.deallocate()
+    }
+}
