@@ -57,9 +57,10 @@ release: deps po
 demo: release
 	scripts/demo.sh "$$($(SWIFT) build $(RELEASE) --show-bin-path)/window-banner"
 
-# Unit tests, X11 tests (each suite starts its own Xvfb + openbox/i3), CLI, owner and network
-# tests; the soak test in a process of its own (it measures that process's memory); then the
-# core and X11 tests again under AddressSanitizer/LeakSanitizer. The Debian package is built first
+# Unit tests, X11 tests (each suite starts its own Xvfb + openbox/i3), Wayland tests (each starts
+# a headless sway as an unprivileged user), CLI, owner and network tests; the soak test in a
+# process of its own (it measures that process's memory); then the core, X11 and Wayland tests
+# again under AddressSanitizer/LeakSanitizer. The Debian package is built first
 # (`make deb`, in the same build directory): DebianPackageTests reads dist/*.deb. Each `swift test`
 # runs under scripts/check-leftovers.sh, which fails when a process the tests started outlives them.
 test: deps po
@@ -69,7 +70,7 @@ test: deps po
 	scripts/check-leftovers.sh $(SWIFT) test --skip-build --filter SoakTests
 	$(MAKE) leaks
 
-# The core and X11 tests built with AddressSanitizer: any memory error or leak of ours fails
+# The core, X11 and Wayland tests built with AddressSanitizer: any memory error or leak of ours fails
 # (scripts/lsan.supp lists the libraries' own process-lifetime allocations; full stack unwinding so
 # those are told apart by function, not just by library). The animation suites run here too:
 # they assert no pacing, so sanitized code's slower frames pass them. The soak test is left out:
@@ -79,7 +80,7 @@ test: deps po
 leaks: deps
 	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0 \
-		scripts/check-leftovers.sh $(SWIFT) test --skip-build --scratch-path .build-asan --filter 'BannerCoreTests|BannerX11Tests' \
+		scripts/check-leftovers.sh $(SWIFT) test --skip-build --scratch-path .build-asan --filter 'BannerCoreTests|BannerX11Tests|BannerWaylandTests' \
 		--skip SoakTests
 
 # The long runs `make test` keeps short: 10,000 present/update/dismiss cycles (memory and X

@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -141,6 +141,9 @@ let package = Package(
         // logind's sessions and the user manager's environment, for commands that name no
         // display (cron, timers, ssh, root services); window-banner-x11 only, like CSDBus.
         .target(name: "LoginSessions", dependencies: ["CSDBus"]),
+        // The owner as an AT-SPI application on the accessibility bus (sd-bus): each banner on
+        // screen a notification a screen reader announces, its buttons push buttons it can press.
+        .target(name: "Accessibility", dependencies: ["CSDBus", "BannerCore"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,

@@ -76,6 +76,10 @@ packages=(
   # tests: a real vertical panel (tint2 along the left or right edge, reserving it with a side
   # strut) for the banner to sit beside (SidePanelTests)
   tint2
+  # tests: the accessibility stack a screen reader uses (AccessibilityTests): at-spi2-core's bus
+  # launcher and registry on a private session bus (dbus-daemon), and GObject-introspection's
+  # Atspi client library (gir1.2-atspi-2.0, python3-gi) as the listener nobody here wrote
+  at-spi2-core gir1.2-atspi-2.0
 )
 # More packages may be named on the command line (bench/install-deps.sh names the benchmark's).
 packages+=("$@")

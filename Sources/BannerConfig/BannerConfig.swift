@@ -103,10 +103,13 @@ public struct BannerConfig: Sendable, Equatable, Codable {
         return resolved
     }
 
+    /// The close button's name, as a screen reader reads it (the ✕ shows no text).
+    public static let closeButtonName = "Close"
+
     /// Every text window-banner supplies for a banner, in English: the msgids of
     /// Resources/po/window-banner.pot.
     public static var builtInTexts: [String] {
-        builtIn.styles.values.compactMap(\.appearance.title).sorted()
+        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName]).sorted()
     }
 
     /// `directory/name` without doubling a slash the environment already ends with.

@@ -209,3 +209,16 @@ public struct BannerPresentation: Sendable {
         }
     }
 }
+
+extension BannerPresentation {
+    /// When an animation asked for at `now` starts. One from rest — a slide in from nothing, a
+    /// cross-fade or a progress move on a settled banner — starts one frame slot back, so the
+    /// frame drawn now is its first moving one: the banner shows its first rows (and their
+    /// reservation), or its pixels start to change, the moment it is asked for rather than a
+    /// slot later (a frame at the very start would show nothing new). One that retargets a
+    /// moving banner starts now, from where the banner is.
+    public func animationStart(at now: MonotonicTime, frameSlot: Double) -> MonotonicTime {
+        let atRest = phase == .hidden || (phase == .presented && !isAnimating)
+        return atRest ? now + -frameSlot : now
+    }
+}

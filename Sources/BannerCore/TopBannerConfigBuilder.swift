@@ -106,3 +106,14 @@ public final class TopBannerConfigBuilder {
         )
     }
 }
+
+extension TopBannerConfigBuilder {
+    /// The handlers given to `action(_:handler:)` and `secondaryAction(_:handler:)`, by the
+    /// dismissal their buttons cause.
+    public var actionHandlers: [BannerDismissReason: () -> Void] {
+        var handlers: [BannerDismissReason: () -> Void] = [:]
+        handlers[.action] = actionHandler
+        handlers[.secondaryAction] = secondaryActionHandler
+        return handlers
+    }
+}

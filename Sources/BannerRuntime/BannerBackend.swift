@@ -138,6 +138,21 @@ extension BannerBackend {
         }
     }
 
+    /// `appearance` with its icon found and read (an absolute `.file`, decoded to the sizes it is
+    /// drawn at), or without it when it cannot be shown — reported to `onWarning`, as a banner
+    /// shows without an icon rather than not at all.
+    public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance {
+        guard let icon = appearance.icon else { return appearance }
+        var loaded = appearance
+        switch loadIcon(icon, for: appearance) {
+        case .success(let file): loaded.icon = file
+        case .failure(let problem):
+            onWarning("\(problem); showing the banner without it")
+            loaded.icon = nil
+        }
+        return loaded
+    }
+
     /// The sides of `appearance`'s icon in its regular and its compact look.
     private func iconSides(for appearance: TopBannerAppearance) -> [Int] {
         [appearance, appearance.compact].map { look in

@@ -99,9 +99,7 @@ public final class WaylandHost: BannerBackendHost {
         var builder = TopBannerConfigBuilder()
         config?(&builder)
         try present(builder.build())
-        actionHandlers = [:]
-        actionHandlers[.action] = builder.actionHandler
-        actionHandlers[.secondaryAction] = builder.secondaryActionHandler
+        actionHandlers = builder.actionHandlers
     }
 
     /// Presents (or updates in place) `appearance`, with no action handlers; presenting the look
@@ -116,23 +114,14 @@ public final class WaylandHost: BannerBackendHost {
 
     @discardableResult
     private func present(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
-        var appearance = appearance
-        if let icon = appearance.icon {
-            switch display.loadIcon(icon, for: appearance) {
-            case .success(let file): appearance.icon = file
-            case .failure(let problem):
-                display.onWarning("\(problem); showing the banner without it")
-                appearance.icon = nil
-            }
-        }
+        let appearance = display.withLoadedIcon(appearance)
+        // Resolve everything up front: a bad colour or font must not disturb the current banner.
+        // The variant this monitor shows now is laid out (its text shaped); the other one, which
+        // a change of monitor may switch to, only has its colours and fonts checked.
         let shown = effective(appearance)
         _ = try look(for: shown)
         try display.check(shown == appearance ? appearance.compact : appearance)
-        // An animation from rest starts one frame slot back, so the first frame drawn already
-        // moves (as on X11); one that retargets a moving banner starts now.
-        let now = monotonicNow()
-        let atRest = presentation.phase == .hidden || (presentation.phase == .presented && !presentation.isAnimating)
-        let start = atRest ? now + -Self.frameSlot : now
+        let start = presentation.animationStart(at: monotonicNow(), frameSlot: Self.frameSlot)
         guard presentation.present(appearance, at: start) else { return false }
         requestFrame()
         return true

@@ -160,9 +160,7 @@ public final class BannerHost: BannerBackendHost {
         var builder = TopBannerConfigBuilder()
         config?(&builder)
         try present(builder.build())
-        actionHandlers = [:]
-        actionHandlers[.action] = builder.actionHandler
-        actionHandlers[.secondaryAction] = builder.secondaryActionHandler
+        actionHandlers = builder.actionHandlers
     }
 
     /// Presents (or updates in place) exactly `appearance`, with no action handlers (`onDismiss`
@@ -178,30 +176,14 @@ public final class BannerHost: BannerBackendHost {
 
     @discardableResult
     private func present(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
-        var appearance = appearance
-        if let icon = appearance.icon {
-            switch context.loadIcon(icon, for: appearance) {
-            case .success(let file): appearance.icon = file
-            case .failure(let problem):
-                context.onWarning("\(problem); showing the banner without it")
-                appearance.icon = nil
-            }
-        }
+        let appearance = context.withLoadedIcon(appearance)
         // Resolve everything up front: a bad colour or font must not disturb the current banner.
         // The variant this monitor shows now is laid out (its text shaped); the other one, which
-        // a RandR change may switch to, only has its colours and fonts checked.
+        // a change of monitor may switch to, only has its colours and fonts checked.
         let shown = effective(appearance)
         _ = try look(for: shown)
         try context.check(shown == appearance ? appearance.compact : appearance)
-        let now = monotonicNow()
-        // An animation from rest — a slide in from nothing, a cross-fade or a progress move on
-        // a settled banner — starts one frame slot back, so the frame drawn now is its first
-        // moving one: the banner is mapped with its first rows and their reservation, or its
-        // pixels start to change, the moment it is asked for rather than a slot later (a frame
-        // at the very start would show nothing new). One that retargets a moving banner starts
-        // now, from where the banner is.
-        let atRest = presentation.phase == .hidden || (presentation.phase == .presented && !presentation.isAnimating)
-        let start = atRest ? now + -context.pacer.interval : now
+        let start = presentation.animationStart(at: monotonicNow(), frameSlot: context.pacer.interval)
         guard presentation.present(appearance, at: start) else { return false }
         frameOrigin = start
         requestFrame()

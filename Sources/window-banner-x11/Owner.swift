@@ -6,6 +6,7 @@
 // calls and schedule changes into presents, dismissals and replies.
 // Start reading at `handle(_:from:)`.
 
+import Accessibility
 import ArgumentParser
 import BannerConfig
 import BannerCore
@@ -58,6 +59,7 @@ final class Owner<Backend: BannerBackend> {
     private var lastPushed: SubscriberView?
     private var listening = true
     private var listenerWatch: EventLoop.Token?
+    private var accessibility: OwnerAccessibility?
 
     init(banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
         self.banners = banners
@@ -82,6 +84,9 @@ final class Owner<Backend: BannerBackend> {
         // Whatever changed in this turn of the loop (a request, a frame milestone, a timeout, a
         // click, the screen locking), subscribers hear it now, once.
         banners.loop.beforeSleep { [unowned self] in pushToSubscribers() }
+        // Screen readers hear the same turn's changes, each banner once however many monitors show it.
+        accessibility = OwnerAccessibility(loop: banners.loop) { [unowned self] token, reason in activate(token, reason) }
+        banners.loop.beforeSleep { [unowned self] in accessibility?.update(accessibleBanners) }
         updateIdle()
     }
 
@@ -535,6 +540,37 @@ final class Owner<Backend: BannerBackend> {
         let banner = request.id.map { "no banner with id '\($0.printable)'" } ?? "no banner"
         let place = request.monitor.map { " on \($0.printable)" } ?? ""
         return .failure(OwnerError(.usage, "\(banner) on screen\(place) has \(button)"))
+    }
+
+    // MARK: Accessibility
+
+    /// The banners on screen for a screen reader: each request once, from the first monitor
+    /// that shows it, one with an `--id` the same banner when replaced; the built-in offline and
+    /// call styles interrupt, others wait their turn.
+    private func accessibleBanners() -> [AccessibleBanner] {
+        var seen: Set<Int> = []
+        return banners.hosts.compactMap { host in
+            guard host.isBannerPresented, host.phase != .dismissing, let current = schedules[host.monitorName]?.current,
+                  seen.insert(current.token).inserted else { return nil }
+            let appearance = current.appearance
+            let request = requests[current.token]
+            var buttons = [(appearance.actionLabel, BannerDismissReason.action), (appearance.secondaryActionLabel, .secondaryAction)]
+                .filter { !$0.0.isEmpty }.map { AccessibleButton(name: $0.0, reason: $0.1) }
+            if appearance.closeButton, let accessibility {
+                buttons.append(AccessibleButton(name: accessibility.closeButtonName(locale: request?.show.locale), reason: .closed))
+            }
+            return AccessibleBanner(
+                id: current.token, identity: current.id.map { "id \($0)" } ?? "request \(current.token)", title: appearance.title, subtitle: appearance.subtitle,
+                assertive: ["offline", "call"].contains(request?.style ?? ""),
+                clickAction: request?.commands.command(for: .clicked) == nil ? nil : .clicked, buttons: buttons)
+        }
+    }
+
+    /// A screen reader pressed a button (or the banner): the click, on the monitor that shows
+    /// request `token` — the primary first — exactly as the pointer would.
+    private func activate(_ token: Int, _ reason: BannerDismissReason) -> Bool {
+        let hosts = banners.hosts.filter { $0 === banners.preferredHost } + banners.hosts.filter { $0 !== banners.preferredHost }
+        return hosts.contains { host in schedules[host.monitorName]?.current?.token == token && host.activate(reason) }
     }
 
     // MARK: Subscribers

@@ -52,5 +52,11 @@ extension Trait where Self == MachineRequirement {
         MachineRequirement(isMet: access(path, X_OK) == 0,
                            need: "\(path) is not installed (scripts/install-deps.sh installs the \(package) package)")
     }
+
+    /// Runs only where one of `paths` is a readable file (scripts/install-deps.sh installs `package`).
+    public static func needsFile(_ paths: [String], package: String) -> Self {
+        MachineRequirement(isMet: paths.contains { access($0, R_OK) == 0 },
+                           need: "\(paths[0]) is not installed (scripts/install-deps.sh installs the \(package) package)")
+    }
 }
 #endif

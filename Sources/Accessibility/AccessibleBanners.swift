@@ -1,0 +1,524 @@
+// The owner as an AT-SPI application, so a screen reader (Orca) hears every banner and reaches
+// its buttons. No toolkit: the owner joins the accessibility bus itself with sd-bus, as
+// DESIGN.md §7 measured — the session bus's `org.a11y.Bus.GetAddress`, a connection to that
+// address, `Embed` on the registry — and answers the `Accessible`, `Application`, `Action` and
+// `Properties` calls from the owner's loop at once (a screen reader drops the events of an
+// application that does not answer).
+//
+// The tree: the application (root) has one child per banner on screen, role notification (name
+// = title, description = subtitle); each banner has its buttons as push buttons with one action.
+// A banner is announced by `object:state-changed:showing` with detail1 = 1 (every Orca speaks it
+// as "notification <name>" and keeps it in its history; `object:announcement` is Orca 46+ only
+// and, sent as well, makes it speak twice): once when it appears, once when its words change in
+// place, never when it goes.
+//
+// No cost without an accessibility bus: ``join(applicationName:version:locale:)`` asks the session bus
+// whether `org.a11y.Bus` has an owner (which starts nothing) and gives up there.
+// Start reading at `join`, then `show(_:)`.
+
+import BannerCore
+import CSDBus
+
+/// The owner's banners on the accessibility bus.
+public final class AccessibleBanners {
+    private static let prefix = "/org/a11y/atspi/accessible"
+    private static let rootPath = prefix + "/root"
+    /// Seconds a call made while joining may take: the owner's loop waits for it.
+    private static let callTimeout: UInt64 = 2_000_000
+
+    /// AT-SPI roles (`AtspiRole`).
+    private enum Role: UInt32 {
+        case pushButton = 43
+        case application = 75
+        case notification = 101
+
+        var name: String {
+            switch self {
+            case .pushButton: "push button"
+            case .application: "application"
+            case .notification: "notification"
+            }
+        }
+    }
+
+    /// What a path names.
+    private enum Node {
+        case root
+        case banner(AccessibleBanner, index: Int)
+        case button(AccessibleButton, index: Int, of: AccessibleBanner)
+    }
+
+    private let bus: OpaquePointer
+    private var slot: OpaquePointer?
+    private let uniqueName: String
+    private let applicationName: String
+    private let locale: String
+    private let version: String
+    /// Set by the registry once it embedded us.
+    private var applicationID: Int32 = 0
+    /// The banners in the tree, in order, each with the number its objects' paths carry (kept
+    /// while the banner is updated in place, so a listener sees one object).
+    private var banners: [(banner: AccessibleBanner, serial: Int)] = []
+    private var lastSerial = 0
+
+    /// Does what a click on `banner`'s button (or the banner itself) with `reason` does; false
+    /// when that banner is no longer on screen or has no such button.
+    public var onAction: (_ banner: Int, _ reason: BannerDismissReason) -> Bool = { _, _ in false }
+
+    /// Joins the accessibility bus as `applicationName` at `version`, speaking `locale` (`en_US`), when one
+    /// exists; nil (nothing registered, no bus besides the session bus asked) when none does, or
+    /// when there is no session bus.
+    public static func join(applicationName: String, version: String, locale: String) -> AccessibleBanners? {
+        guard let address = accessibilityBusAddress() else { return nil }
+        var opened: OpaquePointer?
+        guard sd_bus_new(&opened) >= 0, let bus = opened else { return nil }
+        var uniqueName: UnsafePointer<CChar>?
+        guard sd_bus_set_address(bus, address) >= 0, sd_bus_set_bus_client(bus, 1) >= 0, sd_bus_start(bus) >= 0,
+              sd_bus_get_unique_name(bus, &uniqueName) >= 0, let uniqueName else {
+            sd_bus_flush_close_unref(bus)
+            return nil
+        }
+        sd_bus_set_method_call_timeout(bus, callTimeout)
+        let banners = AccessibleBanners(bus: bus, uniqueName: String(cString: uniqueName), applicationName: applicationName, version: version, locale: locale)
+        guard banners.serve(), banners.embed() else { return nil }
+        return banners
+    }
+
+    private init(bus: OpaquePointer, uniqueName: String, applicationName: String, version: String, locale: String) {
+        self.bus = bus
+        self.uniqueName = uniqueName
+        self.applicationName = applicationName
+        self.locale = locale
+        self.version = version
+    }
+
+    deinit {
+        if let slot { sd_bus_slot_unref(slot) }
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// The accessibility bus's address from the session bus (`org.a11y.Bus.GetAddress`), asked
+    /// only when `org.a11y.Bus` already has an owner: asking a name nobody owns would have the
+    /// bus daemon start at-spi-bus-launcher for a desktop that runs no assistive technology.
+    private static func accessibilityBusAddress() -> String? {
+        var opened: OpaquePointer?
+        guard sd_bus_open_user(&opened) >= 0, let session = opened else { return nil }
+        defer { sd_bus_flush_close_unref(session) }
+        sd_bus_set_method_call_timeout(session, callTimeout)
+        guard let owned = call(session, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", argument: "org.a11y.Bus") else { return nil }
+        let running = (BusMessage(pointer: owned).readInt32("b") ?? 0) != 0
+        sd_bus_message_unref(owned)
+        guard running else { return nil }
+        guard let reply = call(session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress") else { return nil }
+        defer { sd_bus_message_unref(reply) }
+        return BusMessage(pointer: reply).readString().flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A synchronous call with at most one string argument; the caller unrefs the reply.
+    private static func call(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String, argument: String? = nil) -> OpaquePointer? {
+        var created: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &created, destination, path, interface, member) >= 0, let message = created else { return nil }
+        defer { sd_bus_message_unref(message) }
+        if let argument { BusMessage(pointer: message).append(argument) }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        guard sd_bus_call(bus, message, 0, &error, &reply) >= 0 else { return nil }
+        return reply
+    }
+
+    /// Answers every call to a path below /org/a11y/atspi/accessible.
+    private func serve() -> Bool {
+        sd_bus_add_fallback(bus, &slot, Self.prefix, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            return Unmanaged<AccessibleBanners>.fromOpaque(userdata).takeUnretainedValue().answer(BusMessage(pointer: message))
+        }, Unmanaged.passUnretained(self).toOpaque()) >= 0
+    }
+
+    /// `org.a11y.atspi.Socket.Embed` on the registry, with our root: screen readers now find
+    /// the application among the desktop's. Not waited for: the registry calls us back (to set
+    /// our id) before it answers.
+    private func embed() -> Bool {
+        var created: OpaquePointer?
+        guard sd_bus_message_new_method_call(
+            bus, &created, "org.a11y.atspi.Registry", Self.rootPath, "org.a11y.atspi.Socket", "Embed") >= 0, let message = created else { return false }
+        defer { sd_bus_message_unref(message) }
+        BusMessage(pointer: message).appendReference(reference(Self.rootPath))
+        return sd_bus_call_async(bus, nil, message, nil, nil, 0) >= 0
+    }
+
+    // MARK: The owner's loop
+
+    /// The connection's descriptor (`sd_bus_get_fd`), to poll for ``pollEvents``.
+    public var fileDescriptor: Int32 { sd_bus_get_fd(bus) }
+
+    /// What to poll the descriptor for now (`sd_bus_get_events`).
+    public var pollEvents: Int16 { Int16(truncatingIfNeeded: max(0, sd_bus_get_events(bus))) }
+
+    /// When sd-bus wants ``process()`` called without I/O, in seconds on CLOCK_MONOTONIC
+    /// (`sd_bus_get_timeout`); nil for never.
+    public var deadline: Double? {
+        var usec: UInt64 = 0
+        guard sd_bus_get_timeout(bus, &usec) >= 0, usec != UInt64.max else { return nil }
+        return Double(usec) / 1e6
+    }
+
+    /// Answers everything the bus has for us (`sd_bus_process` until it has nothing more);
+    /// false when the connection is gone (the accessibility bus stopped).
+    public func process() -> Bool {
+        while true {
+            let result = sd_bus_process(bus, nil)
+            if result < 0 { return false }
+            if result == 0 { return true }
+        }
+    }
+
+    // MARK: Banners
+
+    /// The banners on screen now, each once however many monitors show it: a new one is added
+    /// to the tree and announced, one whose words changed is announced again, one that went is
+    /// taken out silently.
+    public func show(_ now: [AccessibleBanner]) {
+        guard now != banners.map(\.banner) else { return }
+        let before = banners
+        for (index, gone) in before.enumerated().reversed() where !now.contains(where: { $0.identity == gone.banner.identity }) {
+            banners.remove(at: index)
+            childrenChanged("remove", index: index, child: path(of: gone.serial))
+        }
+        banners = now.map { banner in
+            if let kept = before.first(where: { $0.banner.identity == banner.identity }) { return (banner, kept.serial) }
+            lastSerial += 1
+            return (banner, lastSerial)
+        }
+        for (index, entry) in banners.enumerated() {
+            if let previous = before.first(where: { $0.banner.identity == entry.banner.identity }) {
+                if entry.banner.readsDifferently(from: previous.banner) {
+                    // Listeners keep the name and description they read: tell them the new words
+                    // first (not spoken for an object without focus), then announce.
+                    propertyChanged(entry.serial, "accessible-name", to: entry.banner.title)
+                    propertyChanged(entry.serial, "accessible-description", to: entry.banner.subtitle)
+                    announce(entry.serial)
+                }
+            } else {
+                childrenChanged("add", index: index, child: path(of: entry.serial))
+                announce(entry.serial)
+            }
+        }
+        _ = sd_bus_flush(bus)
+    }
+
+    /// `object:state-changed:showing`, detail1 = 1: the one event a screen reader speaks a
+    /// notification for.
+    private func announce(_ serial: Int) {
+        emit(from: path(of: serial), "StateChanged", kind: "showing", detail1: 1) { message in message.inContainer("v", "i") { message.append(Int32(0)) } }
+    }
+
+    /// `object:property-change:NAME` with the new value, which listeners put in their caches.
+    private func propertyChanged(_ serial: Int, _ name: String, to value: String) {
+        emit(from: path(of: serial), "PropertyChange", kind: name, detail1: 0) { message in message.inContainer("v", "s") { message.append(value) } }
+    }
+
+    private func childrenChanged(_ kind: String, index: Int, child: String) {
+        emit(from: Self.rootPath, "ChildrenChanged", kind: kind, detail1: Int32(index)) { message in
+            message.inContainer("v", "(so)") { message.appendReference(reference(child)) }
+        }
+    }
+
+    /// An `org.a11y.atspi.Event.Object` signal, `(siiva{sv})`.
+    private func emit(from path: String, _ member: String, kind: String, detail1: Int32, anyData: (BusMessage) -> Void) {
+        var created: OpaquePointer?
+        guard sd_bus_message_new_signal(bus, &created, path, "org.a11y.atspi.Event.Object", member) >= 0, let signal = created else { return }
+        defer { sd_bus_message_unref(signal) }
+        let message = BusMessage(pointer: signal)
+        message.append(kind)
+        message.append(detail1)
+        message.append(Int32(0))
+        anyData(message)
+        message.inContainer("a", "{sv}") {}
+        _ = sd_bus_send(bus, signal, nil)
+    }
+
+    // MARK: Objects
+
+    private func reference(_ path: String) -> ObjectReference { ObjectReference(bus: uniqueName, path: path) }
+
+    private func path(of serial: Int) -> String { Self.prefix + "/banner\(serial)" }
+
+    private func path(of button: Int, in serial: Int) -> String { path(of: serial) + "_\(button)" }
+
+    private func serial(of banner: AccessibleBanner) -> Int {
+        banners.first { $0.banner.identity == banner.identity }?.serial ?? 0
+    }
+
+    private func node(at path: String) -> Node? {
+        if path == Self.rootPath { return .root }
+        for (index, (banner, serial)) in banners.enumerated() {
+            if path == self.path(of: serial) { return .banner(banner, index: index) }
+            for (buttonIndex, button) in banner.buttons.enumerated() where path == self.path(of: buttonIndex, in: serial) {
+                return .button(button, index: buttonIndex, of: banner)
+            }
+        }
+        return nil
+    }
+
+    private func role(of node: Node) -> Role {
+        switch node {
+        case .root: .application
+        case .banner: .notification
+        case .button: .pushButton
+        }
+    }
+
+    private func name(of node: Node) -> String {
+        switch node {
+        case .root: applicationName
+        case .banner(let banner, _): banner.title
+        case .button(let button, _, _): button.name
+        }
+    }
+
+    private func description(of node: Node) -> String {
+        if case .banner(let banner, _) = node { return banner.subtitle }
+        return ""
+    }
+
+    private func parent(of node: Node) -> ObjectReference {
+        switch node {
+        case .root: ObjectReference(bus: "org.a11y.atspi.Registry", path: Self.rootPath)
+        case .banner: reference(Self.rootPath)
+        case .button(_, _, let banner): reference(path(of: serial(of: banner)))
+        }
+    }
+
+    private func children(of node: Node) -> [ObjectReference] {
+        switch node {
+        case .root: banners.map { reference(path(of: $0.serial)) }
+        case .banner(let banner, _): banner.buttons.indices.map { reference(path(of: $0, in: serial(of: banner))) }
+        case .button: []
+        }
+    }
+
+    private func indexInParent(of node: Node) -> Int32 {
+        switch node {
+        case .root: -1
+        case .banner(_, let index), .button(_, let index, _): Int32(index)
+        }
+    }
+
+    /// The clicks `node` offers through the Action interface.
+    private func actions(of node: Node) -> [BannerDismissReason] {
+        switch node {
+        case .root: []
+        case .banner(let banner, _): banner.clickAction.map { [$0] } ?? []
+        case .button(let button, _, _): [button.reason]
+        }
+    }
+
+    private func interfaces(of node: Node) -> [String] {
+        var interfaces = ["org.a11y.atspi.Accessible"]
+        if case .root = node { interfaces.append("org.a11y.atspi.Application") }
+        if !actions(of: node).isEmpty { interfaces.append("org.a11y.atspi.Action") }
+        return interfaces
+    }
+
+    /// The state set's two words: on screen (showing, visible), usable (enabled, sensitive),
+    /// and buttons focusable.
+    private func states(of node: Node) -> [UInt32] {
+        var bits: UInt32 = 1 << 25 | 1 << 30 | 1 << 8 | 1 << 24
+        if case .button = node { bits |= 1 << 11 }
+        if case .root = node { bits = 0 }
+        return [bits, 0]
+    }
+
+    private func attributes(of node: Node) -> [(String, String)] {
+        if case .banner(let banner, _) = node { return [("live", banner.assertive ? "assertive" : "polite")] }
+        return []
+    }
+
+    // MARK: Calls
+
+    /// Answers one call; 0 leaves it to sd-bus (an unknown method or object error).
+    private func answer(_ call: BusMessage) -> Int32 {
+        guard sd_bus_message_is_method_call(call.pointer, nil, nil) > 0,
+              let pathPointer = sd_bus_message_get_path(call.pointer),
+              let interfacePointer = sd_bus_message_get_interface(call.pointer),
+              let memberPointer = sd_bus_message_get_member(call.pointer) else { return 0 }
+        let interface = String(cString: interfacePointer)
+        let member = String(cString: memberPointer)
+        guard let node = node(at: String(cString: pathPointer)) else {
+            return fail(call, "org.freedesktop.DBus.Error.UnknownObject", "no such accessible object (the banner is gone)")
+        }
+        switch interface {
+        case "org.freedesktop.DBus.Properties": return properties(call, member, node)
+        case "org.a11y.atspi.Accessible": return accessible(call, member, node)
+        case "org.a11y.atspi.Action": return action(call, member, node)
+        case "org.a11y.atspi.Application" where member == "GetLocale": return reply(call) { $0.append(locale) }
+        default: return 0
+        }
+    }
+
+    private func accessible(_ call: BusMessage, _ member: String, _ node: Node) -> Int32 {
+        switch member {
+        case "GetRole": return reply(call) { $0.append(role(of: node).rawValue) }
+        case "GetRoleName", "GetLocalizedRoleName": return reply(call) { $0.append(role(of: node).name) }
+        case "GetState": return reply(call) { message in message.inContainer("a", "u") { states(of: node).forEach(message.append) } }
+        case "GetInterfaces": return reply(call) { message in message.inContainer("a", "s") { interfaces(of: node).forEach { message.append($0) } } }
+        case "GetIndexInParent": return reply(call) { $0.append(indexInParent(of: node)) }
+        case "GetApplication": return reply(call) { $0.appendReference(reference(Self.rootPath)) }
+        case "GetRelationSet": return reply(call) { $0.inContainer("a", "(ua(so))") {} }
+        case "GetAttributes":
+            return reply(call) { message in
+                message.inContainer("a", "{ss}") {
+                    for (key, value) in attributes(of: node) {
+                        message.inContainer("e", "ss") {
+                            message.append(key)
+                            message.append(value)
+                        }
+                    }
+                }
+            }
+        case "GetChildren":
+            return reply(call) { message in message.inContainer("a", "(so)") { children(of: node).forEach(message.appendReference) } }
+        case "GetChildAtIndex":
+            let index = call.readInt32().map(Int.init) ?? -1
+            let children = children(of: node)
+            return reply(call) { $0.appendReference(children.indices.contains(index) ? children[index] : .none) }
+        default: return 0
+        }
+    }
+
+    private func action(_ call: BusMessage, _ member: String, _ node: Node) -> Int32 {
+        let actions = actions(of: node)
+        guard !actions.isEmpty else { return 0 }
+        switch member {
+        case "GetActions":
+            return reply(call) { message in
+                message.inContainer("a", "(sss)") {
+                    for _ in actions {
+                        message.inContainer("r", "sss") {
+                            message.append(Self.actionName)
+                            message.append(name(of: node))
+                            message.append("")
+                        }
+                    }
+                }
+            }
+        case "GetName", "GetLocalizedName", "GetDescription", "GetKeyBinding":
+            let index = call.readInt32().map(Int.init) ?? -1
+            guard actions.indices.contains(index) else { return fail(call, "org.freedesktop.DBus.Error.InvalidArgs", "no action \(index)") }
+            let text = switch member {
+            case "GetDescription": name(of: node)
+            case "GetKeyBinding": ""
+            default: Self.actionName
+            }
+            return reply(call) { $0.append(text) }
+        case "DoAction":
+            let index = call.readInt32().map(Int.init) ?? -1
+            let banner: AccessibleBanner? = switch node {
+            case .banner(let banner, _), .button(_, _, let banner): banner
+            case .root: nil
+            }
+            // Answered first: the click may end the banner, and the caller should not wait on it.
+            let done = actions.indices.contains(index) && banner != nil
+            let result = reply(call) { $0.append(done) }
+            if done, let banner { _ = onAction(banner.id, actions[index]) }
+            return result
+        default: return 0
+        }
+    }
+
+    /// The name AT-SPI clients know every action here by, as toolkits call a button's press.
+    private static let actionName = "click"
+
+    private func properties(_ call: BusMessage, _ member: String, _ node: Node) -> Int32 {
+        guard let interface = call.readString() else { return 0 }
+        switch member {
+        case "Get":
+            guard let name = call.readString(), let value = property(interface, name, of: node) else {
+                return fail(call, "org.freedesktop.DBus.Error.UnknownProperty", "no such property")
+            }
+            return reply(call) { message in message.inContainer("v", value.signature) { value.append(message) } }
+        case "GetAll":
+            let names = switch interface {
+            case "org.a11y.atspi.Accessible": ["Name", "Description", "Parent", "ChildCount", "Locale", "AccessibleId", "HelpText"]
+            case "org.a11y.atspi.Application": ["ToolkitName", "Version", "AtspiVersion", "Id"]
+            case "org.a11y.atspi.Action": ["NActions"]
+            default: [String]()
+            }
+            return reply(call) { message in
+                message.inContainer("a", "{sv}") {
+                    for name in names {
+                        guard let value = property(interface, name, of: node) else { continue }
+                        message.inContainer("e", "sv") {
+                            message.append(name)
+                            message.inContainer("v", value.signature) { value.append(message) }
+                        }
+                    }
+                }
+            }
+        case "Set":
+            // The registry tells us our id once it embedded us; nothing else is writable.
+            guard interface == "org.a11y.atspi.Application", call.readString() == "Id", let id = call.readVariantInt32() else {
+                return fail(call, "org.freedesktop.DBus.Error.PropertyReadOnly", "read-only property")
+            }
+            applicationID = id
+            return reply(call) { _ in }
+        default: return 0
+        }
+    }
+
+    /// A property's value, with its D-Bus signature.
+    private struct Value {
+        var signature: String
+        var append: (BusMessage) -> Void
+    }
+
+    private func property(_ interface: String, _ name: String, of node: Node) -> Value? {
+        let string = { (text: String) in Value(signature: "s") { $0.append(text) } }
+        switch (interface, name) {
+        case ("org.a11y.atspi.Accessible", "Name"): return string(self.name(of: node))
+        case ("org.a11y.atspi.Accessible", "Description"): return string(description(of: node))
+        case ("org.a11y.atspi.Accessible", "Locale"): return string(locale)
+        case ("org.a11y.atspi.Accessible", "AccessibleId"), ("org.a11y.atspi.Accessible", "HelpText"): return string("")
+        case ("org.a11y.atspi.Accessible", "Parent"):
+            let parent = parent(of: node)
+            return Value(signature: "(so)") { $0.appendReference(parent) }
+        case ("org.a11y.atspi.Accessible", "ChildCount"):
+            let count = Int32(children(of: node).count)
+            return Value(signature: "i") { $0.append(count) }
+        case ("org.a11y.atspi.Action", "NActions"):
+            let count = Int32(actions(of: node).count)
+            return Value(signature: "i") { $0.append(count) }
+        case ("org.a11y.atspi.Application", _) where { if case .root = node { true } else { false } }():
+            switch name {
+            case "ToolkitName": return string("WindowBanner")
+            case "Version": return string(version)
+            case "AtspiVersion": return string("2.1")
+            case "Id":
+                let id = applicationID
+                return Value(signature: "i") { $0.append(id) }
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// `sd_bus_message_new_method_return` with what `body` appends, sent; 1 (handled).
+    private func reply(_ call: BusMessage, _ body: (BusMessage) -> Void) -> Int32 {
+        var created: OpaquePointer?
+        guard sd_bus_message_new_method_return(call.pointer, &created) >= 0, let reply = created else { return 0 }
+        defer { sd_bus_message_unref(reply) }
+        body(BusMessage(pointer: reply))
+        _ = sd_bus_send(bus, reply, nil)
+        return 1
+    }
+
+    /// `sd_bus_reply_method_error` with the error `name`; 1 (handled).
+    private func fail(_ call: BusMessage, _ name: String, _ text: String) -> Int32 {
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        _ = sd_bus_error_set(&error, name, text)
+        _ = sd_bus_reply_method_error(call.pointer, &error)
+        return 1
+    }
+}

@@ -1,0 +1,388 @@
+// Screen readers and the owner, with the real AT-SPI stack from Debian: a private session bus
+// (dbus-daemon's session configuration, so at-spi2-core's bus launcher is started on demand, as
+// on a desktop, and starts the registry), and at-spi2-core's own client library (Atspi, through
+// GObject introspection, Tests/Clients/atspi-client.py) listening the way Orca does, registered
+// before any banner shows. What it hears and what it can press is what a blind user gets. And the
+// keyboard: docs/accessibility.md's i3 and Openbox bindings pressed in a real i3 and Openbox.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import X11TestSupport
+
+/// A session bus of the test's own, in a private XDG_RUNTIME_DIR (where the accessibility bus's
+/// socket goes); it and everything it started (the bus launcher, the accessibility bus, the
+/// registry) are one process group, killed when it goes.
+final class PrivateSessionBus {
+    let address: String
+    let runtimeDirectory: String
+    private let daemon: Subprocess
+
+    init() throws {
+        var template = Array("/tmp/wb-session-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        runtimeDirectory = String(cString: made)
+        var environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"]
+        if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
+            environment[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
+        }
+        daemon = try Subprocess(
+            executable: "/usr/bin/dbus-daemon",
+            arguments: ["--session", "--nofork", "--print-address=1", "--address=unix:path=\(runtimeDirectory)/bus"], environment: environment)
+        guard let line = daemon.readLine(timeout: 10), line.hasPrefix("unix:") else {
+            throw TestFailure("dbus-daemon did not start: \(daemon.standardError)")
+        }
+        address = line
+    }
+
+    deinit {
+        daemon.killGroup()
+        daemon.waitForExit()
+        _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory])
+    }
+
+    /// What a program on this bus needs in its environment.
+    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_RUNTIME_DIR": runtimeDirectory] }
+
+    /// `dbus-send --print-reply arguments…` on this bus (or the bus at `address`); its output.
+    func call(_ arguments: [String], address: String? = nil) throws -> String {
+        try Subprocess.run("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=\(address ?? self.address)", "/usr/bin/dbus-send", "--session", "--print-reply"] + arguments)
+    }
+
+    /// Whether a call got an answer, a reply or an error, within dbus-send's 5 seconds.
+    func answered(_ arguments: [String], address: String) throws -> Bool {
+        let process = try Subprocess(
+            executable: "/usr/bin/dbus-send", arguments: ["--session", "--print-reply", "--reply-timeout=5000"] + arguments,
+            environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+        let status = process.waitForExit(timeout: 10)
+        return status == 0 || (status == 1 && !process.standardError.contains("NoReply"))
+    }
+
+    /// The names on the bus now (`ListNames`), the asking connection's own among them.
+    func names() throws -> [String] {
+        let output = try Subprocess.run(
+            "/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=\(address)", "/usr/bin/dbus-send", "--session", "--print-reply",
+                             "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.ListNames"])
+        return output.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: "\"")
+            return line.contains("string \"") && parts.count >= 2 ? String(parts[1]) : nil
+        }
+    }
+}
+
+/// at-spi2-core's client library as a screen reader, listening from the moment it is ready.
+final class ScreenReaderClient {
+    /// An event as the listener saw it, with its source's role and name asked of the owner.
+    struct Event: Decodable, Equatable {
+        var event: String
+        var detail1: Int
+        var app: String?
+        var role: String?
+        var name: String?
+        var description: String?
+    }
+
+    /// An accessible object and its descendants.
+    struct Node: Decodable {
+        var role: String
+        var name: String
+        var description: String
+        var showing: Bool
+        var attributes: [String: String]
+        var actions: [String]
+        var children: [Node]
+    }
+
+    private let process: Subprocess
+    private var events: [Event] = []
+
+    init(on bus: PrivateSessionBus) throws {
+        var environment = bus.environment
+        environment["PATH"] = "/usr/bin:/bin"
+        process = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.script], environment: environment)
+        guard process.readLine(timeout: 20) == "\"ready\"" else {
+            throw TestFailure("the AT-SPI client did not start: \(process.standardError)")
+        }
+    }
+
+    deinit {
+        process.closeStandardInput()
+        if process.waitForExit(timeout: 5) == nil { process.killGroup() }
+    }
+
+    private static let script: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(2)
+        return parts.joined(separator: "/") + "/Clients/atspi-client.py"
+    }()
+
+    /// Events heard until `condition` holds for them, or `timeout` seconds pass; all heard so far.
+    func events(within timeout: Double = 15, until condition: ([Event]) -> Bool) -> [Event] {
+        let deadline = monotonicSeconds() + timeout
+        while !condition(events), let line = process.readLine(timeout: max(0, deadline - monotonicSeconds())) {
+            if let event = try? JSONDecoder().decode(Event.self, from: Data(line.utf8)) { events.append(event) }
+        }
+        return events
+    }
+
+    /// Sends `command` and returns its answer line (events that come first are kept).
+    private func ask(_ command: String) throws -> Data {
+        process.writeToStandardInput(command + "\n")
+        while let line = process.readLine(timeout: 15) {
+            if let event = try? JSONDecoder().decode(Event.self, from: Data(line.utf8)) {
+                events.append(event)
+            } else {
+                return Data(line.utf8)
+            }
+        }
+        throw TestFailure("the AT-SPI client did not answer \(command): \(process.standardError)")
+    }
+
+    /// The `window-banner` application's tree; nil when it is not on the desktop.
+    func tree() throws -> Node? { try JSONDecoder().decode(Node?.self, from: ask("tree")) }
+
+    /// The applications on the desktop, by name.
+    func applications() throws -> [String] { try JSONDecoder().decode([String].self, from: ask("apps")) }
+
+    /// Does the first action of the object called `name`; whether the owner said it did.
+    func press(_ name: String) throws -> Bool {
+        struct Pressed: Decodable { var pressed: Bool }
+        return try JSONDecoder().decode(Pressed.self, from: ask("press \(name)")).pressed
+    }
+}
+
+extension WindowBannerCLITests {
+    @Suite(
+        "accessibility: screen readers",
+        .needsProgram("/usr/libexec/at-spi-bus-launcher", package: "at-spi2-core"),
+        .needsProgram("/usr/libexec/at-spi2-registryd", package: "at-spi2-core"),
+        .needsProgram("/usr/bin/dbus-daemon", package: "dbus-daemon"),
+        .needsFile(["/usr/lib/x86_64-linux-gnu/girepository-1.0/Atspi-2.0.typelib", "/usr/lib/aarch64-linux-gnu/girepository-1.0/Atspi-2.0.typelib"],
+                   package: "gir1.2-atspi-2.0"))
+    struct AccessibilityTests {
+        /// Three monitors side by side, defined before the WM starts.
+        static var threeMonitors: [[String]] {
+            [("left", 0, "screen"), ("middle", 427, "none"), ("right", 854, "none")].map { name, x, output in
+                ["xrandr", "--setmonitor", name, "426/113x800/212+\(x)+0", output]
+            }
+        }
+
+        static func showing(_ events: [ScreenReaderClient.Event]) -> [ScreenReaderClient.Event] {
+            events.filter { $0.event.hasPrefix("object:state-changed:showing") || $0.event.hasPrefix("object:announcement") }
+        }
+
+        static func announcement(_ name: String, _ description: String = "") -> ScreenReaderClient.Event {
+            ScreenReaderClient.Event(event: "object:state-changed:showing", detail1: 1, app: "window-banner", role: "notification", name: name, description: description)
+        }
+
+        @Test func aBannerOnThreeMonitorsIsAnnouncedOnceAndAgainOnlyWhenItsWordsChange() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture(setup: Self.threeMonitors)
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+
+            try owner.show(["--id", "net", "--style", "offline", "--title", "Network down", "--subtitle", "Wi-Fi lost", "--monitor", "all"])
+            #expect(try owner.status().monitors.filter(\.presented).count == 3)
+            let first = Self.announcement("Network down", "Wi-Fi lost")
+            #expect(Self.showing(reader.events { Self.showing($0).contains(first) }) == [first])
+
+            // The tree says what is on screen, and how urgently: offline interrupts.
+            let tree = try #require(try reader.tree())
+            #expect(tree.role == "application")
+            #expect(tree.children.map(\.name) == ["Network down"])
+            #expect(tree.children.first?.attributes["live"] == "assertive")
+            #expect(tree.children.first?.showing == true)
+
+            // The same banner with other words, in place: heard once more. The same words: not.
+            try owner.show(["--id", "net", "--style", "offline", "--title", "Network back", "--subtitle", "Wi-Fi lost", "--monitor", "all"])
+            try owner.show(["--id", "net", "--style", "offline", "--title", "Network back", "--subtitle", "Wi-Fi lost", "--monitor", "all"])
+            // A dismissal is not spoken; the next banner is (and tells that nothing came between).
+            #expect(try owner.run(["dismiss", "--id", "net"]).status == 0)
+            try owner.show(["--id", "mail", "--title", "New mail", "--monitor", "all"])
+            let last = Self.announcement("New mail")
+            let heard = Self.showing(reader.events { Self.showing($0).contains(last) })
+            #expect(heard == [first, Self.announcement("Network back", "Wi-Fi lost"), last])
+            #expect(try reader.tree()?.children.map(\.name) == ["New mail"])
+            #expect(try reader.tree()?.children.first?.attributes["live"] == "polite")
+        }
+
+        @Test func theButtonsAreReachableAndCloseDismissesAsAClickOnItWould() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            let waiting = try owner.fixture.launch(
+                ["show", "--wait", "--compact", "never", "--title", "Incoming call", "--close-button", "--action", "Join", "--action", "Decline",
+                 "--on-click", "--", "true"])
+            #expect(Self.showing(reader.events { Self.showing($0).contains(Self.announcement("Incoming call")) }).count == 1)
+
+            let banner = try #require(try reader.tree()?.children.first)
+            #expect(banner.role == "notification")
+            #expect(banner.actions == ["click"])
+            #expect(banner.children.map(\.role) == ["push button", "push button", "push button"])
+            #expect(banner.children.map(\.name) == ["Join", "Decline", "Close"])
+            #expect(banner.children.map(\.actions) == [["click"], ["click"], ["click"]])
+
+            #expect(try reader.press("Close"))
+            #expect(waiting.waitForExit(timeout: 10) == 13, "show --wait: \(waiting.standardError)")
+            #expect(owner.fixture.observer.wait { owner.fixture.observer.workAreas() == owner.fixture.originalWorkAreas })
+            #expect(try reader.tree()?.children.isEmpty == true)
+        }
+
+        @Test func theBannersOwnActionIsItsClickAndRunsItsCommand() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            let clicked = owner.runtimeDirectory + "/clicked"
+            let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Backup failed", "--on-click", "--", "/usr/bin/touch", clicked])
+            _ = reader.events { Self.showing($0).contains(Self.announcement("Backup failed")) }
+            #expect(try reader.press("Backup failed"))
+            #expect(waiting.waitForExit(timeout: 10) == 12, "show --wait: \(waiting.standardError)")
+            #expect(owner.fixture.observer.wait { access(clicked, F_OK) == 0 })
+        }
+
+        @Test func aGermanCallersBannerIsHeardInGermanWithItsCloseButtonInGerman() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            owner.fixture.extraEnvironment["LOCPATH"] = try TestLocales.locpath()
+            let german = ["LANG": TestLocales.lang("de"), "LANGUAGE": "de"]
+            let shown = try TranslationCLITests.run(owner, ["show", "--style", "call", "--close-button"], locale: german)
+            #expect(shown.status == 0, "\(shown.error)")
+            let heard = Self.showing(reader.events { !Self.showing($0).isEmpty })
+            #expect(heard == [Self.announcement("Laufender Anruf")])
+            let banner = try #require(try reader.tree()?.children.first)
+            #expect(banner.children.map(\.name) == ["Schließen"])
+            #expect(banner.attributes["live"] == "assertive")
+        }
+
+        @Test func anActionPressedByTheScreenReaderEndsWaitAsAnAction() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Update ready", "--action", "Restart", "--action", "Later"])
+            _ = reader.events { Self.showing($0).contains(Self.announcement("Update ready")) }
+            #expect(try reader.press("Later"))
+            #expect(waiting.waitForExit(timeout: 10) == 16, "show --wait: \(waiting.standardError)")
+        }
+
+        /// Calls a screen reader would never make — out-of-range indexes, arguments missing or of
+        /// the wrong type, unknown properties and objects, writes to read-only properties — each
+        /// answered (a reply or an error, never silence) and the banner untouched.
+        @Test func nonsenseCallsAreAnsweredAndChangeNothing() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Still here", "--close-button", "--action", "Join"])
+            _ = reader.events { Self.showing($0).contains(Self.announcement("Still here")) }
+
+            let address = try #require(bus.call(["--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"]).split(separator: "\"").dropFirst().first)
+            let registryChildren = try bus.call(
+                ["--dest=org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible.GetChildren"], address: String(address))
+            let name = try #require(registryChildren.split(separator: "\"").first { $0.hasPrefix(":") }.map(String.init))
+            let root = "/org/a11y/atspi/accessible/root"
+            let banner = try #require(try bus.call(["--dest=\(name)", root, "org.a11y.atspi.Accessible.GetChildren"], address: String(address))
+                .split(separator: "\"").first { $0.hasPrefix("/org/a11y/atspi/accessible/banner") }.map(String.init))
+            let nonsense: [[String]] = [
+                [root, "org.a11y.atspi.Accessible.GetChildAtIndex", "int32:-5"],
+                [root, "org.a11y.atspi.Accessible.GetChildAtIndex", "int32:2147483647"],
+                [root, "org.a11y.atspi.Accessible.GetChildAtIndex"],
+                [root, "org.a11y.atspi.Accessible.GetChildAtIndex", "string:0"],
+                [banner + "_0", "org.a11y.atspi.Action.DoAction", "int32:99"],
+                [banner + "_0", "org.a11y.atspi.Action.DoAction", "string:click"],
+                [banner + "_1", "org.a11y.atspi.Action.GetName", "int32:-1"],
+                [banner, "org.freedesktop.DBus.Properties.Get", "string:org.a11y.atspi.Accessible", "string:Nope"],
+                [banner, "org.freedesktop.DBus.Properties.Get", "string:org.a11y.atspi.Application", "string:Id"],
+                [banner, "org.freedesktop.DBus.Properties.Set", "string:org.a11y.atspi.Accessible", "string:Name", "variant:string:Gone"],
+                [root, "org.freedesktop.DBus.Properties.Set", "string:org.a11y.atspi.Application", "string:Id", "variant:string:x"],
+                [banner, "org.freedesktop.DBus.Properties.GetAll", "string:org.example.Nothing"],
+                ["/org/a11y/atspi/accessible/banner999", "org.a11y.atspi.Accessible.GetRole"],
+                [banner, "org.a11y.atspi.Accessible.NoSuchMethod"],
+            ]
+            for call in nonsense {
+                // dbus-send exits 0 on a reply and 1 on an error reply; a call nobody answers ends it late (no status).
+                let answered = try bus.answered(["--dest=\(name)"] + call, address: String(address))
+                #expect(answered, "no answer to \(call)")
+            }
+            let tree = try #require(try reader.tree()?.children.first)
+            #expect(tree.name == "Still here")
+            #expect(tree.children.map(\.name) == ["Join", "Close"])
+            #expect(try owner.status().monitors.first?.title == "Still here")
+            #expect(try reader.press("Close"))
+            #expect(waiting.waitForExit(timeout: 10) == 13)
+        }
+
+        @Test func withoutAnAccessibilityBusNothingIsRegisteredAndNothingStarted() throws {
+            let bus = try PrivateSessionBus()
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            try owner.show(["--title", "Nobody listens", "--compact", "never"])
+            #expect(owner.fixture.waitForBanner())
+            // The owner asked whether an accessibility bus runs, which starts none, and left.
+            let names = try bus.names()
+            #expect(names.filter { !$0.hasPrefix(":") } == ["org.freedesktop.DBus"])
+            #expect(names.filter { $0.hasPrefix(":") }.count == 1, "connections besides dbus-send's: \(names)")
+            #expect(access(bus.runtimeDirectory + "/at-spi", F_OK) != 0)
+        }
+    }
+
+    @Suite(
+        "accessibility: keyboards", .needsProgram("/usr/bin/i3", package: "i3-wm"), .needsProgram("/usr/bin/openbox", package: "openbox"),
+        .needsProgram("/usr/bin/xdotool", package: "xdotool"))
+    struct KeyboardBindingTests {
+        /// The documented lines of `file` whose block starts with `prefix`, with the program named
+        /// by its path and this fixture's runtime directory (a window manager runs commands in its
+        /// own environment).
+        static func documentedBindings(startingWith prefix: String, for owner: OwnerFixture) throws -> String {
+            let documented = try #require(try DocumentedExamplesTests.blocks().first {
+                $0.file == "docs/accessibility.md" && $0.body.hasPrefix(prefix)
+            })
+            let program = "env XDG_RUNTIME_DIR=\(owner.runtimeDirectory) \(windowBannerExecutable())"
+            return documented.body
+                .replacingOccurrences(of: "exec --no-startup-id window-banner", with: "exec --no-startup-id \(program)")
+                .replacingOccurrences(of: "<command>window-banner", with: "<command>\(program)")
+        }
+
+        /// Presses each key with XTEST on a banner with two actions: each ends `show --wait` as
+        /// its command does.
+        static func pressEachKey(_ owner: OwnerFixture) throws {
+            for (key, outcome) in [("super+shift+Return", Int32(16)), ("super+Return", 15), ("super+Escape", 10)] {
+                let waiting = try owner.fixture.launch(["show", "--wait", "--title", "Incoming call", "--action", "Join", "--action", "Decline"])
+                #expect(owner.fixture.observer.wait { (try? owner.status().monitors.contains(where: \.presented)) == true })
+                try owner.fixture.desktop.run(["xdotool", "key", key])
+                #expect(waiting.waitForExit(timeout: 10) == outcome, "\(key): \(waiting.standardError)")
+            }
+        }
+
+        /// docs/accessibility.md's i3 lines, added to a real i3's config and reloaded.
+        @Test func theDocumentedI3KeysPressTheActionsAndDismiss() throws {
+            let owner = try OwnerFixture(windowManager: .i3)
+            let bindings = try Self.documentedBindings(startingWith: "bindsym", for: owner)
+            let config = owner.fixture.desktop.home + "/.config/i3.config"
+            let existing = try String(contentsOfFile: config, encoding: .utf8)
+            try (existing + bindings + "\n").write(toFile: config, atomically: true, encoding: .utf8)
+            // i3-msg answers once the config is read again.
+            try owner.fixture.desktop.run(["i3-msg", "reload"])
+            try Self.pressEachKey(owner)
+        }
+
+        /// docs/accessibility.md's Openbox lines, in the `<keyboard>` of an rc.xml that Openbox reads
+        /// as it starts (`--reconfigure` would not say when it is done).
+        @Test func theDocumentedOpenboxKeysPressTheActionsAndDismiss() throws {
+            let owner = try OwnerFixture()
+            let bindings = try Self.documentedBindings(startingWith: "<keybind", for: owner)
+            let directory = owner.fixture.desktop.home + "/.config/openbox"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let rc = "<?xml version=\"1.0\"?>\n<openbox_config xmlns=\"http://openbox.org/3.4/rc\">\n<keyboard>\n\(bindings)\n</keyboard>\n</openbox_config>\n"
+            try rc.write(toFile: directory + "/rc.xml", atomically: true, encoding: .utf8)
+            owner.fixture.desktop.killWindowManager()
+            try owner.fixture.desktop.startWindowManager(.openbox)
+            try Self.pressEachKey(owner)
+        }
+    }
+}
