@@ -61,8 +61,8 @@ enum SessionRouting {
         var described: String { "\(userName.printable) on \((display ?? session?.id ?? "?").printable)" }
 
         /// Sets this process's environment for the session, as its desktop would have it:
-        /// DISPLAY, WAYLAND_DISPLAY, XDG_RUNTIME_DIR, XAUTHORITY and the language, keeping
-        /// whatever the caller set itself.
+        /// DISPLAY, WAYLAND_DISPLAY, XDG_RUNTIME_DIR, the session bus, XAUTHORITY and the
+        /// language, keeping whatever the caller set itself.
         func adopt() {
             guard let session else {
                 if let display { SessionSearch.export(display) }
@@ -70,6 +70,10 @@ enum SessionRouting {
             }
             let runtime = environment("XDG_RUNTIME_DIR") ?? runtimeDirectory ?? "/run/user/\(uid)"
             setenv("XDG_RUNTIME_DIR", runtime, 0)
+            // The session bus, as pam_systemd names it: the owner reaches screen readers there.
+            if environment("DBUS_SESSION_BUS_ADDRESS") == nil, access(runtime + "/bus", F_OK) == 0 {
+                setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=\(runtime)/bus", 1)
+            }
             // Where the desktop exported nothing (no user manager, an old session), the usual
             // places.
             let exported = (try? UserManager.environment(runtimeDirectory: runtime)) ?? [:]

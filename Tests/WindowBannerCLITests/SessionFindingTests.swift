@@ -177,6 +177,7 @@ extension WindowBannerCLITests {
             #expect(environment.contains("DISPLAY=\(display)"), "\(environment)")
             #expect(environment.contains("XAUTHORITY=/tmp/wb-no-cookie"), "\(environment)")
             #expect(environment.contains("LANG=C.UTF-8"), "\(environment)")
+            #expect(environment.contains("DBUS_SESSION_BUS_ADDRESS=unix:path=\(owner.runtimeDirectory)/bus"), "\(environment)")
 
             // The owner runs now: the client finds it by itself, and so does status.
             let status = try Self.bare(["status", "--format", "{title}"], timer)
