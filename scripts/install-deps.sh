@@ -9,6 +9,8 @@ packages=(
   pkg-config libx11-dev libx11-xcb-dev libxcb1-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev libxss-dev fonts-dejavu-core
   # build: libpng, to read --icon PNG files
   libpng-dev
+  # run time and tests: librsvg, loaded with dlopen to draw a theme's scalable SVG icons
+  librsvg2-2
   # build: msgfmt and msgcmp (gettext), to check and compile the translations in Resources/po
   gettext
   # build: HarfBuzz (shaping) and FriBidi (bidirectional text)
@@ -35,6 +37,8 @@ packages=(
   # xsecurelock's in the compositing overlay, xscreensaver blanking), a real compositing manager
   # (CompositorTests)
   i3lock xsecurelock xscreensaver picom
+  # tests: a real XSETTINGS manager whose values change on SIGHUP (XSettingsTests)
+  xsettingsd
   # tests: conky drawing the desktop in a full-screen override-redirect window under the clients,
   # which is no locker (ScreenLockTests)
   conky-std

@@ -95,10 +95,18 @@ public struct BannerConfig: Sendable, Equatable, Codable {
     /// `translate` (gettext, in the programs that draw): the title of a built-in style the file
     /// left as built — not defined, or copied unchanged as from the example file. A style the
     /// file changes is the user's own words and stays as written; flags go on top of either.
-    public func resolve(style name: String?, translating translate: (String) -> String) throws(ConfigError) -> BannerStyle {
+    /// Under a high-contrast desktop theme (`highContrast`), such a built-in style takes that
+    /// theme's colours (``HighContrastTheme``); a style the file defines keeps its own.
+    public func resolve(
+        style name: String?, highContrast: HighContrastTheme? = nil, translating translate: (String) -> String
+    ) throws(ConfigError) -> BannerStyle {
         var resolved = try resolve(style: name)
-        if let name, let builtIn = Self.builtIn.styles[name], styles[name] == builtIn, let title = builtIn.appearance.title {
-            resolved.appearance.title = translate(title)
+        if let name, let builtIn = Self.builtIn.styles[name], styles[name] == builtIn {
+            if let title = builtIn.appearance.title { resolved.appearance.title = translate(title) }
+            if let colours = highContrast?.colours(ofStyle: name) {
+                resolved.appearance.background = colours.background
+                resolved.appearance.textColor = colours.text
+            }
         }
         return resolved
     }

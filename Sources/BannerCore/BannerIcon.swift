@@ -30,7 +30,7 @@ public struct BannerIcon: Sendable, Hashable, CustomStringConvertible {
     public static let maximumLength = 4096
 
     /// Reads a value as written: `none` is no icon (nil); a value with a `/` or ending in `.png`
-    /// is a file; anything else is an icon theme name. Empty values, control characters and
+    /// or `.svg` is a file; anything else is an icon theme name. Empty values, control characters and
     /// values over ``maximumLength`` bytes are refused.
     public static func parse(_ text: String) throws(BannerValueError) -> BannerIcon? {
         guard !text.isEmpty, text.utf8.count <= maximumLength,
@@ -38,7 +38,7 @@ public struct BannerIcon: Sendable, Hashable, CustomStringConvertible {
             throw .icon(text)
         }
         if text == noneValue { return nil }
-        if text.contains("/") || text.lowercased().hasSuffix(".png") { return .file(text) }
+        if text.contains("/") || text.lowercased().hasSuffix(".png") || text.lowercased().hasSuffix(".svg") { return .file(text) }
         return .named(text)
     }
 
@@ -52,12 +52,23 @@ public struct BannerIcon: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How an icon name is found in a freedesktop icon theme: which themes, and which of a theme's
-/// size directories (`16x16`, `48x48`, `24x24@2`, …) to take it from. Only PNG icons are read;
-/// `scalable` (SVG) directories are not searched.
+/// size directories (`16x16`, `48x48`, `24x24@2`, …) to take it from. A theme's PNG icons come
+/// first; its `scalable` SVG is taken when it has no PNG of the name.
 public enum IconThemeRule {
     /// The themes searched, in order: GNOME's Adwaita where installed, then hicolor, the theme
     /// every other inherits from.
     public static let themes = ["Adwaita", "hicolor"]
+
+    /// The themes searched when the desktop names its own icon theme (XSETTINGS'
+    /// `Net/IconThemeName`): that one first, then ``themes``. A name that is not one directory's
+    /// name (empty, a slash, `.`, `..`, control characters, over 255 bytes) is another client's
+    /// mistake and ignored.
+    public static func themes(desktop: String?) -> [String] {
+        guard let desktop, !desktop.isEmpty, desktop.utf8.count <= 255, desktop != ".", desktop != "..",
+              !desktop.contains("/"), !desktop.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+              !themes.contains(desktop) else { return themes }
+        return [desktop] + themes
+    }
 
     /// The pixel size of a theme's size directory from its name: `48x48` is 48, `24x24@2` is 48;
     /// nil for `scalable`, `symbolic` and anything else.

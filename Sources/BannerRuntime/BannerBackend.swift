@@ -68,6 +68,12 @@ public protocol BannerBackend: LookResources {
     var onMonitorsChanged: (() -> Void)? { get set }
     var onWarning: (String) -> Void { get set }
     var iconSearchPath: IconSearchPath { get set }
+    /// Whether the desktop turned animations off as its session publishes it live (X11:
+    /// XSETTINGS' `Gtk/EnableAnimations` 0); false where nothing publishes it.
+    var desktopPrefersReducedMotion: Bool { get }
+    /// The desktop's GTK theme as its session publishes it live (X11: XSETTINGS'
+    /// `Net/ThemeName`); nil where nothing publishes it.
+    var desktopThemeName: String? { get }
     /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
     /// while it is presented on one of them, with the others' policies (``onMonitorsChanged``
     /// is called after, to set the new host's callbacks). Throws, before any monitor changes,
@@ -83,6 +89,9 @@ public protocol BannerBackend: LookResources {
 }
 
 extension BannerBackend {
+    public var desktopPrefersReducedMotion: Bool { false }
+    public var desktopThemeName: String? { nil }
+
     /// Serves the loop until no banner moves, or 5 seconds pass; whether it settled.
     @discardableResult
     public func runUntilIdle() -> Bool { runUntilIdle(timeout: 5) }

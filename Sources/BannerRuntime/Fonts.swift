@@ -242,6 +242,11 @@ public final class FontLibrary {
     /// Warnings about substituted families, reported once each.
     public private(set) var warnedFamilies: Set<String> = []
     public var warn: (String) -> Void = { _ in }
+    /// The desktop's UI font family (XSETTINGS' `Gtk/FontName`), drawn where a banner asks for
+    /// the system font — a font whose first family is `sans-serif` (every built-in style, and
+    /// `--font` without a family) or `system-ui` — at the banner's own size and weight, with
+    /// that family behind it for what it lacks; nil: fontconfig's sans.
+    public var systemFamily: String?
 
     public init(opener: any FontOpener) { self.opener = opener }
 
@@ -249,33 +254,38 @@ public final class FontLibrary {
     private static let genericFamilies: Set<String> = ["sans-serif", "sans", "serif", "monospace", "mono", "system-ui", "emoji"]
 
     /// The font stack for `font` at `scale` pixels per point.
-    public func font(_ font: BannerFont, scale: Double) throws(BannerValueError) -> FontStack {
+    public func font(_ requested: BannerFont, scale: Double) throws(BannerValueError) -> FontStack {
+        var font = requested
+        if let systemFamily, let first = font.families.first, ["sans-serif", "system-ui"].contains(first.lowercased()) {
+            font.families.insert(systemFamily, at: 0)
+        }
         let pattern = font.fontconfigPattern(pixelsPerPoint: scale)
         if let cached = open[pattern] { return cached }
         FontWarmup.finish()
         guard let request = FcNameParse(pattern) else {
-            throw .font(font.description, reason: "fontconfig cannot parse it")
+            throw .font(requested.description, reason: "fontconfig cannot parse it")
         }
         FcConfigSubstitute(nil, request, FcMatchPattern)
         opener.substituteDefaults(request)
         var result = FcResultNoMatch
         guard let match = FcFontMatch(nil, request, &result) else {
             FcPatternDestroy(request)
-            throw .font(font.description, reason: "no font matches it")
+            throw .font(requested.description, reason: "no font matches it")
         }
         let matchedFamily = Self.family(of: match)
         // The opener owns `match` from here on, on success.
         guard let opened = opener.open(match) else {
             FcPatternDestroy(match)
             FcPatternDestroy(request)
-            throw .font(font.description, reason: "cannot open the matched font '\(matchedFamily)'")
+            throw .font(requested.description, reason: "cannot open the matched font '\(matchedFamily)'")
         }
-        let requested = font.primaryFamily
-        if !Self.genericFamilies.contains(requested.lowercased()),
-           requested.lowercased() != matchedFamily.lowercased(),
-           !warnedFamilies.contains(requested) {
-            warnedFamilies.insert(requested)
-            warn("font family '\(requested.printable)' not found; using '\(matchedFamily)'")
+        // The desktop's family is no family the user wrote: its absence is no warning.
+        let family = requested.primaryFamily
+        if !Self.genericFamilies.contains(family.lowercased()),
+           family.lowercased() != matchedFamily.lowercased(),
+           !warnedFamilies.contains(family) {
+            warnedFamilies.insert(family)
+            warn("font family '\(family.printable)' not found; using '\(matchedFamily)'")
         }
         let primary = LoadedFont(opened: opened, matchedFamily: matchedFamily)
         let sorted = FcFontSort(nil, request, FcBool(FcFalse), nil, &result)

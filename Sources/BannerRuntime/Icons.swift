@@ -60,19 +60,15 @@ public struct IconSearchPath: Sendable, Hashable {
 
 /// Why an icon cannot be shown. The banner shows without it: callers print this as a warning.
 public enum IconProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No `NAME.png` in the themes or the plain directories.
+    /// No `NAME.png` (or scalable `NAME.svg`) in the themes, nor `NAME.png` in the plain directories.
     case notFound(String)
-    /// The theme has the name only as an SVG (at `path`), which is not read.
-    case onlySVG(String, path: String)
-    /// The file cannot be opened or is not a usable PNG.
+    /// The file cannot be opened or is not a usable PNG (or SVG).
     case unreadable(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .notFound(let name):
             "icon '\(name.printable)' not found (no \(name.printable).png in the \(IconThemeRule.themes.joined(separator: " or ")) icon theme)"
-        case .onlySVG(let name, let path):
-            "icon '\(name.printable)' is only an SVG (\(path.printable)), and SVG icons are not supported: give a PNG"
         case .unreadable(let path, let reason):
             "cannot read icon '\(path.printable)': \(reason)"
         }
@@ -85,6 +81,9 @@ public enum IconProblem: Error, Sendable, Equatable, CustomStringConvertible {
 public final class IconLibrary {
     /// The search path for names when the caller gives none.
     public var searchPath: IconSearchPath
+    /// The desktop's icon theme, searched before Adwaita and hicolor (``IconThemeRule/themes(desktop:)``);
+    /// nil when the desktop names none.
+    public var desktopTheme: String?
     private var scaled: [String: (stamp: FileStamp, bySide: [Int: IconBitmap])] = [:]
     /// The paths in `scaled`, least recently used first: the icon on screen stays kept.
     private var recentPaths: [String] = []
@@ -108,7 +107,7 @@ public final class IconLibrary {
         case .file(let file):
             .success(file.hasPrefix("/") ? file : IconSearchPath.joined(directory ?? Self.workingDirectory, file))
         case .named(let name):
-            IconTheme(searchPath: searchPath ?? self.searchPath).file(named: name, size: size)
+            IconTheme(searchPath: searchPath ?? self.searchPath, themes: IconThemeRule.themes(desktop: desktopTheme)).file(named: name, size: size)
         }
     }
 
@@ -125,12 +124,13 @@ public final class IconLibrary {
         store(decoded, path: path)
     }
 
-    /// Decodes `path` at `sides` on a worker thread when it is large (a small one at once), and
+    /// Decodes `path` at `sides` on a worker thread when it is large or an SVG (a small PNG at once), and
     /// calls `completion` from `loop` with the outcome; the decoded squares are cached. The
     /// loop goes on drawing frames meanwhile.
     public func prepareInBackground(path: String, sides: [Int], loop: EventLoop, completion: @escaping (IconProblem?) -> Void) {
         if isReady(path: path, sides: sides) { return completion(nil) }
-        guard (PNGFile.pixelCount(path: path) ?? 0) > Self.inlineDecodePixels else {
+        // An SVG's cost is not known before librsvg has parsed it.
+        guard PNGFile.isSVG(path) || (PNGFile.pixelCount(path: path) ?? 0) > Self.inlineDecodePixels else {
             do throws(IconProblem) {
                 try prepare(path: path, sides: sides)
                 completion(nil)
@@ -188,12 +188,15 @@ public final class IconLibrary {
 /// the best size winning (IconThemeRule); then the plain directories.
 struct IconTheme {
     let searchPath: IconSearchPath
+    /// The themes, in the order searched.
+    var themes = IconThemeRule.themes
 
-    /// `name`'s PNG in the size that suits an icon drawn `size` px tall.
+    /// `name`'s PNG in the size that suits an icon drawn `size` px tall, or its scalable SVG in
+    /// a theme that has no PNG of it (many desktop themes are SVG only).
     func file(named name: String, size: Int) -> Result<String, IconProblem> {
         let fileName = name + ".png"
-        var svg: String?
-        for theme in IconThemeRule.themes {
+        for theme in themes {
+            var svg: String?
             var candidates: [(size: Int, path: String)] = []
             for base in searchPath.themeDirectories {
                 let themeDirectory = IconSearchPath.joined(base, theme)
@@ -218,12 +221,12 @@ struct IconTheme {
                let found = candidates.first(where: { $0.size == best }) {
                 return .success(found.path)
             }
+            if let svg { return .success(svg) }
         }
         for directory in searchPath.plainDirectories {
             let candidate = IconSearchPath.joined(directory, fileName)
             if Self.isRegularFile(candidate) { return .success(candidate) }
         }
-        if let svg { return .failure(.onlySVG(name, path: svg)) }
         return .failure(.notFound(name))
     }
 
@@ -276,6 +279,8 @@ public struct FileStamp: Equatable, Sendable {
 /// a huge file given by mistake must not stall or swamp the process that draws banners. The
 /// file is streamed through libpng a block at a time and each row is box-filtered into the
 /// squares asked for as it arrives (CPNG), so memory stays a few rows whatever the image's size.
+/// An `.svg` file is drawn by librsvg into the same squares instead (CPNG's csvg.c), after the
+/// same checks and at most ``maximumSVGBytes``.
 enum PNGFile {
     /// Larger files are refused unread.
     static let maximumBytes = 16 << 20
@@ -285,6 +290,11 @@ enum PNGFile {
     static let maximumSide = 8192
     /// Squares larger than this are not made (an icon is drawn as tall as a line of text).
     static let maximumSquare = 4096
+    /// Larger SVG documents are refused: a theme's largest are a few hundred kilobytes.
+    static let maximumSVGBytes = 4 << 20
+
+    /// Whether `path` is drawn as an SVG document (by its `.svg` name) rather than decoded as a PNG.
+    static func isSVG(_ path: String) -> Bool { path.lowercased().hasSuffix(".svg") }
 
     /// A file decoded into squares, by side.
     struct Decoded: Sendable {
@@ -335,7 +345,7 @@ enum PNGFile {
     static func decode(path: String, sides: [Int]) throws(IconProblem) -> Decoded {
         let (fd, stamp) = try open(path: path)
         defer { close(fd) }
-        let job = Job(fd: fd, sides: sides)
+        let job = Job(fd: fd, sides: sides, isSVG: isSVG(path))
         guard wb_png_decode(job.request) == 0 else { throw .unreadable(path: path, reason: job.failure) }
         return Decoded(stamp: stamp, bySide: job.bitmaps)
     }
@@ -350,7 +360,7 @@ enum PNGFile {
             return completion(.failure(error))
         }
         var ends: [Int32] = [0, 0]
-        let job = Job(fd: opened.fd, sides: sides)
+        let job = Job(fd: opened.fd, sides: sides, isSVG: isSVG(path))
         let piped = pipe(&ends) == 0
         if piped { for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) } }
         guard piped, wb_png_decode_in_background(job.request, ends[1]) == 0 else {
@@ -383,7 +393,7 @@ enum PNGFile {
         let sides: [Int]
         private let buffers: [UnsafeMutablePointer<UInt32>]
 
-        init(fd: Int32, sides requested: [Int]) {
+        init(fd: Int32, sides requested: [Int], isSVG: Bool) {
             var unique: [Int] = []
             for side in requested.map({ min(max($0, 1), PNGFile.maximumSquare) }) where !unique.contains(side) { unique.append(side) }
             sides = Array(unique.prefix(Int(WB_PNG_MAXIMUM_TARGETS)))
@@ -391,7 +401,8 @@ enum PNGFile {
             request = .allocate(capacity: 1)
             request.initialize(to: wb_png_request())
             request.pointee.fd = fd
-            request.pointee.maximum_bytes = UInt64(PNGFile.maximumBytes)
+            request.pointee.is_svg = isSVG ? 1 : 0
+            request.pointee.maximum_bytes = UInt64(isSVG ? PNGFile.maximumSVGBytes : PNGFile.maximumBytes)
             request.pointee.maximum_pixels = UInt64(PNGFile.maximumPixels)
             request.pointee.maximum_side = UInt32(PNGFile.maximumSide)
             request.pointee.target_count = Int32(sides.count)

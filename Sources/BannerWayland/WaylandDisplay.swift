@@ -84,7 +84,9 @@ public final class WaylandDisplay: BannerBackend {
                 // POLLOUT too while the socket could not take every request: they go out once
                 // it can, not when something else wakes the loop.
                 let events = try connection.prepareToSleep()
-                if let watch { loop.change(watch, events: events) }
+                // self.loop: the initialiser's `loop` parameter would be captured strongly, and
+                // the loop would keep itself alive through this closure.
+                if let watch { self.loop.change(watch, events: events) }
             } catch {
                 lost(error)
             }

@@ -14,8 +14,15 @@ public final class BannerDisplay: BannerBackend {
     public var name: String { connection.name }
     /// One host per monitor, in RandR's order.
     public private(set) var hosts: [BannerHost] = []
-    /// 1 at 96 DPI; `Xft.dpi / 96` when the X resources set it.
+    /// 1 at 96 DPI; the desktop's DPI / 96 otherwise: XSETTINGS' `Xft/DPI` when its manager
+    /// sets it (GNOME's "Large Text" multiplies it), else `Xft.dpi` of the X resources.
     public private(set) var pixelsPerPoint: Double
+    /// The desktop's settings as its XSETTINGS manager publishes them now (empty without one).
+    public var desktopSettings: XSettings { xsettings.settings }
+    /// Whether the desktop turned animations off (XSETTINGS' `Gtk/EnableAnimations` 0).
+    public var desktopPrefersReducedMotion: Bool { xsettings.settings.animationsEnabled == false }
+    /// The desktop's GTK theme (XSETTINGS' `Net/ThemeName`); nil without one.
+    public var desktopThemeName: String? { xsettings.settings.themeName }
     /// Protocol errors the X server reported for this display's requests; a healthy display
     /// has none. Counted only while this library's error handler is the installed one.
     public var protocolErrorCount: Int { closed ? 0 : XErrorTrap.errorCount(on: connection.display) }
@@ -52,6 +59,8 @@ public final class BannerDisplay: BannerBackend {
     /// Lockers and the screensaver: no banner shows while the screen is locked.
     let screenLock: ScreenLock
     private var lockChanged = false
+    /// The desktop's XSETTINGS manager and its settings.
+    private let xsettings: XSettingsWatch
     /// The monitors (by name) where a full-screen window has the focus.
     private(set) var fullscreenMonitors: Set<String> = []
     private var activeWindow: Window = 0
@@ -77,13 +86,17 @@ public final class BannerDisplay: BannerBackend {
         self.loop = loop
         self.timing = timing
         fonts = FontLibrary(opener: XftFontOpener(connection: connection))
-        pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: connection.xftDPI())
         XSelectInput(connection.display, connection.root, SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask)
         if connection.randrEventBase >= 0 {
             XRRSelectInput(connection.display, connection.root, Int32(RRScreenChangeNotifyMask))
         }
         panels = PanelWatch(connection: connection)
         panels.start()
+        xsettings = XSettingsWatch(connection: connection)
+        _ = xsettings.refresh(watch: { [panels] in _ = panels.watch($0) })
+        pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: xsettings.settings.dpi ?? connection.xftDPI())
+        icons.desktopTheme = xsettings.settings.iconThemeName
+        fonts.systemFamily = xsettings.settings.fontFamily
         raiseInterval = pacer.interval
         let monitors = connection.monitors()
         screenLock = ScreenLock(connection: connection, monitors: monitors.map(\.geometry), isOwn: panels.isOwn)
@@ -188,6 +201,7 @@ public final class BannerDisplay: BannerBackend {
         let type = event.type
         if panels.handle(&event) { panelsChanged = true }
         if screenLock.handle(&event) { lockChanged = true }
+        xsettings.handle(&event)
         if connection.randrEventBase >= 0, type == connection.randrEventBase + RRScreenChangeNotify {
             XRRUpdateConfiguration(&event)
             monitorsChanged = true
@@ -259,6 +273,15 @@ public final class BannerDisplay: BannerBackend {
             panels.screenResized()
             if screenLock.monitorsChanged(to: hosts.map(\.monitor)) { lockChanged = true }
             onMonitorsChanged?()
+        }
+        if xsettings.needsRefresh, xsettings.refresh(watch: { if panels.watch($0) { panelsChanged = true } }) {
+            icons.desktopTheme = xsettings.settings.iconThemeName
+            if fonts.systemFamily != xsettings.settings.fontFamily {
+                // The banners on screen are laid out and drawn again in the new font.
+                fonts.systemFamily = xsettings.settings.fontFamily
+                for host in hosts { host.scaleChanged() }
+            }
+            refreshScale()
         }
         if panels.needsRefresh, panels.refresh() { panelsChanged = true }
         if panelsChanged {
@@ -358,7 +381,7 @@ public final class BannerDisplay: BannerBackend {
 
     private func refreshScale() {
         XrmSetDatabase(connection.display, nil)
-        let scale = BannerLayout.pixelsPerPoint(xftDPI: connection.xftDPI())
+        let scale = BannerLayout.pixelsPerPoint(xftDPI: xsettings.settings.dpi ?? connection.xftDPI())
         guard scale != pixelsPerPoint else { return }
         pixelsPerPoint = scale
         for host in hosts { host.scaleChanged() }

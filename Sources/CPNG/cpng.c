@@ -241,6 +241,7 @@ static void feed(decoder *d, png_structp png, png_infop info, png_bytep buffer, 
 }
 
 int wb_png_decode(wb_png_request *request) {
+    if (request->is_svg) return wb_svg_decode(request);
     request->width = 0;
     request->height = 0;
     request->message[0] = 0;

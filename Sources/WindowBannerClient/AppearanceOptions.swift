@@ -45,7 +45,7 @@ package struct AppearanceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Which way the title and subtitle read: auto = from their first strong letter (Arabic, Hebrew: right to left), ltr, rtl. Mixed text is ordered by the Unicode bidi algorithm either way. Default: auto.", valueName: "auto|ltr|rtl"))
     package var direction: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("An icon left of the text, as tall as it: a PNG file (a value with a / or ending in .png), a name in the icon theme (hicolor, Adwaita; PNG only), or none. Missing or unreadable: a warning, and no icon. Default: the style's, else none.", valueName: "path|name|none"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("An icon left of the text, as tall as it: a PNG or SVG file (a value with a / or ending in .png or .svg), a name in the icon theme (the desktop's, Adwaita, hicolor), or none. Missing or unreadable: a warning, and no icon. Default: the style's, else none.", valueName: "path|name|none"))
     package var icon: String?
 
     @Option(name: .customLong("corner-radius"), parsing: .unconditional, help: ArgumentHelp("Round the bottom corners (XShape; clicks there go through), 0 to 1000 points; drawn at most half the banner's height. Default: 0.", valueName: "pt"))

@@ -311,9 +311,9 @@ final class Owner<Backend: BannerBackend> {
         var warnings: [String] = []
         do {
             let locale = request.locale ?? UserLocale.variables(in: processEnvironment())
-            let style = try config.style(request.style, configPath: request.configPath, locale: locale)
+            let style = try config.style(request.style, configPath: request.configPath, locale: locale, desktopTheme: banners.desktopThemeName)
             var settings = style.appearance.overlaid(by: request.settings)
-            if settings.reduceMotion == nil, DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
+            if settings.reduceMotion == nil, banners.desktopPrefersReducedMotion || DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
                 settings.reduceMotion = "true"
             }
             var appearance: TopBannerAppearance

@@ -3,6 +3,7 @@
 // effect with the next `show` without restarting anything.
 
 import BannerConfig
+import BannerCore
 import BannerX11
 import BannerRuntime
 import OwnerProtocol
@@ -13,11 +14,13 @@ struct ConfigCache {
 
     /// The style layer for a request: the file's defaults overlaid by style `name` (built-in
     /// styles only, with `--no-config`), a built-in title in the language of `locale` (the
-    /// caller's locale variables).
-    mutating func style(_ name: String?, configPath: String?, locale: [String: String]) throws(OwnerError) -> BannerStyle {
+    /// caller's locale variables), in high-contrast colours under a high-contrast desktop theme.
+    mutating func style(
+        _ name: String?, configPath: String?, locale: [String: String], desktopTheme: String? = nil
+    ) throws(OwnerError) -> BannerStyle {
         let config = try self.config(at: configPath)
         do {
-            return try config.resolve(style: name) { Translations.text($0, locale: locale) }
+            return try config.resolve(style: name, highContrast: HighContrastTheme(themeName: desktopTheme)) { Translations.text($0, locale: locale) }
         } catch {
             throw OwnerError(error.isUnknownStyle ? .usage : .config, "\(error)")
         }

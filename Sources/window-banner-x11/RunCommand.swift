@@ -71,6 +71,9 @@ struct RunCommand: ParsableCommand {
         duration: Double?
     ) throws {
         defer { banners.close() }
+        var look = look
+        // The desktop's live setting (XSETTINGS), when neither flag decided.
+        if appearance.settings.reduceMotion == nil, banners.desktopPrefersReducedMotion { look.reduceMotion = true }
 
         var hosts: [Backend.Host]
         // `all` follows the monitors: one plugged in while the banner shows gets it too.

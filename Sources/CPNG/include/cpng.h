@@ -32,13 +32,23 @@ typedef struct wb_png_request {
     /// image scaled to keep its proportions and centred, the rest transparent. Allocated by
     /// the caller.
     uint32_t *pixels[WB_PNG_MAXIMUM_TARGETS];
+    /// Set: the file is an SVG document, drawn by librsvg (csvg.c) instead of decoded by libpng.
+    int is_svg;
     /// Out: the image's size as the file gives it (0 when not read that far).
     uint32_t width, height;
     /// Out: why the decode failed, one line.
     char message[200];
 } wb_png_request;
 
-/// Decodes `request->fd` into every square of `request`. Returns 0 on success, -1 with
+/// Draws the SVG document of `request->fd` (at most `maximum_bytes`) into every square of
+/// `request` with librsvg, loaded with dlopen on the first SVG (with cairo, which librsvg
+/// draws through): nothing of either is mapped into a process that shows no SVG icon. The
+/// document is fitted into each square keeping its proportions, centred. Returns 0 on success,
+/// -1 with `request->message` set otherwise (librsvg missing, or its reason for refusing).
+int wb_svg_decode(wb_png_request *request);
+
+/// Decodes `request->fd` into every square of `request` (an SVG with wb_svg_decode when
+/// `request->is_svg` is set). Returns 0 on success, -1 with
 /// `request->message` set otherwise. Safe to call from any thread (one request per call).
 int wb_png_decode(wb_png_request *request);
 
