@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "Accessibility", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -138,6 +138,9 @@ let package = Package(
         // NetworkManager's Connectivity property and its changes over the system bus, for
         // `monitor --connectivity networkmanager`.
         .target(name: "NetworkManagerBus", dependencies: ["CSDBus"]),
+        // logind's sessions and the user manager's environment, for commands that name no
+        // display (cron, timers, ssh, root services); window-banner-x11 only, like CSDBus.
+        .target(name: "LoginSessions", dependencies: ["CSDBus"]),
         // The owner as an AT-SPI application on the accessibility bus (sd-bus): each banner on
         // screen a notification a screen reader announces, its buttons push buttons it can press.
         .target(name: "Accessibility", dependencies: ["CSDBus", "BannerCore"]),

@@ -20,8 +20,9 @@ packages=(
   # build: libcurl's headers, for `monitor --connectivity http` (libcurl4 itself is loaded at
   # run time, by the monitor only)
   libcurl4-openssl-dev
-  # tests: a private D-Bus daemon with a fake NetworkManager (python3-dbus on GLib's main loop),
-  # and python3's http.server as the connectivity check's server
+  # tests: a private D-Bus daemon with a fake NetworkManager, and with a stand-in logind and
+  # systemd user manager for finding sessions (python3-dbus on GLib's main loop), and python3's
+  # http.server as the connectivity check's server
   dbus-daemon python3 python3-dbus python3-gi
   # tests: a private X server and real window managers, stacking and tiling (the matrix of
   # ReservationMatrixTests); network namespaces for rtnetlink

@@ -7,6 +7,7 @@
 // hang (docs/timeouts.md).
 
 import BannerCore
+import CSpawn
 import Glibc
 import OwnerProtocol
 
@@ -230,6 +231,10 @@ private func spawnDetached(_ arguments: [String], readyFD: Int32, log: String) -
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     posix_spawn_file_actions_adddup2(&actions, readyFD, 3)
+    // Nothing else of the caller's: a pipe it inherited (cron's to its mailer, a shell's process
+    // substitution) would otherwise stay open for the owner's whole life, and whoever reads it
+    // would wait for its end as long.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 4)
 
     let spawn = SpawnAttributes(newSession: true)
     let argv = CStringArray(arguments)

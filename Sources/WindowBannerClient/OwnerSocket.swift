@@ -1,6 +1,8 @@
 // Where the owner of a display lives on disk and the Unix-socket calls both sides make. Every
-// path is under one user-private directory: `$XDG_RUNTIME_DIR/window-banner` (0700), or
-// `/tmp/window-banner-UID` when that variable is unset; a directory that is not ours, or a
+// path is under one user-private directory: `$XDG_RUNTIME_DIR/window-banner` (0700), else
+// `/run/user/UID/window-banner` when that runtime directory exists (cron and root services run
+// without the variable, and must find the owner the session started there), else
+// `/tmp/window-banner-UID`; a directory that is not ours, or a
 // symlink, is refused rather than used. Each display has a socket (0600), an owner lock held by
 // the owner for its whole life, a start lock that serialises clients starting an owner, and the
 // owner's log.
@@ -68,14 +70,24 @@ package struct OwnerPaths {
         return name
     }
 
+    /// The directory every display's files are in (made by `forDisplay`).
+    package static var directoryPath: String {
+        runtimeDirectory().map { $0 + "/window-banner" } ?? "/tmp/window-banner-\(geteuid())"
+    }
+
+    /// `$XDG_RUNTIME_DIR`, else `/run/user/UID` when it is a directory of ours (what pam_systemd
+    /// would have set), else nil.
+    package static func runtimeDirectory() -> String? {
+        if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") { return runtime }
+        let standard = "/run/user/\(geteuid())"
+        var info = stat()
+        guard lstat(standard, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else { return nil }
+        return standard
+    }
+
     private static func privateDirectory() throws(CommandFailure) -> String {
         let uid = geteuid()
-        let directory: String
-        if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
-            directory = runtime + "/window-banner"
-        } else {
-            directory = "/tmp/window-banner-\(uid)"
-        }
+        let directory = directoryPath
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             throw CommandFailure("cannot create \(directory.printable): \(errorText())", code: ExitStatus.unreachable)
         }

@@ -431,11 +431,12 @@ package struct StatusReport: Encodable {
     }
 }
 
-/// `--display`, `--owner-timeout` and `--no-config`, shared by the commands that talk to the owner.
+/// `--display`, `--owner-timeout`, `--no-config` and the session options, shared by the
+/// commands that talk to the owner.
 package struct ConnectionOptions: ParsableArguments {
     package init() {}
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("X display whose owner to use. Default: $DISPLAY.", valueName: "display"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Display whose owner to use: an X display or a Wayland socket. Default: $WAYLAND_DISPLAY, else $DISPLAY, else the display of this user's running owner or of their active graphical session (docs/scripts.md).", valueName: "display"))
     package var display: String?
 
     @Option(name: .customLong("owner-timeout"), parsing: .unconditional, help: ArgumentHelp("Give up (exit 75) when the owner does not answer within this many seconds. Default: $WINDOW_BANNER_OWNER_TIMEOUT, else 5.", valueName: "seconds"))
@@ -443,6 +444,17 @@ package struct ConnectionOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-config"), help: "Ignore the config file (built-in defaults and styles only).")
     package var noConfig = false
+
+    // The three below are acted on before parsing (SessionSearch, SessionRouting): they choose
+    // where the command runs, and each chosen session runs it without them.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Without a display: 'active' (the default) is the user's active graphical session from logind, 'all' every one, or a logind session id.", valueName: "session"))
+    package var session: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("As root: in this user's session, running as that user.", valueName: "name"))
+    package var user: String?
+
+    @Flag(name: .customLong("all-users"), help: "As root: in the session of every user logged in graphically, each as that user.")
+    package var allUsers = false
 
     /// The config file this client would read; the owner reads it on its behalf.
     package var configPath: String? {

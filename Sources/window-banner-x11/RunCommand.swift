@@ -30,7 +30,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Monitor to show on: a RandR monitor or Wayland output name, 'primary' or 'all'. Default: primary.", valueName: "name"))
     var monitor: String?
 
-    @Option(help: ArgumentHelp("Display to use: an X display (:0) or a Wayland compositor's socket (wayland-0). Default: $WAYLAND_DISPLAY, else $DISPLAY (WINDOW_BANNER_BACKEND=x11 or wayland picks one).", valueName: "display"))
+    @Option(help: ArgumentHelp("Display to use: an X display (:0) or a Wayland compositor's socket (wayland-0). Default: $WAYLAND_DISPLAY, else $DISPLAY (WINDOW_BANNER_BACKEND=x11 or wayland picks one); with neither, the user's session (docs/scripts.md).", valueName: "display"))
     var display: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("Command to run while the banner shows.", valueName: "command"))

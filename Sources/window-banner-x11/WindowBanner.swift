@@ -41,6 +41,10 @@ struct WindowBanner: ParsableCommand {
             _ = mallopt(M_ARENA_MAX, 1)
             FontWarmup.start()
         }
+        // A command that names no display finds the user's session first.
+        if let command = CommandLine.arguments.dropFirst().first, ClientCommands.names.contains(command) || command == "run" {
+            SessionRouting.route(CommandLine.arguments)
+        }
         CommandLineMain.run(self)
     }
 }

@@ -22,13 +22,22 @@ private let python = "/usr/bin/python3"
 public final class PrivateSystemBus {
     /// The bus's address, for DBUS_SYSTEM_BUS_ADDRESS.
     public let address: String
+    /// Where its socket is.
+    public let socketPath: String
+    /// The daemon's process id: a test may stop it (SIGSTOP) to see what its clients do.
+    public var processID: pid_t { daemon.pid }
     private let daemon: Subprocess
     private let directory: String
 
-    public init() throws {
+    /// A bus listening at `socketPath` (default: in a directory of its own, which only this
+    /// user can enter unless `public`).
+    public init(socketPath: String? = nil, public: Bool = false) throws {
         var template = Array("/tmp/wb-bus-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
+        if `public` { chmod(directory, 0o755) }
+        let socket = socketPath ?? directory + "/system_bus_socket"
+        self.socketPath = socket
         // A path, not an abstract socket: abstract sockets belong to a network namespace, and
         // the monitor under test runs in one of its own.
         let config = """
@@ -36,7 +45,7 @@ public final class PrivateSystemBus {
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>custom</type>
-              <listen>unix:path=\(directory)/system_bus_socket</listen>
+              <listen>unix:path=\(socket)</listen>
               <auth>EXTERNAL</auth>
               <policy context="default">
                 <allow user="*"/>

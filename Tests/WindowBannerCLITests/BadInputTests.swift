@@ -51,8 +51,9 @@ struct BadInput: Sendable, CustomTestStringConvertible {
         BadInput(arguments: ["--timeout", "0"], status: 64, value: "0"),
         // Xvfb's only RandR monitor is called "screen".
         BadInput(arguments: ["--monitor", "nope"], status: 64, value: "nope", mentions: ["(available: screen)"]),
+        // No session found either: the line says where it looked.
         BadInput(arguments: [], display: .unset, status: 69, value: "DISPLAY",
-                 message: "window-banner: cannot open display: DISPLAY is not set"),
+                 mentions: ["no display: DISPLAY and WAYLAND_DISPLAY are unset", "no owner answers in", "logind could not be asked"]),
         BadInput(arguments: [], display: .named(":987"), status: 69, value: ":987",
                  message: "window-banner: cannot open display ':987'"),
         BadInput(arguments: ["--display", ":986"], status: 69, value: ":986",

@@ -1,9 +1,10 @@
 // Resources/networkmanager/90-window-banner as NetworkManager runs it: as root, with an almost
 // empty environment, one event at a time. Around it — and only around it — stand stand-ins for
-// logind (`loginctl` naming this test's X display as the active session), `nmcli` (the state
-// the test chooses) and `runuser`, bind-mounted over /usr/local/bin in a private mount
-// namespace, with a private /run. The script itself, the real `window-banner`, its owner and
-// the X server are the real ones.
+// logind (Tests/Fakes/fake-logind.py naming this test's X display as root's active session, on
+// a private dbus-daemon whose socket is the namespace's /run/dbus/system_bus_socket) and
+// `nmcli` (the state the test chooses, bind-mounted over /usr/local/bin), in a private mount
+// namespace with a private /run. The script itself, the real `window-banner` finding the
+// session over D-Bus, its owner and the X server are the real ones.
 
 import Foundation
 import Glibc
@@ -23,22 +24,23 @@ extension WindowBannerCLITests {
             let root: String
             var run: String { root + "/run" }
             var stubs: String { root + "/bin" }
+            private var bus: PrivateSystemBus?
+            private var logind: FakeLogind?
 
-            init() throws {
+            /// With `desktopSession` false, logind knows of nobody logged in to a desktop.
+            init(desktopSession: Bool = true) throws {
                 owner = try OwnerFixture()
                 var template = Array("/tmp/wb-dispatcher-XXXXXX".utf8CString)
                 root = String(cString: try #require(mkdtemp(&template)))
-                for directory in [run, run + "/user", run + "/user/0", stubs] { mkdir(directory, 0o755) }
+                for directory in [run, run + "/dbus", run + "/user", run + "/user/0", stubs] { mkdir(directory, 0o755) }
                 chmod(run + "/user/0", 0o700)
-                let display = owner.fixture.desktop.displayName
-                try stub("loginctl", """
-                    case $1 in
-                        list-sessions) echo "c1 0 root seat0 tty7" ;;
-                        show-session) printf 'Type=x11\\nActive=yes\\nRemote=no\\nDisplay=\(display)\\nName=root\\nUser=0\\n' ;;
-                    esac
-                    """)
+                // Root's desktop session, with /run/user/0 as logind names it inside.
+                let bus = try PrivateSystemBus(socketPath: run + "/dbus/system_bus_socket")
+                logind = try FakeLogind(on: bus, sessions: [
+                    loginSession("c1", uid: 0, user: "root", type: desktopSession ? "x11" : "tty", display: owner.fixture.desktop.displayName),
+                ], runtime: [0: "/run/user/0"])
+                self.bus = bus
                 try stub("nmcli", "cat \(root)/nm-state")
-                try stub("runuser", #"while [ "$1" != "--" ]; do shift; done; shift; exec "$@""#)
                 symlink(windowBannerExecutable(), stubs + "/window-banner")
                 try setNetworkManagerState("connected")
                 // The owner the script starts uses /run/user/0 inside; the same directory here.
@@ -47,6 +49,8 @@ extension WindowBannerCLITests {
 
             deinit {
                 for pid in owner.ownerProcesses() { kill(pid, SIGKILL) }
+                logind = nil
+                bus = nil
                 _ = try? Subprocess.run("/bin/rm", ["-rf", root])
             }
 
@@ -143,6 +147,14 @@ extension WindowBannerCLITests {
             try dispatcher.setNetworkManagerState("connected")
             #expect(try dispatcher.dispatch("up") == 0)
             try Self.expectBackOnlineForTwoSeconds(follower)
+        }
+
+        @Test func nobodyAtADesktopMeansNothingShownAndNothingLogged() throws {
+            let dispatcher = try Dispatcher(desktopSession: false)
+            // dispatch() expects an empty stderr: NetworkManager's log stays quiet.
+            #expect(try dispatcher.dispatch("connectivity-change", connectivity: "NONE") == 0)
+            #expect(try dispatcher.owner.status().presented == false)
+            #expect(dispatcher.owner.ownerProcesses().isEmpty)
         }
 
         @Test func downWhileAnotherDeviceStillConnectsShowsNothing() throws {

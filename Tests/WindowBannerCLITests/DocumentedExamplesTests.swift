@@ -5,7 +5,10 @@
 //   stderr. What an example would wait on for a person is done for it: `run` and `monitor`
 //   without an end get SIGINT/SIGTERM after 2 s, and a `--wait` with no timeout is dismissed
 //   after 1.5 s. Programs an example merely names for its user (`rsync`, `systemctl`, `xdg-open`)
-//   are stand-ins that record their call;
+//   are stand-ins that record their call; `crontab -` and `ssh HOST COMMAND` run the command as
+//   cron and sshd would, with a bare environment: no DISPLAY, only the test's runtime directory
+//   (standing in for /run/user/UID) and system bus, where a stand-in logind names the test's
+//   display as the user's active session (docs/scripts.md);
 // - each ```toml block is a config file `window-banner-config` must accept;
 // - each ```json block must parse;
 // - each ```swift block must appear, line for line, in a test that compiles and runs it
@@ -90,6 +93,25 @@ extension WindowBannerCLITests {
             for program in ["rsync", "systemctl", "xdg-open"] {
                 try write("#!/bin/sh\necho \"\(program) $*\" >> \"$DOC_LOG.others\"\n", to: directory + "/" + program, executable: true)
             }
+            let bare = #"env -i PATH="$PATH" HOME="$HOME" XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" DOC_LOG="$DOC_LOG" ${WINDOW_BANNER_TEST_RUN+WINDOW_BANNER_TEST_RUN="$WINDOW_BANNER_TEST_RUN"}"#
+            try write(#"""
+                #!/bin/bash
+                # crontab -l prints the table; crontab - installs one and runs each job once, as cron would.
+                table="$DOC_LOG.crontab"
+                if [ "$1" = -l ]; then [ -e "$table" ] && exec cat "$table"; exit 1; fi
+                cat > "$table"
+                grep -v -e '^#' -e '^[A-Z_]*=' "$table" | while read -r _ _ _ _ _ job; do
+                  [ -n "$job" ] && \#(bare) /bin/sh -c "$job" < /dev/null
+                done
+                exit 0
+                """#, to: directory + "/crontab", executable: true)
+            try write(#"""
+                #!/bin/bash
+                # ssh [OPTIONS] HOST COMMAND…: the command, through a shell, as sshd runs it.
+                while [[ $1 == -* ]]; do shift; done
+                shift
+                exec \#(bare) /bin/sh -c "$*" < /dev/null
+                """#, to: directory + "/ssh", executable: true)
         }
 
         static func write(_ text: String, to path: String, executable: Bool = false) throws {
@@ -99,6 +121,11 @@ extension WindowBannerCLITests {
 
         @Test func shellExamplesRunAgainstARealOwner() throws {
             let owner = try OwnerFixture()
+            let me = geteuid()
+            let bus = try PrivateSystemBus()
+            let logind = try FakeLogind(on: bus, sessions: [loginSession("c1", uid: me, user: "me", display: owner.fixture.desktop.displayName)],
+                                        runtime: [me: owner.runtimeDirectory])
+            defer { _ = logind }
             let tools = owner.runtimeDirectory + "/doc-tools"
             try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
             try Self.makeTools(in: tools)
@@ -109,6 +136,7 @@ extension WindowBannerCLITests {
             environment["PATH"] = tools + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             environment["HOME"] = home
             environment["DOC_LOG"] = log
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
 
             let examples = try Self.blocks().filter { $0.language == "sh" && $0.skipReason == nil }
             #expect(examples.count >= 5)

@@ -40,7 +40,12 @@ final class Fixture {
         var environment = desktop.environment.merging(extraEnvironment) { $1 }
         switch display {
         case .desktop: break
-        case .unset: environment["DISPLAY"] = nil
+        case .unset:
+            environment["DISPLAY"] = nil
+            // Nor a session to find in its place (docs/scripts.md): not the machine's own
+            // desktop through its runtime directory or logind.
+            if environment["XDG_RUNTIME_DIR"] == nil { environment["XDG_RUNTIME_DIR"] = (environment["HOME"] ?? "/tmp") + "/no-runtime-directory" }
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/no-system-bus-here"
         case .named(let name): environment["DISPLAY"] = name
         }
         return environment

@@ -258,7 +258,10 @@ extension WindowBannerCLITests {
             // Empty (or relative) counts as unset, as the XDG spec says.
             owner.fixture.extraEnvironment["XDG_RUNTIME_DIR"] = ""
             try owner.show(["--title", "T"])
-            let directory = "/tmp/window-banner-\(geteuid())"
+            // /run/user/UID when the machine has it, as pam_systemd would have set the variable.
+            var runtime = stat()
+            let runUser = "/run/user/\(geteuid())"
+            let directory = lstat(runUser, &runtime) == 0 && runtime.st_uid == geteuid() ? runUser + "/window-banner" : "/tmp/window-banner-\(geteuid())"
             var info = stat()
             #expect(lstat(directory, &info) == 0)
             #expect(info.st_mode & 0o777 == 0o700)
