@@ -20,6 +20,8 @@ final class Results {
     /// New sizes a maximized application was given per show + dismiss, by tool.
     var relayouts: [(tool: String, counts: [Double])] = []
     var startup: [StartupStep] = []
+    /// Section 9, on sway.
+    var sway: SwayResults?
     var loader: LoaderStatistics?
     /// Sections that failed or were skipped, and why.
     var problems: [String] = []
@@ -70,6 +72,24 @@ final class Results {
              "over the settled first banner; vs `dunstify -r ID \"\(Lineup.newTitle)\"` over `dunstify -p`'s notification"),
             ("network path", "ip -n NS route del default via 10.1.0.1 dev veth0",
              "with `window-banner monitor --monitor primary --hide-delay 0.1` running in the namespace NS, against the warm owner"),
+        ]
+    }
+}
+
+extension Results {
+    /// Section 9's versions and commands.
+    func describe(sway: SwayDesktop, banner: String) {
+        let version = { (package: String) -> String in
+            (try? sway.supervisor.run(["dpkg-query", "-W", "-f", "${Version}", package], environment: ["PATH": basePath]))?.first ?? "?"
+        }
+        machine.append(("Wayland (section 9)", "headless sway \(version("sway")) (pixman renderer, \(SwayDesktop.width)x\(SwayDesktop.height) at 60 Hz) "
+            + "as uid \(SwayDesktop.user), foot \(version("foot")) maximized, mako \(version("mako-notifier")), private to this run"))
+        let show = shellLine(["window-banner", "show", "--title", Lineup.title, "--compact", "never"])
+        commands += [
+            (SwayBench.warm, show, "WAYLAND_DISPLAY set, owner running; left until foot settles, then `window-banner dismiss`"),
+            (SwayBench.cold, show, "no owner: a fresh XDG_RUNTIME_DIR; `dismiss --all --quit` after each run"),
+            (SwayBench.mako, shellLine(["notify-send", Lineup.title]),
+             "mako on a private session bus with a generated config: top, full width, 80 px, the banner's font and colours, sticky; `makoctl dismiss --all` after each run"),
         ]
     }
 }
@@ -186,7 +206,42 @@ struct Report {
             rows.append(Row(metric: "unlock → the banner's first frame", tool: owner, unit: "ms", samples: locked.unlock,
                             note: "from the locker's kill to the banner's MapNotify (its back buffer, drawn before, is the window's background)"))
         }
+        if let sway = results.sway { rows += swayRows(sway) }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
+        return rows
+    }
+
+    /// Section 9's rows: the owner's figures are the reference, as on X11.
+    private static func swayRows(_ sway: SwayResults) -> [Row] {
+        var rows: [Row] = []
+        for (tool, samples) in sway.firstFrames {
+            rows.append(Row(metric: "sway: command → first frame showing it", tool: tool, unit: "ms", samples: samples, reference: SwayBench.warm,
+                            note: tool == SwayBench.warm ? "sway's timestamp of the first frame with the colour in the top row (wlr-screencopy)" : ""))
+        }
+        for (tool, samples) in sway.returned {
+            rows.append(Row(metric: "sway: command returned", tool: tool, unit: "ms", samples: samples, reference: SwayBench.warm))
+        }
+        for (tool, counts) in sway.relayouts {
+            rows.append(Row(metric: "sway: foot re-laid out per show + dismiss", tool: tool, unit: "", samples: counts,
+                            note: tool == SwayBench.mako ? "mako reserves no space: it covers the terminal" : "SIGWINCH in foot's program: once when the exclusive zone is set, once when it goes"))
+        }
+        let owner = "window-banner owner (show, sway)"
+        let seconds = sway.idle.first.map { fixed($0.seconds, 0) } ?? ""
+        for cost in sway.idle {
+            rows.append(Row(metric: "sway: idle \(seconds) s with it on screen: CPU ticks (utime+stime)", tool: cost.tool, unit: "", samples: [cost.counters.ticks]))
+        }
+        for cost in sway.idle {
+            rows.append(Row(metric: "sway: idle \(seconds) s with it on screen: CPU time", tool: cost.tool, unit: "ms", samples: [cost.counters.runMilliseconds], reference: owner))
+        }
+        for cost in sway.idle {
+            rows.append(Row(metric: "sway: idle \(seconds) s with it on screen: wakeups", tool: cost.tool, unit: "", samples: [cost.counters.wakeups]))
+        }
+        for use in sway.memory {
+            rows.append(Row(metric: "sway: RSS with it on screen (smaps_rollup)", tool: use.tool, unit: "KiB", samples: [use.shown], reference: owner))
+        }
+        for use in sway.memory {
+            rows.append(Row(metric: "sway: RSS with nothing shown (smaps_rollup)", tool: use.tool, unit: "KiB", samples: [use.nothingShown], reference: owner))
+        }
         return rows
     }
 

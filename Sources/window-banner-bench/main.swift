@@ -7,6 +7,8 @@
 //   3. frame pacing of the slide-in and cross-fade (FramePacing)
 //   4. idle cost, 5. memory through a soak         (ResourceUse)
 //   6. route removed → offline banner              (NetworkPath)
+//   9. on sway: command → first frame next to notify-send → mako, foot's relayouts, idle CPU
+//      and memory, seen through wlr-screencopy (bench/screencopy-probe.c)  (Sway)
 //   and where a warm `show` spends its time        (StartupCost)
 // and writes one table as Markdown and JSON, plus a chart of frame intervals (Report).
 // Every process it starts is ended when it ends. Start reading here.
@@ -154,6 +156,14 @@ func main() throws {
     }
     section("8. a locked screen: 3 s under a self-raising locker, \(rounds) unlocks", results) {
         results.lockedScreen = try lineup.lockedScreen(locker: "\(options.bin)/self-raising-locker", seconds: 3, runs: options.runs, warmup: options.warmup)
+    }
+    section("9. sway: \(rounds) rounds of 3 tools, idle \(fixed(options.idleSeconds, 0)) s per process", results) {
+        let sway = try SwayDesktop(supervisor: supervisor, work: options.work, probe: "\(options.bin)/screencopy-probe")
+        defer { sway.stop() }
+        try sway.startMako(work: options.work)
+        results.describe(sway: sway, banner: options.banner)
+        results.sway = try SwayBench(desktop: sway, banner: options.banner, work: options.work)
+            .run(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds)
     }
     results.clock = (desktop.recorder.consistentMarkers, desktop.recorder.markers)
     if results.clock.consistent < results.clock.markers {
