@@ -82,7 +82,7 @@ extension Results {
         let version = { (package: String) -> String in
             (try? sway.supervisor.run(["dpkg-query", "-W", "-f", "${Version}", package], environment: ["PATH": basePath]))?.first ?? "?"
         }
-        machine.append(("Wayland (section 9)", "headless sway \(version("sway")) (pixman renderer, \(SwayDesktop.width)x\(SwayDesktop.height) at 60 Hz) "
+        machine.append(("Wayland (section 9)", "headless sway \(version("sway")) (pixman renderer, \(SwayDesktop.width)x\(SwayDesktop.height) at \(sway.refresh) Hz) "
             + "as uid \(SwayDesktop.user), foot \(version("foot")) maximized, mako \(version("mako-notifier")), private to this run"))
         let show = shellLine(["window-banner", "show", "--title", Lineup.title, "--compact", "never"])
         commands += [
@@ -326,8 +326,9 @@ struct Report {
         text += "- clock: X RECORD server timestamps (1 ms resolution, read as the middle of the millisecond: ±0.5 ms); "
         text += "the server's clock was CLOCK_MONOTONIC at \(results.clock.consistent) of \(results.clock.markers) markers\n"
         if results.sway != nil {
+            let refresh = results.options.swayRefresh
             text += "- clock on sway: sway's own timestamp of each frame that changed the top of its output (wlr-screencopy's `ready`, "
-            text += "CLOCK_MONOTONIC in ns) against CLOCK_MONOTONIC just before the exec; sway composes at most one frame per 16.7 ms (60 Hz)\n"
+            text += "CLOCK_MONOTONIC in ns) against CLOCK_MONOTONIC just before the exec; sway composes at most one frame per \(fixed(1000 / Double(refresh), 1)) ms (\(refresh) Hz)\n"
         }
         text += "\n"
         text += "Commands:\n\n"

@@ -1,6 +1,6 @@
 // Section 9 (issue 24): the banner on a Wayland desktop, next to what a user there would pick
 // instead — `notify-send` → mako. A private headless sway (Debian's, pixman renderer, one
-// 1280x720 output at 60 Hz) runs as an unprivileged user with a maximized foot terminal whose
+// 1280x720 output at 60 Hz unless `--sway-refresh` says otherwise) runs as an unprivileged user with a maximized foot terminal whose
 // program counts its resizes. Every figure is read off the compositor, not off the tools:
 // bench/screencopy-probe.c asks sway for each frame that changes the top of the output
 // (wlr-screencopy's copy_with_damage) and prints sway's own timestamp of that frame with how
@@ -48,6 +48,8 @@ final class SwayDesktop {
     static let user: uid_t = 65534
 
     let supervisor: Supervisor
+    /// The output's refresh rate, Hz: sway composes at most one frame per period.
+    let refresh: Int
     /// Sway's directory: config, runtime directory, HOME, foot's counter; owned by `user`.
     let directory: String
     /// Where the owners' runtime directories go: short, as the owner's socket path names the
@@ -64,8 +66,9 @@ final class SwayDesktop {
     private var probeReady = false
     private var children: [Child] = []
 
-    init(supervisor: Supervisor, work: String, probe: String) throws {
+    init(supervisor: Supervisor, work: String, probe: String, refresh: Int) throws {
         self.supervisor = supervisor
+        self.refresh = refresh
         directory = try Self.temporaryDirectory("/tmp/wbb-sway-XXXXXX")
         runtimes = try Self.temporaryDirectory("/tmp/wbb-XXXXXX")
         counter = directory + "/foot-size"
@@ -76,7 +79,7 @@ final class SwayDesktop {
             default_border none
             default_floating_border none
             focus_follows_mouse no
-            output HEADLESS-1 resolution \(Self.width)x\(Self.height)@60Hz scale 1 bg #336699 solid_color
+            output HEADLESS-1 resolution \(Self.width)x\(Self.height)@\(refresh)Hz scale 1 bg #336699 solid_color
 
             """)
         try writeFile(directory + "/count-resizes.py", Self.resizeCounter)

@@ -24,6 +24,9 @@ struct Options {
     var warmup = 3
     var cycles = 1000
     var idleSeconds = 10.0
+    /// The refresh rate of sway's headless output in section 9 (`--sway-refresh 1000`: its frame
+    /// clock nearly out of the latencies).
+    var swayRefresh = 60
     /// The numbered sections to run (`--only 5`); empty: all of them.
     var only: Set<String> = []
 
@@ -31,6 +34,7 @@ struct Options {
         usage: window-banner-bench --window-banner PATH [--bin DIR] [--results DIR] [--work DIR]
                                    [--runs N] [--warmup N] [--cycles N] [--idle-seconds S] [--quick]
                                    [--only SECTION]…   (a numbered section alone, e.g. --only 5: memory)
+                                   [--sway-refresh HZ] (section 9's output, 60 unless given)
         """
 
     init(_ arguments: [String]) throws {
@@ -53,6 +57,7 @@ struct Options {
             case "--warmup": warmup = try number(flag)
             case "--cycles": cycles = try number(flag)
             case "--idle-seconds": idleSeconds = Double(try number(flag))
+            case "--sway-refresh": swayRefresh = try number(flag)
             case "--quick": (runs, warmup, cycles, idleSeconds) = (3, 1, 20, 2)
             case "--only": only.insert(String(try number(flag)))
             default: throw BenchFailure("unknown argument \(flag)\n\(Self.usage)")
@@ -158,7 +163,7 @@ func main() throws {
         results.lockedScreen = try lineup.lockedScreen(locker: "\(options.bin)/self-raising-locker", seconds: 3, runs: options.runs, warmup: options.warmup)
     }
     section("9. sway: \(rounds) rounds of 3 tools, idle \(fixed(options.idleSeconds, 0)) s per process", results) {
-        let sway = try SwayDesktop(supervisor: supervisor, work: options.work, probe: "\(options.bin)/screencopy-probe")
+        let sway = try SwayDesktop(supervisor: supervisor, work: options.work, probe: "\(options.bin)/screencopy-probe", refresh: options.swayRefresh)
         defer { sway.stop() }
         try sway.startMako(work: options.work)
         results.describe(sway: sway, banner: options.banner)
