@@ -1,6 +1,7 @@
 // Section 9 (issue 24): the banner on a Wayland desktop, next to what a user there would pick
 // instead — `notify-send` → mako. A private headless sway (Debian's, pixman renderer, one
-// 1280x720 output at 60 Hz unless `--sway-refresh` says otherwise) runs as an unprivileged user with a maximized foot terminal whose
+// 1280x720 output at 60 Hz unless `--sway-refresh` says otherwise) runs as an unprivileged user
+// (when the benchmark runs as root: sway refuses root) with a maximized foot terminal whose
 // program counts its resizes. Every figure is read off the compositor, not off the tools:
 // bench/screencopy-probe.c asks sway for each frame that changes the top of the output
 // (wlr-screencopy's copy_with_damage) and prints sway's own timestamp of that frame with how
@@ -33,7 +34,6 @@ struct SwayResults {
     var idle: [IdleCost] = []
     /// RSS (smaps_rollup) with the banner up, and with nothing shown, KiB.
     var memory: [(tool: String, shown: Double, nothingShown: Double)] = []
-    var versions: [(String, String)] = []
 }
 
 /// A private headless sway with foot in it, the screencopy probe watching it, and mako on a
@@ -44,7 +44,7 @@ final class SwayDesktop {
     /// The colour of both the banner (window-banner's default background, systemGreen) and mako's
     /// notification, which the probe looks for.
     static let colour = "34C759"
-    /// The user sway and foot run as: sway refuses root.
+    /// The user sway and foot run as when the benchmark runs as root (nobody): sway refuses root.
     static let user: uid_t = 65534
 
     let supervisor: Supervisor
@@ -55,8 +55,8 @@ final class SwayDesktop {
     /// Where the owners' runtime directories go: short, as the owner's socket path names the
     /// Wayland socket's path inside it and a Unix socket's path has 107 bytes at most.
     let runtimes: String
+    /// The Wayland socket's full path: what every client but foot connects to (root may).
     private(set) var socketPath = ""
-    private(set) var ipcSocket = ""
     /// What window-banner, notify-send and mako run with: this sway by its socket's path, a
     /// private HOME and runtime directory, the private session bus; no DISPLAY.
     private(set) var environment: [String: String] = [:]
@@ -83,17 +83,18 @@ final class SwayDesktop {
 
             """)
         try writeFile(directory + "/count-resizes.py", Self.resizeCounter)
-        for path in [directory, runtime, directory + "/home", directory + "/config", directory + "/count-resizes.py"] {
-            chown(path, Self.user, Self.user)
+        if geteuid() == 0 {
+            for path in [directory, runtime, directory + "/home", directory + "/config", directory + "/count-resizes.py"] {
+                chown(path, Self.user, Self.user)
+            }
         }
         let sway = try supervisor.spawn(
             Self.asUser + ["sway", "-c", directory + "/config"],
             environment: Self.userEnvironment(directory, ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]),
-            name: "sway", stderr: .file(directory + "/sway.log"))
+            name: "sway", stderr: .file(work + "/sway.log"))
         children.append(sway)
-        let sockets = try awaitSockets(runtime, sway: sway)
+        let sockets = try awaitSockets(runtime, sway: sway, log: work + "/sway.log")
         socketPath = runtime + "/" + sockets.wayland
-        ipcSocket = runtime + "/" + sockets.ipc
         let home = "\(work)/sway-home"
         try makeDirectory(home)
         environment = [
@@ -116,8 +117,10 @@ final class SwayDesktop {
         try settleFoot()
     }
 
-    /// The sway and foot command lines run as `user`.
-    private static let asUser = ["setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"]
+    /// What sway's and foot's command lines start with: as `user` when the benchmark runs as root.
+    private static var asUser: [String] {
+        geteuid() == 0 ? ["setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"] : []
+    }
 
     private static func userEnvironment(_ directory: String, _ extra: [String: String]) -> [String: String] {
         var environment = extra
@@ -136,7 +139,6 @@ final class SwayDesktop {
         import fcntl, os, signal, struct, sys, termios
         count = 0
         def record(*_):
-            global count
             rows, columns, width, height = struct.unpack('HHHH', fcntl.ioctl(0, termios.TIOCGWINSZ, b'\\0' * 8))
             with open(sys.argv[1] + '.new', 'w') as file:
                 file.write(f'{count} {width} {height}\\n')
@@ -153,7 +155,7 @@ final class SwayDesktop {
         """
 
     /// Waits for sway's Wayland and IPC sockets and for its output to answer over IPC.
-    private func awaitSockets(_ runtime: String, sway: Child) throws -> (wayland: String, ipc: String) {
+    private func awaitSockets(_ runtime: String, sway: Child, log: String) throws -> (wayland: String, ipc: String) {
         var found: (wayland: String, ipc: String)?
         let started = try poll(seconds: 20) {
             guard sway.isRunning else { return true }
@@ -165,7 +167,7 @@ final class SwayDesktop {
             found = (wayland, ipc)
             return true
         }
-        guard started, sway.isRunning, let found else { throw BenchFailure("sway did not start within 20 s (see \(directory)/sway.log)") }
+        guard started, sway.isRunning, let found else { throw BenchFailure("sway did not start within 20 s (see \(log))") }
         return found
     }
 
