@@ -10,11 +10,10 @@ packages=(
   libxtst-dev build-essential
   # the chart of frame intervals
   gnuplot-nox
-  # section 9, sway: headless sway (run as nobody through setpriv) with a foot terminal, mako (what
-  # notify-send reaches on a wlroots desktop), and what builds the screencopy probe
-  # (bench/screencopy-probe.c): libwayland's headers, wayland-scanner, and the
-  # wlr-screencopy-unstable-v1 XML, which Debian ships inside librust-wayland-protocols-dev
-  sway foot util-linux mako-notifier libwayland-dev libwayland-bin librust-wayland-protocols-dev
+  # section 9, on sway: mako, what notify-send reaches on a wlroots desktop (sway, foot, setpriv and
+  # what builds bench/screencopy-probe.c — libwayland's headers, wayland-scanner and the
+  # wlr-screencopy XML in librust-wayland-protocols-dev — are in scripts/install-deps.sh's list)
+  mako-notifier
 )
 
 exec "$(dirname "$0")/../scripts/install-deps.sh" "${packages[@]}"
