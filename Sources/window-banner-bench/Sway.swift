@@ -9,8 +9,9 @@
 // composed with its colour in the top row, stamped on the same CLOCK_MONOTONIC the supervisor
 // reads just before the exec. Per run, each tool is shown, left until foot has stopped being
 // resized, and taken away; foot's resizes over that are the relayouts a user's terminal pays.
-// Then the owner's and mako's CPU over idle seconds with a banner up (/proc/PID/stat and
-// schedstat) and their memory (/proc/PID/smaps_rollup).
+// Then the owner's and mako's CPU over idle seconds with a banner up and nothing moving at the
+// top of the screen for a second before (/proc/PID/stat and schedstat), and their memory
+// (/proc/PID/smaps_rollup).
 
 import Glibc
 
@@ -214,6 +215,18 @@ final class SwayDesktop {
 
     // MARK: frames
 
+    /// Waits until sway has composed nothing new at the top of its output for a second: whatever
+    /// moved there (a slide, a fade) has finished.
+    func settleScreen() throws {
+        var seen = frames.count
+        for _ in 0..<10 {
+            supervisor.observe(seconds: 1)
+            if frames.count == seen { return }
+            seen = frames.count
+        }
+        throw BenchFailure("the top of the screen kept changing for 10 s")
+    }
+
     /// The first frame from index `start` on, presented at `notBefore` ms or later, whose top
     /// rows satisfy `test`; nil after `timeout` seconds.
     func frame(from start: Int, notBefore: Double, timeout: Double = 10, where test: (Int) -> Bool) -> ScreenFrame? {
@@ -394,7 +407,7 @@ struct SwayBench {
             if let counts = relayouts[tool] { results.relayouts.append((tool, counts)) }
         }
 
-        // Idle with a banner up, then memory with it up and with nothing shown.
+        // Idle with a banner up and still, then memory with it up and with nothing shown.
         guard let mako = desktop.mako else { throw BenchFailure("mako is not running") }
         for (name, pid, tool) in [("window-banner owner (show, sway)", owner, tools[0]), ("mako", mako.pid, tools[2])] {
             let since = desktop.frames.count
@@ -405,6 +418,7 @@ struct SwayBench {
             }
             _ = supervisor.waitForExit(child, timeout: 5)
             try desktop.settleFoot()
+            try desktop.settleScreen()
             guard let before = ProcessCounters.read(pid) else { throw BenchFailure("\(name): process \(pid) is gone") }
             supervisor.observe(seconds: idleSeconds)
             guard let after = ProcessCounters.read(pid), let shown = rollupResidentKiB(pid) else { throw BenchFailure("\(name): process \(pid) ended while idle") }
