@@ -88,6 +88,8 @@ extension Results {
         commands += [
             (SwayBench.warm, show, "WAYLAND_DISPLAY set, owner running; left until foot settles, then `window-banner dismiss`"),
             (SwayBench.cold, show, "no owner: a fresh XDG_RUNTIME_DIR; `dismiss --all --quit` after each run"),
+            (SwayBench.screenEdge, shellLine(["window-banner", "show", "--title", Lineup.title, "--compact", "never", "--placement", "screen-edge"]),
+             "the same owner; the banner in the top layer, above the windows, instead of the bottom layer under the status bars"),
             (SwayBench.mako, shellLine(["notify-send", Lineup.title]),
              "mako on a private session bus with a generated config: top, full width, 80 px, the banner's font and colours, sticky; `makoctl dismiss --all` after each run"),
         ]

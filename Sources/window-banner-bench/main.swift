@@ -162,7 +162,7 @@ func main() throws {
     section("8. a locked screen: 3 s under a self-raising locker, \(rounds) unlocks", results) {
         results.lockedScreen = try lineup.lockedScreen(locker: "\(options.bin)/self-raising-locker", seconds: 3, runs: options.runs, warmup: options.warmup)
     }
-    section("9. sway: \(rounds) rounds of 3 tools, idle \(fixed(options.idleSeconds, 0)) s per process", results) {
+    section("9. sway: \(rounds) rounds of 4 tools, idle \(fixed(options.idleSeconds, 0)) s per process", results) {
         let sway = try SwayDesktop(supervisor: supervisor, work: options.work, probe: "\(options.bin)/screencopy-probe", refresh: options.swayRefresh)
         defer { sway.stop() }
         try sway.startMako(work: options.work)
