@@ -133,25 +133,24 @@ final class SwayDesktop {
         return environment
     }
 
-    /// A program for foot to run: on each SIGWINCH (foot resizes its pty whenever sway gives its
-    /// window a new size) it writes the count so far and the size in pixels, replacing the file
-    /// whole so a reader never sees half of it.
+    /// A program for foot to run: it takes each SIGWINCH (foot resizes its pty whenever sway gives
+    /// its window a new size) with sigwait, not in a handler, so a count is never written while
+    /// the last one is half written, and writes the count so far and the size in pixels,
+    /// replacing the file whole so a reader never sees half of it.
     private static let resizeCounter = """
         import fcntl, os, signal, struct, sys, termios
-        count = 0
-        def record(*_):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGWINCH})
+        def record(count):
             rows, columns, width, height = struct.unpack('HHHH', fcntl.ioctl(0, termios.TIOCGWINSZ, b'\\0' * 8))
             with open(sys.argv[1] + '.new', 'w') as file:
                 file.write(f'{count} {width} {height}\\n')
             os.rename(sys.argv[1] + '.new', sys.argv[1])
-        def resized(*_):
-            global count
-            count += 1
-            record()
-        signal.signal(signal.SIGWINCH, resized)
-        record()
+        count = 0
+        record(count)
         while True:
-            signal.pause()
+            signal.sigwait({signal.SIGWINCH})
+            count += 1
+            record(count)
 
         """
 
