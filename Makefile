@@ -110,6 +110,12 @@ bench: deps
 	done
 	mkdir -p $(BENCH_BIN)
 	cc -O2 -Wall -o $(BENCH_BIN)/xrecord-probe bench/xrecord-probe.c $$(pkg-config --cflags --libs x11 xtst)
+	mkdir -p bench/out/glue
+	xml="$$(ls /usr/share/cargo/registry/wayland-protocols-*/wlr-protocols/unstable/wlr-screencopy-unstable-v1.xml | sort -V | tail -n 1)"; \
+		wayland-scanner client-header "$$xml" bench/out/glue/wlr-screencopy-unstable-v1-client-protocol.h && \
+		wayland-scanner private-code "$$xml" bench/out/glue/wlr-screencopy-unstable-v1-protocol.c
+	cc -O2 -Wall -Ibench/out/glue -o $(BENCH_BIN)/screencopy-probe bench/screencopy-probe.c \
+		bench/out/glue/wlr-screencopy-unstable-v1-protocol.c $$(pkg-config --cflags --libs wayland-client)
 	cc -O2 -Wall -o $(BENCH_BIN)/floor bench/floor.c $$(pkg-config --cflags --libs x11 xft)
 	cc -O2 -Wall -o $(BENCH_BIN)/maximized-client bench/maximized-client.c $$(pkg-config --cflags --libs x11)
 	cc -O2 -Wall -o $(BENCH_BIN)/self-raising-locker bench/self-raising-locker.c $$(pkg-config --cflags --libs x11)

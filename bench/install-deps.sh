@@ -10,6 +10,10 @@ packages=(
   libxtst-dev build-essential
   # the chart of frame intervals
   gnuplot-nox
+  # section 9, on sway: mako, what notify-send reaches on a wlroots desktop (sway, foot, setpriv and
+  # what builds bench/screencopy-probe.c — libwayland's headers, wayland-scanner and the
+  # wlr-screencopy XML in librust-wayland-protocols-dev — are in scripts/install-deps.sh's list)
+  mako-notifier
 )
 
 exec "$(dirname "$0")/../scripts/install-deps.sh" "${packages[@]}"

@@ -20,6 +20,8 @@ final class Results {
     /// New sizes a maximized application was given per show + dismiss, by tool.
     var relayouts: [(tool: String, counts: [Double])] = []
     var startup: [StartupStep] = []
+    /// Section 9, on sway.
+    var sway: SwayResults?
     var loader: LoaderStatistics?
     /// Sections that failed or were skipped, and why.
     var problems: [String] = []
@@ -70,6 +72,26 @@ final class Results {
              "over the settled first banner; vs `dunstify -r ID \"\(Lineup.newTitle)\"` over `dunstify -p`'s notification"),
             ("network path", "ip -n NS route del default via 10.1.0.1 dev veth0",
              "with `window-banner monitor --monitor primary --hide-delay 0.1` running in the namespace NS, against the warm owner"),
+        ]
+    }
+}
+
+extension Results {
+    /// Section 9's versions and commands.
+    func describe(sway: SwayDesktop, banner: String) {
+        let version = { (package: String) -> String in
+            (try? sway.supervisor.run(["dpkg-query", "-W", "-f", "${Version}", package], environment: ["PATH": basePath]))?.first ?? "?"
+        }
+        machine.append(("Wayland (section 9)", "headless sway \(version("sway")) (pixman renderer, \(SwayDesktop.width)x\(SwayDesktop.height) at \(sway.refresh) Hz) "
+            + "as uid \(SwayDesktop.user), foot \(version("foot")) maximized, mako \(version("mako-notifier")), private to this run"))
+        let show = shellLine(["window-banner", "show", "--title", Lineup.title, "--compact", "never"])
+        commands += [
+            (SwayBench.warm, show, "WAYLAND_DISPLAY set, owner running; left until foot settles, then `window-banner dismiss`"),
+            (SwayBench.cold, show, "no owner: a fresh XDG_RUNTIME_DIR; `dismiss --all --quit` after each run"),
+            (SwayBench.screenEdge, shellLine(["window-banner", "show", "--title", Lineup.title, "--compact", "never", "--placement", "screen-edge"]),
+             "the same owner; the banner in the top layer, above the windows, instead of the bottom layer under the status bars"),
+            (SwayBench.mako, shellLine(["notify-send", Lineup.title]),
+             "mako on a private session bus with a generated config: top, full width, 80 px, the banner's font and colours, sticky; `makoctl dismiss --all` after each run"),
         ]
     }
 }
@@ -186,7 +208,50 @@ struct Report {
             rows.append(Row(metric: "unlock → the banner's first frame", tool: owner, unit: "ms", samples: locked.unlock,
                             note: "from the locker's kill to the banner's MapNotify (its back buffer, drawn before, is the window's background)"))
         }
+        if let sway = results.sway { rows += swayRows(sway) }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
+        return rows
+    }
+
+    /// Section 9's rows: the owner's figures are the reference, as on X11, and the owner's rows
+    /// say how they compare with what a user would pick instead (mako).
+    private static func swayRows(_ sway: SwayResults) -> [Row] {
+        var rows: [Row] = []
+        let versusMako = { (samples: [(tool: String, samples: [Double])], tool: String) -> String in
+            guard tool != SwayBench.mako, let ours = Summary(samples.first { $0.tool == tool }?.samples ?? [])?.median,
+                  let theirs = Summary(samples.first { $0.tool == SwayBench.mako }?.samples ?? [])?.median, theirs > 0 else { return "" }
+            return "\(fixed(ours / theirs, 2)) × notify-send → mako"
+        }
+        for (tool, samples) in sway.firstFrames {
+            let how = tool == SwayBench.warm ? "; sway's timestamp of the first frame with the colour in the top row (wlr-screencopy)" : ""
+            rows.append(Row(metric: "sway: command → first frame showing it", tool: tool, unit: "ms", samples: samples, reference: SwayBench.warm,
+                            note: versusMako(sway.firstFrames, tool) + how))
+        }
+        for (tool, samples) in sway.returned {
+            rows.append(Row(metric: "sway: command returned", tool: tool, unit: "ms", samples: samples, reference: SwayBench.warm,
+                            note: versusMako(sway.returned, tool)))
+        }
+        for (tool, counts) in sway.relayouts {
+            rows.append(Row(metric: "sway: foot re-laid out per show + dismiss", tool: tool, unit: "", samples: counts,
+                            note: tool == SwayBench.mako ? "mako reserves no space: it covers the terminal" : "SIGWINCH in foot's program: once when the exclusive zone is set, once when it goes"))
+        }
+        let owner = "window-banner owner (show, sway)"
+        let seconds = sway.idle.first.map { fixed($0.seconds, 0) } ?? ""
+        for cost in sway.idle {
+            rows.append(Row(metric: "sway: idle \(seconds) s with it on screen: CPU ticks (utime+stime)", tool: cost.tool, unit: "", samples: [cost.counters.ticks]))
+        }
+        for cost in sway.idle {
+            rows.append(Row(metric: "sway: idle \(seconds) s with it on screen: CPU time", tool: cost.tool, unit: "ms", samples: [cost.counters.runMilliseconds], reference: owner))
+        }
+        for cost in sway.idle {
+            rows.append(Row(metric: "sway: idle \(seconds) s with it on screen: wakeups", tool: cost.tool, unit: "", samples: [cost.counters.wakeups]))
+        }
+        for use in sway.memory {
+            rows.append(Row(metric: "sway: RSS with it on screen (smaps_rollup)", tool: use.tool, unit: "KiB", samples: [use.shown], reference: owner))
+        }
+        for use in sway.memory {
+            rows.append(Row(metric: "sway: RSS with nothing shown (smaps_rollup)", tool: use.tool, unit: "KiB", samples: [use.nothingShown], reference: owner))
+        }
         return rows
     }
 
@@ -229,6 +294,22 @@ struct Report {
             targets.append(Target(text: "locked screen: no raise war (≤ 3 owner CPU ticks over 3 s)",
                                   measured: "\(fixed(locked.cost.counters.ticks, 0)) ticks, the locker raised itself \(locked.raises) times", met: locked.cost.counters.ticks <= 3))
         }
+        if let sway = results.sway {
+            let first = { (tool: String) in sway.firstFrames.first { $0.tool == tool }.flatMap { Summary($0.samples)?.median } }
+            if let warm = first(SwayBench.warm), let mako = first(SwayBench.mako) {
+                targets.append(Target(text: "sway: warm show → first frame ≤ 0.5 × notify-send → mako (the X11 target against dunst, on sway)",
+                                      measured: "\(fixed(warm)) ms vs \(fixed(mako)) ms = \(fixed(warm / mako, 2)) ×", met: warm <= 0.5 * mako))
+            }
+            if let relayouts = sway.relayouts.first(where: { $0.tool == SwayBench.warm }).flatMap({ Summary($0.counts) }) {
+                targets.append(Target(text: "sway (issue 24): foot re-laid out ≤ 2 times per show + dismiss",
+                                      measured: "median \(fixed(relayouts.median, 0)), max \(fixed(relayouts.max, 0))", met: relayouts.max <= 2))
+            }
+            if let owner = sway.idle.first(where: { $0.tool.hasPrefix("window-banner owner") }) {
+                targets.append(Target(text: "sway (issue 24): idle owner with a banner up: 0 CPU ticks and 0 wakeups over \(fixed(owner.seconds, 0)) s",
+                                      measured: "\(fixed(owner.counters.ticks, 0)) ticks, \(fixed(owner.counters.wakeups, 0)) wakeups",
+                                      met: owner.counters.ticks == 0 && owner.counters.wakeups == 0))
+            }
+        }
         if let owner = results.idle.first(where: { $0.tool.hasPrefix("window-banner owner") }) {
             targets.append(Target(text: "idle owner: 0 CPU ticks and 0 wakeups over \(fixed(owner.seconds, 0)) s",
                                   measured: "\(fixed(owner.counters.ticks, 0)) ticks, \(fixed(owner.counters.wakeups, 0)) wakeups",
@@ -250,7 +331,13 @@ struct Report {
         for (key, value) in results.machine { text += "- \(key): \(value)\n" }
         text += "- load average before / after: \(results.loadBefore) / \(results.loadAfter)\n"
         text += "- clock: X RECORD server timestamps (1 ms resolution, read as the middle of the millisecond: ±0.5 ms); "
-        text += "the server's clock was CLOCK_MONOTONIC at \(results.clock.consistent) of \(results.clock.markers) markers\n\n"
+        text += "the server's clock was CLOCK_MONOTONIC at \(results.clock.consistent) of \(results.clock.markers) markers\n"
+        if results.sway != nil {
+            let refresh = results.options.swayRefresh
+            text += "- clock on sway: sway's own timestamp of each frame that changed the top of its output (wlr-screencopy's `ready`, "
+            text += "CLOCK_MONOTONIC in ns) against CLOCK_MONOTONIC just before the exec; sway composes at most one frame per \(fixed(1000 / Double(refresh), 1)) ms (\(refresh) Hz)\n"
+        }
+        text += "\n"
         text += "Commands:\n\n"
         for entry in results.commands { text += "- \(entry.tool): `\(entry.command)` — \(entry.note)\n" }
         text += "\n## Every figure\n\n"
@@ -267,7 +354,7 @@ struct Report {
             lastMetric = row.metric
             text += "| \(metric) | \(row.tool) | \(summary.count) | \(fixed(summary.min, digits)) | \(fixed(summary.median, digits)) | \(fixed(summary.max, digits)) | \(ratio) | \(row.note) |\n"
         }
-        text += "\n## Targets (issue 6)\n\n| target | measured | met |\n|---|---|---|\n"
+        text += "\n## Targets (issue 6; on sway, issue 24)\n\n| target | measured | met |\n|---|---|---|\n"
         for target in targets { text += "| \(target.text) | \(target.measured) | \(target.met.map { $0 ? "yes" : "**no**" } ?? "–") |\n" }
         if let loader = results.loader {
             text += "\n## The dynamic loader on `window-banner-x11 --version`\n\n"

@@ -7,6 +7,8 @@
 //   3. frame pacing of the slide-in and cross-fade (FramePacing)
 //   4. idle cost, 5. memory through a soak         (ResourceUse)
 //   6. route removed → offline banner              (NetworkPath)
+//   9. on sway: command → first frame next to notify-send → mako, foot's relayouts, idle CPU
+//      and memory, seen through wlr-screencopy (bench/screencopy-probe.c)  (Sway)
 //   and where a warm `show` spends its time        (StartupCost)
 // and writes one table as Markdown and JSON, plus a chart of frame intervals (Report).
 // Every process it starts is ended when it ends. Start reading here.
@@ -22,6 +24,9 @@ struct Options {
     var warmup = 3
     var cycles = 1000
     var idleSeconds = 10.0
+    /// The refresh rate of sway's headless output in section 9 (`--sway-refresh 1000`: its frame
+    /// clock nearly out of the latencies).
+    var swayRefresh = 60
     /// The numbered sections to run (`--only 5`); empty: all of them.
     var only: Set<String> = []
 
@@ -29,6 +34,7 @@ struct Options {
         usage: window-banner-bench --window-banner PATH [--bin DIR] [--results DIR] [--work DIR]
                                    [--runs N] [--warmup N] [--cycles N] [--idle-seconds S] [--quick]
                                    [--only SECTION]…   (a numbered section alone, e.g. --only 5: memory)
+                                   [--sway-refresh HZ] (section 9's output, 60 unless given)
         """
 
     init(_ arguments: [String]) throws {
@@ -51,6 +57,7 @@ struct Options {
             case "--warmup": warmup = try number(flag)
             case "--cycles": cycles = try number(flag)
             case "--idle-seconds": idleSeconds = Double(try number(flag))
+            case "--sway-refresh": swayRefresh = try number(flag)
             case "--quick": (runs, warmup, cycles, idleSeconds) = (3, 1, 20, 2)
             case "--only": only.insert(String(try number(flag)))
             default: throw BenchFailure("unknown argument \(flag)\n\(Self.usage)")
@@ -154,6 +161,14 @@ func main() throws {
     }
     section("8. a locked screen: 3 s under a self-raising locker, \(rounds) unlocks", results) {
         results.lockedScreen = try lineup.lockedScreen(locker: "\(options.bin)/self-raising-locker", seconds: 3, runs: options.runs, warmup: options.warmup)
+    }
+    section("9. sway: \(rounds) rounds of 4 tools, idle \(fixed(options.idleSeconds, 0)) s per process", results) {
+        let sway = try SwayDesktop(supervisor: supervisor, work: options.work, probe: "\(options.bin)/screencopy-probe", refresh: options.swayRefresh)
+        defer { sway.stop() }
+        try sway.startMako(work: options.work)
+        results.describe(sway: sway, banner: options.banner)
+        results.sway = try SwayBench(desktop: sway, banner: options.banner, work: options.work)
+            .run(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds)
     }
     results.clock = (desktop.recorder.consistentMarkers, desktop.recorder.markers)
     if results.clock.consistent < results.clock.markers {
