@@ -29,7 +29,7 @@ package struct OwnerPaths {
         }
         let normalised = normalise(display)
         let directory = try privateDirectory()
-        let key = "display" + String(normalised.map { $0.isLetter || $0.isNumber || ".:-_".contains($0) ? $0 : "_" })
+        let key = fileKey(normalised)
         let paths = OwnerPaths(
             display: normalised, directory: directory, socket: "\(directory)/\(key).sock",
             ownerLock: "\(directory)/\(key).lock", startLock: "\(directory)/\(key).start", log: "\(directory)/\(key).log")
@@ -37,6 +37,21 @@ package struct OwnerPaths {
             throw CommandFailure("socket path too long for a Unix socket: \(paths.socket.printable)", code: ExitStatus.unreachable)
         }
         return paths
+    }
+
+    /// The name of a display's files: `display` and its name (`display:0`, `displaywayland-0`).
+    /// A Wayland socket given as a path (`/run/user/1000/wayland-1`) is named by its last part
+    /// and a hash of the whole, so a long path still fits a Unix socket's address and two
+    /// compositors' sockets of one name in two directories get two owners.
+    static func fileKey(_ display: String) -> String {
+        func safe(_ text: Substring) -> String {
+            String(text.map { $0.isLetter || $0.isNumber || ".:-_".contains($0) ? $0 : "_" })
+        }
+        guard isWayland(display), let slash = display.lastIndex(of: "/") else { return "display" + safe(display[...]) }
+        // FNV-1a, 32 bits: stable across runs and versions, unlike Hasher.
+        let hash = display.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        let hex = String(hash, radix: 16)
+        return "display" + safe(display[display.index(after: slash)...]) + "-" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     /// The display a command serves when none is named: in a Wayland session
