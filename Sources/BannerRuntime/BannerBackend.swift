@@ -62,8 +62,6 @@ public protocol BannerBackend: LookResources {
     var hosts: [Host] { get }
     /// The primary monitor's host (Wayland: the first output's); nil while there is none.
     var preferredHost: Host? { get }
-    /// The hosts `name` selects: `all`, `primary`, or a monitor's name.
-    func hosts(named name: String) throws(BannerDisplayError) -> [Host]
     /// Called after a monitor came or went.
     var onMonitorsChanged: (() -> Void)? { get set }
     var onWarning: (String) -> Void { get set }
@@ -89,6 +87,15 @@ public protocol BannerBackend: LookResources {
 }
 
 extension BannerBackend {
+    /// The hosts `name` selects: every host for `all`, the preferred (primary) one for
+    /// `primary`, else the host of the monitor called `name`.
+    public func hosts(named name: String) throws(BannerDisplayError) -> [Host] {
+        if name == "all" { return hosts }
+        let found = name == "primary" ? preferredHost : hosts.first { $0.monitorName == name }
+        guard let found else { throw .noSuchMonitor(name, available: hosts.map(\.monitorName)) }
+        return [found]
+    }
+
     public var desktopPrefersReducedMotion: Bool { false }
     public var desktopThemeName: String? { nil }
 

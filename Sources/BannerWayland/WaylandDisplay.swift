@@ -100,15 +100,6 @@ public final class WaylandDisplay: BannerBackend {
     /// the order they were made).
     public var preferredHost: WaylandHost? { hosts.first }
 
-    /// The hosts `name` stands for: `all`, `primary` (the first output), or an output's name
-    /// (`HEADLESS-1`, `DP-2`).
-    public func hosts(named name: String) throws(BannerDisplayError) -> [WaylandHost] {
-        if name == "all" { return hosts }
-        let found = name == "primary" ? hosts.first : hosts.first { $0.monitorName == name }
-        guard let found else { throw .noSuchMonitor(name, available: hosts.map(\.monitorName)) }
-        return [found]
-    }
-
     public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
         try check(appearance)
         for host in hosts { try host.presentTopBanner(appearance) }

@@ -114,16 +114,6 @@ public final class BannerDisplay: BannerBackend {
         hosts.first(where: \.isPrimary) ?? hosts[0]
     }
 
-    /// The hosts `name` selects: every host for `all`, else the one `host(named:)` finds.
-    public func hosts(named name: String) throws(BannerDisplayError) -> [BannerHost] {
-        if name == "all" { return hosts }
-        if name == "primary" { return [primaryHost] }
-        guard let host = hosts.first(where: { $0.monitorName == name }) else {
-            throw .noSuchMonitor(name, available: hosts.map(\.monitorName))
-        }
-        return [host]
-    }
-
     public var preferredHost: BannerHost? { primaryHost }
 
     /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
