@@ -56,6 +56,11 @@ func residentKiB(_ pid: pid_t) -> Double? {
     readFile("/proc/\(pid)/status").flatMap { statusValue($0, "VmRSS") }
 }
 
+/// Resident anonymous memory in KiB (RssAnon: heap, stacks, private copies): what a leak grows.
+func anonymousKiB(_ pid: pid_t) -> Double? {
+    readFile("/proc/\(pid)/status").flatMap { statusValue($0, "RssAnon") }
+}
+
 /// A "Key:   value" line of /proc/PID/status, as a number.
 func statusValue(_ status: String, _ key: String) -> Double? {
     for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
@@ -90,10 +95,16 @@ struct MemoryUse {
     var withHugeIcon: Double?
     /// How far the peak (VmHWM) rose while that icon was read (the owner only).
     var hugeIconPeakRise: Double?
-    var growth: Double { (afterCycles - idle) / idle }
+    /// RssAnon idle and after the cycles.
+    var anonymousIdle: Double = 0
+    var anonymousAfterCycles: Double = 0
+    /// How much the anonymous memory grew over the cycles. Not the RSS: the owner gives back the
+    /// file pages only its start-up used, and those a later banner uses again are mapped back
+    /// from the page cache — no leak, and no growth past the code it runs.
     /// The idle RSS per mapped file (the program, each library, font and cache files), anonymous
     /// memory (heap, stacks) as one entry: where the pages go.
     var idleMappings: [(name: String, kib: Double)] = []
+    var growth: Double { anonymousIdle > 0 ? (anonymousAfterCycles - anonymousIdle) / anonymousIdle : 0 }
 }
 
 /// `/proc/PID/smaps` summed per mapped file (by file name) and for anonymous memory, largest first.
@@ -171,7 +182,7 @@ extension Lineup {
         try screen.run([banner, "dismiss"])
         try screen.waitUntilGone(first, what: "window-banner dismiss")
         supervisor.observe(seconds: 0.5)
-        guard let idle = residentKiB(owner) else { throw BenchFailure("the owner is gone") }
+        guard let idle = residentKiB(owner), let anonymousIdle = anonymousKiB(owner) else { throw BenchFailure("the owner is gone") }
         let ownerMappings = residentPerMapping(owner)
         let shown = try presentBanner()
         supervisor.observe(seconds: 0.5)
@@ -191,8 +202,9 @@ extension Lineup {
             try screen.waitUntilGone(try lastBannerWindow(), what: "window-banner dismiss")
         }
         supervisor.observe(seconds: 0.5)
-        guard let after = residentKiB(owner) else { throw BenchFailure("the owner is gone after the cycles") }
-        var use = MemoryUse(tool: "window-banner owner", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles, idleMappings: ownerMappings)
+        guard let after = residentKiB(owner), let anonymousAfter = anonymousKiB(owner) else { throw BenchFailure("the owner is gone after the cycles") }
+        var use = MemoryUse(tool: "window-banner owner", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles,
+                            anonymousIdle: anonymousIdle, anonymousAfterCycles: anonymousAfter, idleMappings: ownerMappings)
 
         // A 4096x4096 PNG icon, drawn ~30 px tall: decoded straight to that size, so neither the
         // resident memory nor its peak should move by more than a few hundred KiB.
@@ -210,7 +222,7 @@ extension Lineup {
 
     /// Item 5 for dunst: idle, with one notification, idle after `cycles` notify → replace → close.
     func dunstMemory(cycles: Int) throws -> MemoryUse {
-        guard let dunst = desktop.dunstPID, let idle = residentKiB(dunst) else { throw BenchFailure("dunst is not running") }
+        guard let dunst = desktop.dunstPID, let idle = residentKiB(dunst), let anonymousIdle = anonymousKiB(dunst) else { throw BenchFailure("dunst is not running") }
         let dunstMappings = residentPerMapping(dunst)
         let window = try showDunstNotification()
         supervisor.observe(seconds: 0.5)
@@ -228,8 +240,9 @@ extension Lineup {
             try screen.run(["dunstctl", "close-all"])
         }
         supervisor.observe(seconds: 0.5)
-        guard let after = residentKiB(dunst) else { throw BenchFailure("dunst is gone after the cycles") }
-        return MemoryUse(tool: "dunst", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles, idleMappings: dunstMappings)
+        guard let after = residentKiB(dunst), let anonymousAfter = anonymousKiB(dunst) else { throw BenchFailure("dunst is gone after the cycles") }
+        return MemoryUse(tool: "dunst", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles,
+                         anonymousIdle: anonymousIdle, anonymousAfterCycles: anonymousAfter, idleMappings: dunstMappings)
     }
 
     /// Shows dunst's notification as `notify-send` does and waits until it is drawn; its window.
