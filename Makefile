@@ -42,9 +42,12 @@ po: deps
 # start-up, 0.7 MiB less resident in the owner; it also folds identical functions, and the code
 # is optimised for size (-Osize: the same start-up, ~0.2 MiB less resident; nothing here is
 # CPU-bound); with no $ORIGIN run path the loader looks for the X libraries in the system
-# directories only (see docs/performance.md).
+# directories only. The functions the owner runs are laid out side by side
+# (packaging/owner-functions.order, written by scripts/order-functions.sh): the kernel maps code
+# 64 KiB around each page run, and scattered they kept ~6 MiB of it resident (see docs/performance.md).
 RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xswiftc -use-ld=lld \
-	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=all --disable-local-rpath
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=all --disable-local-rpath \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/packaging/owner-functions.order -Xlinker --no-warn-symbol-ordering
 # The three binaries: window-banner (what scripts call), window-banner-x11 (the owner and the
 # commands that draw), window-banner-config (reads config files for them).
 PROGRAMS = window-banner window-banner-x11 window-banner-config
