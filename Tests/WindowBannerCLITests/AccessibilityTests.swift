@@ -207,6 +207,46 @@ extension WindowBannerCLITests {
             #expect(try reader.tree()?.children.first?.attributes["live"] == "polite")
         }
 
+        /// The `live` attribute a screen reader reads: `--politeness` over the config file's style
+        /// key over the built-in choice, changed by an in-place update; a bad value is one line,
+        /// exit 64, and the banner on screen stays as it was.
+        @Test func politenessComesFromTheFlagThenTheStyleThenTheBuiltInDefault() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            _ = try owner.writeConfig("""
+                [style.build]
+                title = "Build failed"
+                background = "#a00000"
+                politeness = "assertive"
+
+                [style.offline]
+                title = "Offline, quietly"
+                background = "#a00000"
+                politeness = "polite"
+                """)
+            func live(after arguments: [String], heard title: String) throws -> String? {
+                try owner.show(["--id", "one", "--compact", "never"] + arguments)
+                _ = reader.events { Self.showing($0).contains { $0.name == title } }
+                #expect(try owner.status().monitors.first?.title == title)
+                return try reader.tree()?.children.first?.attributes["live"]
+            }
+            #expect(try live(after: ["--style", "build"], heard: "Build failed") == "assertive")
+            #expect(try live(after: ["--style", "build", "--politeness", "polite", "--title", "Build fixed"], heard: "Build fixed") == "polite")
+            #expect(try live(after: ["--style", "offline"], heard: "Offline, quietly") == "polite")
+            #expect(try live(after: ["--style", "call", "--title", "Call"], heard: "Call") == "assertive")
+            #expect(try live(after: ["--title", "Plain"], heard: "Plain") == "polite")
+            // In place, the same words: only the urgency changes, and the reader sees it.
+            #expect(try live(after: ["--title", "Plain", "--politeness", "ASSERTIVE"], heard: "Plain") == "assertive")
+
+            let bad = try owner.run(["show", "--id", "one", "--title", "Loud", "--politeness", "loud"])
+            #expect(bad.status == 64)
+            #expect(bad.error == "window-banner: bad politeness 'loud' (assertive or polite)\n", "\(bad.error)")
+            #expect(try owner.status().monitors.first?.title == "Plain")
+            #expect(try reader.tree()?.children.first?.attributes["live"] == "assertive")
+        }
+
         @Test func theButtonsAreReachableAndCloseDismissesAsAClickOnItWould() throws {
             let bus = try PrivateSessionBus()
             let reader = try ScreenReaderClient(on: bus)
