@@ -3,12 +3,14 @@
 // on a desktop, and starts the registry), and at-spi2-core's own client library (Atspi, through
 // GObject introspection, Tests/Clients/atspi-client.py) listening the way Orca does, registered
 // before any banner shows. What it hears and what it can press is what a blind user gets. And the
-// keyboard: docs/accessibility.md's i3 and Openbox bindings pressed in a real i3 and Openbox.
+// keyboard: docs/accessibility.md's i3, Openbox and sway bindings pressed in a real i3, Openbox
+// and sway.
 
 import Foundation
 import Glibc
 import ProcessTestSupport
 import Testing
+import WaylandTestSupport
 import X11TestSupport
 
 /// A session bus of the test's own, in a private XDG_RUNTIME_DIR (where the accessibility bus's
@@ -424,5 +426,61 @@ extension WindowBannerCLITests {
             try owner.fixture.desktop.startWindowManager(.openbox)
             try Self.pressEachKey(owner)
         }
+    }
+}
+
+/// docs/accessibility.md's sway lines in a real headless sway, pressed with a virtual keyboard
+/// (wtype). sway runs as an unprivileged user (it refuses root), and what it binds runs as that
+/// user in its session: so the banners are shown by that user too, from a client of that sway,
+/// and the bound commands find their owner as the user's own scripts would.
+@Suite(
+    "accessibility: keyboards on sway", .serialized, .needsProgram("/usr/bin/sway", package: "sway"),
+    .needsProgram("/usr/bin/wtype", package: "wtype"))
+struct SwayKeyboardBindingTests {
+    /// The documented block, with the program named by its path (sway's PATH has no build directory).
+    static func documentedBindings() throws -> String {
+        let documented = try #require(try WindowBannerCLITests.DocumentedExamplesTests.blocks().first {
+            $0.file == "docs/accessibility.md" && $0.body.hasPrefix("bindsym Mod4+Escape exec window-banner")
+        })
+        return documented.body.replacingOccurrences(of: "exec window-banner", with: "exec \(windowBannerExecutable())")
+    }
+
+    /// `window-banner arguments…` as sway's user on its socket; its exit status and output.
+    static func windowBanner(_ sway: TestSway, _ arguments: [String]) throws -> (status: Int32?, output: String) {
+        let process = try sway.startClient([windowBannerExecutable()] + arguments)
+        process.closeStandardInput()
+        let status = process.waitForExit(timeout: 20)
+        return (status, process.standardOutput)
+    }
+
+    @Test func theDocumentedSwayKeysPressTheActionsAndDismiss() throws {
+        let sway = try TestSway(extraConfig: try Self.documentedBindings())
+        var owner: pid_t?
+        defer {
+            // The owner left its starter's process group (it outlives a `show`).
+            if let owner { kill(owner, SIGKILL) }
+        }
+        let keys: [(press: [String], outcome: Int32)] = [
+            (["-M", "logo", "-M", "shift", "-k", "Return", "-m", "shift", "-m", "logo"], 16),
+            (["-M", "logo", "-k", "Return", "-m", "logo"], 15),
+            (["-M", "logo", "-k", "Escape", "-m", "logo"], 10),
+        ]
+        for (press, outcome) in keys {
+            let waiting = try sway.startClient([windowBannerExecutable(), "show", "--wait", "--title", "Incoming call", "--action", "Join", "--action", "Decline"])
+            let deadline = monotonicSeconds() + 20
+            var status: [String: Any]?
+            while monotonicSeconds() < deadline {
+                let answer = try Self.windowBanner(sway, ["status", "--json"])
+                status = try? JSONSerialization.jsonObject(with: Data(answer.output.utf8)) as? [String: Any]
+                if (status?["monitors"] as? [[String: Any]])?.contains(where: { $0["presented"] as? Bool == true }) == true { break }
+                poll(nil, 0, 20)
+            }
+            owner = owner ?? (status?["pid"] as? Int).map { pid_t($0) }
+            #expect((status?["monitors"] as? [[String: Any]])?.first?["title"] as? String == "Incoming call", "status: \(String(describing: status))")
+            let typed = try sway.startClient(["wtype"] + press)
+            #expect(typed.waitForExit(timeout: 10) == 0, "wtype: \(typed.standardError)")
+            #expect(waiting.waitForExit(timeout: 10) == outcome, "\(press): \(waiting.standardError) \(sway.log.suffix(1500))")
+        }
+        #expect(try Self.windowBanner(sway, ["dismiss", "--all", "--quit"]).status == 0)
     }
 }
