@@ -21,11 +21,13 @@ final class PrivateSessionBus {
     let runtimeDirectory: String
     private let daemon: Subprocess
 
-    init() throws {
+    /// `activation`: more of the environment the services the bus starts on demand get
+    /// (xfconfd's XDG_CONFIG_HOME, where it keeps the settings).
+    init(activation: [String: String] = [:]) throws {
         var template = Array("/tmp/wb-session-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         runtimeDirectory = String(cString: made)
-        var environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"]
+        var environment = activation.merging(["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"]) { $1 }
         if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
             environment[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
         }
@@ -425,6 +427,57 @@ extension WindowBannerCLITests {
             owner.fixture.desktop.killWindowManager()
             try owner.fixture.desktop.startWindowManager(.openbox)
             try Self.pressEachKey(owner)
+        }
+    }
+}
+
+extension WindowBannerCLITests {
+    /// docs/accessibility.md's Xfce block run as it is written, in an Xfce session's settings
+    /// parts: xfconfd (started on demand by a private session bus, as in a session) and
+    /// xfsettingsd, whose keyboard-shortcuts helper grabs xfconf's `/commands/custom` keys and
+    /// runs their commands, with xfwm4 managing the desktop. The keys are pressed with XTEST.
+    @Suite(
+        "accessibility: keyboards in Xfce", .needsProgram("/usr/bin/xfwm4", package: "xfwm4"),
+        .needsProgram("/usr/bin/xfsettingsd", package: "xfce4-settings"), .needsProgram("/usr/bin/xfconf-query", package: "xfconf"),
+        .needsProgram("/usr/bin/dbus-daemon", package: "dbus-daemon"), .needsProgram("/usr/bin/xdotool", package: "xdotool"))
+    struct XfceKeyboardBindingTests {
+        @Test func theDocumentedXfceShortcutsPressTheActionsAndDismiss() throws {
+            let owner = try OwnerFixture(windowManager: .xfwm4)
+            let settings = owner.runtimeDirectory + "/xfce"
+            for directory in [settings, settings + "/bin", settings + "/config", settings + "/home"] { mkdir(directory, 0o700) }
+            let bus = try PrivateSessionBus(activation: ["XDG_CONFIG_HOME": settings + "/config", "HOME": settings + "/home"])
+            // The commands xfsettingsd runs find `window-banner` on its PATH, and the owner in its
+            // XDG_RUNTIME_DIR, as in a session.
+            symlink(windowBannerExecutable(), settings + "/bin/window-banner")
+            let daemon = try Subprocess(executable: "/usr/bin/xfsettingsd", arguments: ["--no-daemon", "--disable-wm-check"], environment: bus.environment.merging([
+                "PATH": settings + "/bin:/usr/bin:/bin", "DISPLAY": owner.fixture.desktop.displayName, "XDG_RUNTIME_DIR": owner.runtimeDirectory,
+                "XDG_CONFIG_HOME": settings + "/config", "HOME": settings + "/home", "NO_AT_BRIDGE": "1",
+            ]) { $1 })
+            defer {
+                daemon.killGroup()
+                daemon.waitForExit()
+            }
+            // xfsettingsd's first start makes the user's own shortcuts from Xfce's defaults
+            // (`/commands/custom`, with `override`): what the documented lines add to.
+            let query = ["/usr/bin/env", "DBUS_SESSION_BUS_ADDRESS=\(bus.address)", "/usr/bin/xfconf-query", "-c", "xfce4-keyboard-shortcuts"]
+            #expect(owner.fixture.observer.wait(timeout: 20) {
+                (try? Subprocess.run(query[0], Array(query.dropFirst()) + ["-p", "/commands/custom/override"]))?.hasPrefix("true") == true
+            }, "xfsettingsd did not set up the shortcuts: \(daemon.standardError)")
+
+            let documented = try #require(try DocumentedExamplesTests.blocks().first {
+                $0.file == "docs/accessibility.md" && $0.body.hasPrefix("xfconf-query -c xfce4-keyboard-shortcuts")
+            })
+            let shell = try Subprocess(executable: "/bin/bash", arguments: ["-e", "-c", documented.body], environment: bus.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+            #expect(shell.waitForExit(timeout: 20) == 0, "\(documented): \(shell.standardError)")
+
+            // A shortcut of the test's own, added last: once xfsettingsd runs it, it has grabbed
+            // the documented ones before it (it takes xfconf's changes in order).
+            let probe = owner.runtimeDirectory + "/probe"
+            _ = try Subprocess.run(query[0], Array(query.dropFirst()) + ["-p", "/commands/custom/<Super>F12", "-n", "-t", "string", "-s", "/usr/bin/touch \(probe)"])
+            #expect(owner.fixture.observer.wait(timeout: 20) {
+                (try? owner.fixture.desktop.run(["xdotool", "key", "super+F12"])) != nil && access(probe, F_OK) == 0
+            }, "xfsettingsd never ran a shortcut: \(daemon.standardError)")
+            try KeyboardBindingTests.pressEachKey(owner)
         }
     }
 }
