@@ -7,10 +7,12 @@
 //   that listens for the event Orca speaks notifications on and asks each announced banner's
 //   name and role, as a screen reader does — so the owner joins the accessibility bus and
 //   announces every banner.
-// Each measures warm `show` → first frame (the X RECORD probe, as item 1), the owner's resident
-// memory with its banner on screen (smaps_rollup), and a cold owner's first `show` → first
-// frame: the owner joins the bus lazily, when its first banner comes on screen, so that is where
-// joining shows. Runs of the two sessions alternate, so drift of the machine hits both alike.
+// Each measures warm `show` → first frame (the X RECORD probe, as item 1), the warm owner's
+// resident memory with its banner on screen (smaps_rollup), and a cold owner's first `show` →
+// first frame and its memory a second later: the owner joins the bus lazily, when its first
+// banner comes on screen, so that is where joining shows. One process's RSS moves by a few
+// hundred KiB from owner to owner, so the memory target is taken over the 20 new owners of each
+// session. Runs of the two sessions alternate, so drift of the machine hits both alike.
 
 import Glibc
 
@@ -23,8 +25,12 @@ struct AccessibilityCost {
     var warmFrames: [(tool: String, samples: [Double])] = []
     /// A cold owner's first `show` → first frame, ms.
     var coldFrames: [(tool: String, samples: [Double])] = []
-    /// The owner's RSS with its banner on screen after the warm runs, KiB.
+    /// A cold owner's first `show` → the command returned, ms.
+    var coldReturns: [(tool: String, samples: [Double])] = []
+    /// The warm owner's RSS with its banner on screen after the warm runs, KiB.
     var resident: [(tool: String, kib: Double)] = []
+    /// Each cold owner's RSS with its first banner on screen, KiB: one process per run.
+    var coldResident: [(tool: String, samples: [Double])] = []
     /// Announcements the listener heard, and the shows made in its session.
     var heard = 0
     var shownWithBus = 0
@@ -40,8 +46,16 @@ struct AccessibilityCost {
             rows.append(Row(metric: "accessibility: cold show → first frame", tool: tool, unit: "ms", samples: samples, reference: Self.without,
                             note: tool == Self.with ? "joins the accessibility bus as its first banner comes on screen" : "asks the session bus once whether an accessibility bus runs"))
         }
+        for (tool, samples) in coldReturns {
+            rows.append(Row(metric: "accessibility: cold show → command returned", tool: tool, unit: "ms", samples: samples, reference: Self.without))
+        }
         for (tool, kib) in resident {
-            rows.append(Row(metric: "accessibility: owner RSS with its banner on screen (smaps_rollup)", tool: tool, unit: "KiB", samples: [kib], reference: Self.without))
+            rows.append(Row(metric: "accessibility: warm owner's RSS with its banner on screen (smaps_rollup)", tool: tool, unit: "KiB", samples: [kib], reference: Self.without,
+                            note: "one owner, after its warm runs"))
+        }
+        for (tool, samples) in coldResident {
+            rows.append(Row(metric: "accessibility: a new owner's RSS with its first banner on screen (smaps_rollup)", tool: tool, unit: "KiB", samples: samples,
+                            reference: Self.without, note: "one owner per run, 1 s after its first frame"))
         }
         return rows
     }
@@ -54,10 +68,10 @@ struct AccessibilityCost {
             targets.append(Target(text: "accessibility (issue 23): warm show → first frame with an accessibility bus ≤ 1.1 × without",
                                   measured: "\(fixed(with, 2)) vs \(fixed(without, 2)) ms (\(fixed(with / without, 2))×)", met: with <= 1.1 * without))
         }
-        let kib = { (tool: String) in resident.first { $0.tool == tool }?.kib }
-        if let without = kib(Self.without), let with = kib(Self.with) {
-            targets.append(Target(text: "accessibility (issue 23): owner RSS with an accessibility bus ≤ without + 1 MiB",
-                                  measured: "\(fixed(with, 0)) vs \(fixed(without, 0)) KiB (+\(fixed(with - without, 0)))", met: with <= without + 1024))
+        if let without = median(coldResident, Self.without), let with = median(coldResident, Self.with) {
+            let difference = with - without
+            targets.append(Target(text: "accessibility (issue 23): owner RSS with an accessibility bus ≤ without + 1 MiB (medians of the new owners)",
+                                  measured: "\(fixed(with, 0)) vs \(fixed(without, 0)) KiB (\(difference < 0 ? "−" : "+")\(fixed(abs(difference), 0)))", met: difference <= 1024))
         }
         return targets
     }
@@ -88,7 +102,8 @@ extension Lineup {
         }
         withBus["DBUS_SESSION_BUS_ADDRESS"] = address
         try writeFile("\(base)/listener.py", Self.listener)
-        let listener = try supervisor.spawn(["python3", "\(base)/listener.py"], environment: withBus, name: "AT-SPI listener", stdout: .pipe, stderr: .file("\(base)/listener.log"))
+        // Debian's python3, the one python3-gi is installed for (not one a version manager puts first).
+        let listener = try supervisor.spawn(["/usr/bin/python3", "\(base)/listener.py"], environment: withBus, name: "AT-SPI listener", stdout: .pipe, stderr: .file("\(base)/listener.log"))
         defer { supervisor.stop(listener) }
         guard supervisor.wait(seconds: 20, until: { listener.lines.contains("ready") || !listener.isRunning }), listener.isRunning else {
             throw BenchFailure("the AT-SPI listener did not start (see \(base)/listener.log)")
@@ -104,6 +119,8 @@ extension Lineup {
         var cost = AccessibilityCost()
         var warm: [String: [Double]] = [:]
         var cold: [String: [Double]] = [:]
+        var coldReturned: [String: [Double]] = [:]
+        var coldResident: [String: [Double]] = [:]
         for round in 0..<(warmup + runs) {
             for session in sessions {
                 let frame = try screen.appearance(of: warmTool(session)).frame
@@ -125,13 +142,20 @@ extension Lineup {
         }
         for round in 0..<(warmup + runs) {
             for session in sessions {
-                let frame = try screen.appearance(of: coldTool(session)).frame
-                if round >= warmup { cold[session.tool, default: []].append(frame) }
+                let appearance = try screen.appearance(of: coldTool(session) { kib in
+                    if round >= warmup { coldResident[session.tool, default: []].append(kib) }
+                })
+                if round >= warmup {
+                    cold[session.tool, default: []].append(appearance.frame)
+                    if let exit = appearance.exit { coldReturned[session.tool, default: []].append(exit) }
+                }
                 if session.tool == AccessibilityCost.with { cost.shownWithBus += 1 }
             }
         }
         cost.warmFrames = sessions.map { ($0.tool, warm[$0.tool] ?? []) }
         cost.coldFrames = sessions.map { ($0.tool, cold[$0.tool] ?? []) }
+        cost.coldReturns = sessions.map { ($0.tool, coldReturned[$0.tool] ?? []) }
+        cost.coldResident = sessions.map { ($0.tool, coldResident[$0.tool] ?? []) }
         // Every show in the session with a bus is announced; none, and the owner never joined.
         _ = supervisor.wait(seconds: 5) { listener.lines.filter { $0.hasPrefix("showing") }.count >= cost.shownWithBus }
         cost.heard = listener.lines.filter { $0.hasPrefix("showing") }.count
@@ -150,8 +174,8 @@ extension Lineup {
     }
 
     /// A cold `show` in `session`: a new owner each run, from a runtime directory of its own,
-    /// quit after it.
-    private func coldTool(_ session: AccessibilitySession) -> ScreenTool {
+    /// quit after it; its RSS a second after its first frame goes to `resident`.
+    private func coldTool(_ session: AccessibilitySession, resident: @escaping (Double) -> Void) -> ScreenTool {
         var environment = session.environment
         environment["XDG_RUNTIME_DIR"] = session.coldRuntime
         return ScreenTool(
@@ -162,6 +186,10 @@ extension Lineup {
             },
             clear: { [unowned self] child, appearance in
                 guard supervisor.waitForExit(child, timeout: 5) == 0 else { throw BenchFailure("\(session.tool): cold show failed") }
+                // The slide is over and a screen reader has had the banner announced.
+                supervisor.observe(seconds: 1)
+                guard let pid = try ownerPID(environment), let kib = rollupResidentKiB(pid) else { throw BenchFailure("\(session.tool): no owner to measure") }
+                resident(kib)
                 try screen.run([banner, "dismiss", "--all", "--quit"], environment: environment)
                 guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == appearance.client }) != nil else {
                     throw BenchFailure("the owner did not quit within 5 s of dismiss --all --quit")
@@ -183,9 +211,12 @@ extension Lineup {
         from gi.repository import Atspi
 
         def on_event(event):
-            source = event.source
-            if source is not None:
-                print("showing", event.detail1, source.get_role_name(), source.get_name(), flush=True)
+            try:
+                name = event.source.get_role_name() + " " + event.source.get_name()
+            except Exception:
+                # A cold owner may have quit before it was asked: the event was still heard.
+                name = "(gone)"
+            print("showing", event.detail1, name, flush=True)
 
         Atspi.init()
         listener = Atspi.EventListener.new(on_event)
