@@ -136,8 +136,19 @@ public final class FontStack {
     private let request: OpaquePointer
     /// Every font in fontconfig's order for the request, untrimmed: the first font covering a
     /// character is the same as in the trimmed list, and a cluster (an emoji sequence, a letter
-    /// with its marks) may need a font that covers all of it, which trimming can drop.
-    private let sorted: UnsafeMutablePointer<FcFontSet>?
+    /// with its marks) may need a font that covers all of it, which trimming can drop. Sorted on
+    /// first need (`FcFontSort` ranks every installed font: most titles never need a fallback,
+    /// and a first banner should not wait for one).
+    private var sorted: UnsafeMutablePointer<FcFontSet>? {
+        if !sortedMade {
+            sortedMade = true
+            var result = FcResultNoMatch
+            sortedFonts = FcFontSort(nil, request, FcBool(FcFalse), nil, &result)
+        }
+        return sortedFonts
+    }
+    private var sortedFonts: UnsafeMutablePointer<FcFontSet>?
+    private var sortedMade = false
     private var opened: [Int: LoadedFont] = [:]
     private var unopenable: Set<Int> = []
     private var chosen: [Character: LoadedFont] = [:]
@@ -146,10 +157,9 @@ public final class FontStack {
     /// HarfBuzz's buffer, reused for every run shaped with this stack.
     let buffer: OpaquePointer?
 
-    init(primary: LoadedFont, request: OpaquePointer, sorted: UnsafeMutablePointer<FcFontSet>?, opener: any FontOpener) {
+    init(primary: LoadedFont, request: OpaquePointer, opener: any FontOpener) {
         self.primary = primary
         self.request = request
-        self.sorted = sorted
         self.opener = opener
         buffer = hb_buffer_create()
     }
@@ -230,7 +240,7 @@ public final class FontStack {
         chosen.removeAll()
         shapedLines.removeAll()
         hb_buffer_destroy(buffer)
-        if let sorted { FcFontSetDestroy(sorted) }
+        if let sortedFonts { FcFontSetDestroy(sortedFonts) }
         FcPatternDestroy(request)
     }
 }
@@ -288,8 +298,7 @@ public final class FontLibrary {
             warn("font family '\(family.printable)' not found; using '\(matchedFamily)'")
         }
         let primary = LoadedFont(opened: opened, matchedFamily: matchedFamily)
-        let sorted = FcFontSort(nil, request, FcBool(FcFalse), nil, &result)
-        let stack = FontStack(primary: primary, request: request, sorted: sorted, opener: opener)
+        let stack = FontStack(primary: primary, request: request, opener: opener)
         open[pattern] = stack
         return stack
     }

@@ -34,11 +34,26 @@ package enum CommandLineMain {
             try command.run()
             Glibc.exit(0)
         } catch {
-            let code = root.exitCode(for: error)
-            guard code != .success, !(error is ExitCode) else { root.exit(withError: error) }
-            Terminal.error(root.message(for: error).split(separator: "\n").joined(separator: " ") + " (see --help)")
-            Glibc.exit(code.rawValue)
+            fail(error, root)
         }
+    }
+
+    /// Runs a command read without the parser; errors end it as `run(_:)`'s do.
+    package static func run<Command: ParsableCommand>(_ command: Command) -> Never {
+        var command = command
+        do {
+            try command.run()
+            Glibc.exit(0)
+        } catch {
+            fail(error, Command.self)
+        }
+    }
+
+    private static func fail<Root: ParsableCommand>(_ error: any Error, _ root: Root.Type) -> Never {
+        let code = root.exitCode(for: error)
+        guard code != .success, !(error is ExitCode) else { root.exit(withError: error) }
+        Terminal.error(root.message(for: error).split(separator: "\n").joined(separator: " ") + " (see --help)")
+        Glibc.exit(code.rawValue)
     }
 }
 

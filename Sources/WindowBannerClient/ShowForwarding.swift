@@ -1,9 +1,11 @@
 // The fast path of `window-banner show`: when the display's owner is running, the arguments go
 // to it as typed and it parses them (with the same ShowCommand), so this process never builds
 // an argument parser — most of what a short-lived Swift process would spend before its request
-// leaves. Anything the owner cannot settle for us (no owner yet, `--help`, an answer saying
-// `redirect`) falls back to the ordinary path: parse here, then send a `show`.
+// leaves. With no owner yet, the arguments start one and are its first request. Anything the
+// owner cannot settle for us (`--help`, an answer saying `redirect`, an owner that could not
+// start) falls back to the ordinary path: parse here, then send a `show`.
 
+import BannerConfig
 import BannerCore
 import Glibc
 import OwnerProtocol
@@ -28,9 +30,13 @@ package enum ShowForwarding {
         let timeout = (try? ConnectionOptions.replyTimeout(flag: lastValue(of: "--owner-timeout", in: arguments), environment: environment))
             ?? OwnerClient.defaultReplyTimeout
         guard let paths = try? OwnerPaths.forDisplay(lastValue(of: "--display", in: arguments)) else { return nil }
+        // No owner yet: this request starts it and is its first. Parsing here first would put
+        // the parser's start-up (a few milliseconds) in front of the owner's, on the way to the
+        // first banner of a session; the owner reports a bad value exactly as a running one does.
+        let configPath = scan(for: "--no-config", in: arguments) ? nil : BannerConfig.defaultPath(environment: environment)
         var exchange: OwnerClient.Exchange
         do {
-            guard let answered = try OwnerClient(paths: paths, replyTimeout: timeout).exchange(request, start: false, configPath: nil) else { return nil }
+            guard let answered = try OwnerClient(paths: paths, replyTimeout: timeout).exchange(request, start: true, configPath: configPath) else { return nil }
             exchange = answered
         } catch where error.code == ExitStatus.unreachable {
             // An owner that runs but does not answer: asking it again the ordinary way would
@@ -49,6 +55,13 @@ package enum ShowForwarding {
             Terminal.error(error.message)
             return error.code
         }
+    }
+
+    /// True when `flag` is among the arguments before `--` (a value that merely looks like it
+    /// counts too: it only decides whether a newly started owner reads the config file's
+    /// `[daemon]` settings).
+    static func scan(for flag: String, in arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains(flag)
     }
 
     /// The value of the last `option` (`--display`: nil, then `$DISPLAY`). A value that

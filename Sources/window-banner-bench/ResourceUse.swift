@@ -91,6 +91,26 @@ struct MemoryUse {
     /// How far the peak (VmHWM) rose while that icon was read (the owner only).
     var hugeIconPeakRise: Double?
     var growth: Double { (afterCycles - idle) / idle }
+    /// The idle RSS per mapped file (the program, each library, font and cache files), anonymous
+    /// memory (heap, stacks) as one entry: where the pages go.
+    var idleMappings: [(name: String, kib: Double)] = []
+}
+
+/// `/proc/PID/smaps` summed per mapped file (by file name) and for anonymous memory, largest first.
+func residentPerMapping(_ pid: pid_t) -> [(name: String, kib: Double)] {
+    guard let smaps = readFile("/proc/\(pid)/smaps") else { return [] }
+    var totals: [String: Double] = [:]
+    var current = "anonymous"
+    for line in smaps.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            let path = fields.count > 5 ? fields[5...].joined(separator: " ") : ""
+            current = path.hasPrefix("/") ? String(path.split(separator: "/").last ?? "") : "anonymous"
+        } else if fields.first == "Rss:", fields.count > 1, let kib = Double(fields[1]) {
+            totals[current, default: 0] += kib
+        }
+    }
+    return totals.map { ($0.key, $0.value) }.sorted { $0.kib > $1.kib }
 }
 
 extension Lineup {
@@ -152,6 +172,7 @@ extension Lineup {
         try screen.waitUntilGone(first, what: "window-banner dismiss")
         supervisor.observe(seconds: 0.5)
         guard let idle = residentKiB(owner) else { throw BenchFailure("the owner is gone") }
+        let ownerMappings = residentPerMapping(owner)
         let shown = try presentBanner()
         supervisor.observe(seconds: 0.5)
         guard let oneBanner = residentKiB(owner) else { throw BenchFailure("the owner is gone") }
@@ -171,7 +192,7 @@ extension Lineup {
         }
         supervisor.observe(seconds: 0.5)
         guard let after = residentKiB(owner) else { throw BenchFailure("the owner is gone after the cycles") }
-        var use = MemoryUse(tool: "window-banner owner", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles)
+        var use = MemoryUse(tool: "window-banner owner", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles, idleMappings: ownerMappings)
 
         // A 4096x4096 PNG icon, drawn ~30 px tall: decoded straight to that size, so neither the
         // resident memory nor its peak should move by more than a few hundred KiB.
@@ -190,6 +211,7 @@ extension Lineup {
     /// Item 5 for dunst: idle, with one notification, idle after `cycles` notify → replace → close.
     func dunstMemory(cycles: Int) throws -> MemoryUse {
         guard let dunst = desktop.dunstPID, let idle = residentKiB(dunst) else { throw BenchFailure("dunst is not running") }
+        let dunstMappings = residentPerMapping(dunst)
         let window = try showDunstNotification()
         supervisor.observe(seconds: 0.5)
         guard let oneBanner = residentKiB(dunst) else { throw BenchFailure("dunst is gone") }
@@ -207,7 +229,7 @@ extension Lineup {
         }
         supervisor.observe(seconds: 0.5)
         guard let after = residentKiB(dunst) else { throw BenchFailure("dunst is gone after the cycles") }
-        return MemoryUse(tool: "dunst", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles)
+        return MemoryUse(tool: "dunst", idle: idle, oneBanner: oneBanner, afterCycles: after, cycles: cycles, idleMappings: dunstMappings)
     }
 
     /// Shows dunst's notification as `notify-send` does and waits until it is drawn; its window.

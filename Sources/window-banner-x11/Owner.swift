@@ -60,6 +60,7 @@ final class Owner<Backend: BannerBackend> {
     private var listening = true
     private var listenerWatch: EventLoop.Token?
     private var accessibility: OwnerAccessibility?
+    private var releasedStartupPages = false
 
     init(banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
         self.banners = banners
@@ -80,6 +81,13 @@ final class Owner<Backend: BannerBackend> {
             settleAfterWork = false
             state.saveChanges()
             _ = malloc_trim(0)
+            // Once, after the first banner: the code and tables only start-up needed (the
+            // loader's, the argument parser's, fontconfig's configuration) leave the resident
+            // set; what later banners use is mapped again from the page cache as they use it.
+            if !releasedStartupPages {
+                releasedStartupPages = true
+                _ = wb_release_file_pages()
+            }
         }
         // Whatever changed in this turn of the loop (a request, a frame milestone, a timeout, a
         // click, the screen locking), subscribers hear it now, once.

@@ -45,6 +45,9 @@ struct WindowBanner: ParsableCommand {
         if let command = CommandLine.arguments.dropFirst().first, ClientCommands.names.contains(command) || command == "run" {
             SessionRouting.route(CommandLine.arguments)
         }
+        if let owner = DaemonCommand.startedByShow(Array(CommandLine.arguments.dropFirst())) {
+            CommandLineMain.run(owner)
+        }
         CommandLineMain.run(self)
     }
 }
