@@ -14,6 +14,9 @@ packages=(
   # what builds bench/screencopy-probe.c — libwayland's headers, wayland-scanner and the
   # wlr-screencopy XML in librust-wayland-protocols-dev — are in scripts/install-deps.sh's list)
   mako-notifier
+  # section 10, the owner's accessibility connection: at-spi2-core's bus launcher and registry, and
+  # the Atspi client library a listener like a screen reader's uses (python3-gi)
+  at-spi2-core gir1.2-atspi-2.0 python3-gi
 )
 
 exec "$(dirname "$0")/../scripts/install-deps.sh" "${packages[@]}"

@@ -84,6 +84,13 @@ packages=(
   # launcher and registry on a private session bus (dbus-daemon), and GObject-introspection's
   # Atspi client library (gir1.2-atspi-2.0, python3-gi) as the listener nobody here wrote
   at-spi2-core gir1.2-atspi-2.0
+  # tests: a virtual keyboard (wtype, zwp_virtual_keyboard_v1) that presses docs/accessibility.md's
+  # sway keybindings in a real sway (SwayKeyboardBindingTests)
+  wtype
+  # tests: Xfce's settings daemon (xfce4-settings' xfsettingsd, whose shortcuts helper grabs the
+  # keys of docs/accessibility.md's xfconf-query lines) and xfconf (xfconfd, xfconf-query)
+  # (XfceKeyboardBindingTests)
+  xfce4-settings xfconf
 )
 # More packages may be named on the command line (bench/install-deps.sh names the benchmark's).
 packages+=("$@")

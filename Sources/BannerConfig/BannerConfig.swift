@@ -111,6 +111,15 @@ public struct BannerConfig: Sendable, Equatable, Codable {
         return resolved
     }
 
+    /// How urgently a screen reader speaks a banner of style `name` whose settings (the style's
+    /// and the flags, laid over each other) are `settings`: what they say, else assertive for
+    /// the built-in styles that mean something stopped or started that the user must hear now
+    /// (`offline`, `call` — also when the file redefines them), polite for every other banner.
+    public static func politeness(of settings: AppearanceSettings, style name: String?) throws(BannerValueError) -> Politeness {
+        if let chosen = try settings.politenessSetting() { return chosen }
+        return ["offline", "call"].contains(name ?? "") ? .assertive : .polite
+    }
+
     /// The close button's name, as a screen reader reads it (the ✕ shows no text).
     public static let closeButtonName = "Close"
 

@@ -42,6 +42,8 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     public var cornerRadius: String?
     /// `auto`, `ltr` or `rtl`: the text's base direction (see ``TextDirection``).
     public var direction: String?
+    /// `assertive` or `polite`: how urgently a screen reader speaks it (see ``Politeness``).
+    public var politeness: String?
 
     public init(
         title: String? = nil, background: String? = nil, textColor: String? = nil,
@@ -49,7 +51,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         subtitle: String? = nil, subtitleFont: String? = nil,
         closeButton: String? = nil, action: String? = nil, secondaryAction: String? = nil, progress: String? = nil, reduceMotion: String? = nil,
         icon: String? = nil, cornerRadius: String? = nil, placement: String? = nil, fullscreen: String? = nil,
-        direction: String? = nil
+        direction: String? = nil, politeness: String? = nil
     ) {
         self.title = title
         self.background = background
@@ -70,6 +72,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         self.placement = placement
         self.fullscreen = fullscreen
         self.direction = direction
+        self.politeness = politeness
     }
 
     /// The settings' fields by the name a user writes them with (flag without `--`, config key;
@@ -80,7 +83,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         ("subtitle", \.subtitle), ("subtitle-font", \.subtitleFont), ("close-button", \.closeButton),
         ("action", \.action), ("secondary-action", \.secondaryAction), ("progress", \.progress), ("reduce-motion", \.reduceMotion),
         ("icon", \.icon), ("corner-radius", \.cornerRadius), ("placement", \.placement), ("fullscreen", \.fullscreen),
-        ("direction", \.direction),
+        ("direction", \.direction), ("politeness", \.politeness),
     ] }
 
     /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but the actions
@@ -155,12 +158,19 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
         try fullscreen.map { text throws(BannerValueError) in try FullscreenPolicy(parsing: text) } ?? .show
     }
 
+    /// How urgently a screen reader speaks the banner; nil when unset (the built-in styles
+    /// decide: BannerConfig's `politeness(of:style:)`).
+    public func politenessSetting() throws(BannerValueError) -> Politeness? {
+        try politeness.map { text throws(BannerValueError) in try Politeness(parsing: text) }
+    }
+
     /// Checks every field without building anything; throws the first bad value.
     public func validate() throws(BannerValueError) {
         _ = try appearance()
         _ = try compactPolicy()
         _ = try edgePlacement()
         _ = try fullscreenPolicy()
+        _ = try politenessSetting()
     }
 }
 

@@ -12,6 +12,7 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
     case placement(String)
     case direction(String)
     case fullscreenPolicy(String)
+    case politeness(String)
     case progress(String)
     case action(String)
     /// A secondary action's label without a primary action.
@@ -50,6 +51,8 @@ public enum BannerValueError: Error, Sendable, Equatable, CustomStringConvertibl
             "bad direction '\(text.printable)' (auto, ltr or rtl)"
         case .fullscreenPolicy(let text):
             "bad fullscreen policy '\(text.printable)' (show or delay)"
+        case .politeness(let text):
+            "bad politeness '\(text.printable)' (assertive or polite)"
         case .progress(let text):
             "bad progress '\(text.printable)' (a number from 0 to 1)"
         case .action(let text):

@@ -51,6 +51,9 @@ package struct AppearanceOptions: ParsableArguments {
     @Option(name: .customLong("corner-radius"), parsing: .unconditional, help: ArgumentHelp("Round the bottom corners (XShape; clicks there go through), 0 to 1000 points; drawn at most half the banner's height. Default: 0.", valueName: "pt"))
     package var cornerRadius: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("How urgently a screen reader speaks the banner: assertive = at once, interrupting; polite = when it is done speaking (AT-SPI's live attribute). Default: the style's, else assertive for the offline and call styles, polite for others.", valueName: "assertive|polite"))
+    package var politeness: String?
+
     @Flag(name: .customLong("strict-contrast"), help: "Refuse (exit 64) a title below WCAG's contrast on its background (4.5:1; 3:1 from 24 pt, or 18.7 pt bold) instead of warning. The built-in looks, which fall short, are only checked with this flag.")
     package var strictContrast = false
 
@@ -83,7 +86,7 @@ package struct AppearanceOptions: ParsableArguments {
             closeButton: closeButton.map { String($0) }, action: action.first,
             secondaryAction: action.dropFirst().first, progress: progress,
             reduceMotion: reduceMotion.map { String($0) }, icon: icon, cornerRadius: cornerRadius, placement: placement, fullscreen: fullscreen,
-            direction: direction)
+            direction: direction, politeness: politeness)
     }
 
     /// The appearance these flags describe, defaults filled in.

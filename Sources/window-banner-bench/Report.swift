@@ -22,6 +22,8 @@ final class Results {
     var startup: [StartupStep] = []
     /// Section 9, on sway.
     var sway: SwayResults?
+    /// Section 10, the owner's accessibility connection.
+    var accessibility: AccessibilityCost?
     var loader: LoaderStatistics?
     /// Sections that failed or were skipped, and why.
     var problems: [String] = []
@@ -211,6 +213,7 @@ struct Report {
                             note: "from the locker's kill to the banner's MapNotify (its back buffer, drawn before, is the window's background)"))
         }
         if let sway = results.sway { rows += swayRows(sway) }
+        if let accessibility = results.accessibility { rows += accessibility.rows }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
         return rows
     }
@@ -318,6 +321,7 @@ struct Report {
                                       met: owner.counters.ticks == 0 && owner.counters.wakeups == 0))
             }
         }
+        if let accessibility = results.accessibility { targets += accessibility.targets }
         if let owner = results.idle.first(where: { $0.tool.hasPrefix("window-banner owner") }) {
             targets.append(Target(text: "idle owner: 0 CPU ticks and 0 wakeups over \(fixed(owner.seconds, 0)) s",
                                   measured: "\(fixed(owner.counters.ticks, 0)) ticks, \(fixed(owner.counters.wakeups, 0)) wakeups",

@@ -9,6 +9,8 @@
 //   6. route removed → offline banner              (NetworkPath)
 //   9. on sway: command → first frame next to notify-send → mako, foot's relayouts, idle CPU
 //      and memory, seen through wlr-screencopy (bench/screencopy-probe.c)  (Sway)
+//  10. the owner's accessibility connection: warm and cold show → first frame and RSS, without
+//      and with an accessibility bus and a listening AT-SPI client  (AccessibilityCost)
 //   and where a warm `show` spends its time        (StartupCost)
 // and writes one table as Markdown and JSON, plus a chart of frame intervals (Report).
 // Every process it starts is ended when it ends. Start reading here.
@@ -169,6 +171,9 @@ func main() throws {
         results.describe(sway: sway, banner: options.banner)
         results.sway = try SwayBench(desktop: sway, banner: options.banner, work: options.work)
             .run(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds)
+    }
+    section("10. accessibility: \(rounds) rounds without and with an accessibility bus, warm then cold", results) {
+        results.accessibility = try lineup.accessibilityCost(runs: options.runs, warmup: options.warmup)
     }
     results.clock = (desktop.recorder.consistentMarkers, desktop.recorder.markers)
     if results.clock.consistent < results.clock.markers {

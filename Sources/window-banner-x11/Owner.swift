@@ -316,6 +316,7 @@ final class Owner<Backend: BannerBackend> {
         }
         let banner: ScheduledBanner
         let hosts: [Backend.Host]
+        var assertive = false
         var warnings: [String] = []
         do {
             let locale = request.locale ?? UserLocale.variables(in: processEnvironment())
@@ -328,12 +329,14 @@ final class Owner<Backend: BannerBackend> {
             let policy: CompactPolicy
             let placement: EdgePlacement
             let fullscreen: FullscreenPolicy
+            let politeness: Politeness
             do {
                 appearance = try settings.appearance()
                 appearance.layoutDirection = LayoutDirection(locale: UserLocale(environment: locale))
                 policy = try settings.compactPolicy()
                 placement = try settings.edgePlacement()
                 fullscreen = try settings.fullscreenPolicy()
+                politeness = try BannerConfig.politeness(of: settings, style: request.style)
                 try banners.check(appearance)
             } catch {
                 throw OwnerError(.usage, "\(error)")
@@ -374,6 +377,7 @@ final class Owner<Backend: BannerBackend> {
             }
             nextToken += 1
             banner = ScheduledBanner(token: nextToken, id: request.id, appearance: appearance, compactPolicy: policy, placement: placement, fullscreen: fullscreen, mode: mode)
+            assertive = politeness == .assertive
         } catch let error as OwnerError {
             reply(id, OwnerResponse(error: error), thenClose: true)
             return
@@ -384,7 +388,7 @@ final class Owner<Backend: BannerBackend> {
 
         requests[banner.token] = RequestState(
             monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
-            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style,
+            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style, assertive: assertive,
             everyMonitor: request.monitor == "all", enqueue: request.enqueue,
             show: request, environment: environment ?? request.environment)
         var keepalive: Double?
@@ -553,8 +557,8 @@ final class Owner<Backend: BannerBackend> {
     // MARK: Accessibility
 
     /// The banners on screen for a screen reader: each request once, from the first monitor
-    /// that shows it, one with an `--id` the same banner when replaced; the built-in offline and
-    /// call styles interrupt, others wait their turn.
+    /// that shows it, one with an `--id` the same banner when replaced; as urgent as its
+    /// politeness says.
     private func accessibleBanners() -> [AccessibleBanner] {
         var seen: Set<Int> = []
         return banners.hosts.compactMap { host in
@@ -569,7 +573,7 @@ final class Owner<Backend: BannerBackend> {
             }
             return AccessibleBanner(
                 id: current.token, identity: current.id.map { "id \($0)" } ?? "request \(current.token)", title: appearance.title, subtitle: appearance.subtitle,
-                assertive: ["offline", "call"].contains(request?.style ?? ""),
+                assertive: request?.assertive ?? false,
                 clickAction: request?.commands.command(for: .clicked) == nil ? nil : .clicked, buttons: buttons)
         }
     }
@@ -913,6 +917,8 @@ final class Owner<Backend: BannerBackend> {
         var once: String?
         /// The `--style` it was shown with, for `status`.
         var style: String?
+        /// Spoken by a screen reader at once (`--politeness`, the style's, the built-in default).
+        var assertive: Bool
         /// Asked for on every monitor (`--monitor all`): a monitor added while it shows gets it.
         var everyMonitor: Bool
         /// Asked for with `--enqueue`: wherever it goes later, it waits behind what shows there.

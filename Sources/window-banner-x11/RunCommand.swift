@@ -52,6 +52,9 @@ struct RunCommand: ParsableCommand {
             policy = try appearance.compactPolicy()
             placement = try appearance.settings.edgePlacement()
             fullscreen = try appearance.settings.fullscreenPolicy()
+            // Checked like every flag, though the banner `run` draws itself is not on the
+            // accessibility bus (only the owner's are): a script can move to `show` unchanged.
+            _ = try appearance.settings.politenessSetting()
             if let timeout { duration = try seconds(timeout) }
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)

@@ -70,12 +70,12 @@ private func loadError(_ path: String) -> ConfigError? {
             """)
         #expect(error?.kind == .unknownKey)
         #expect(error?.description == "config.toml:3: style.offline.colour: unknown key (expected one of: "
-            + "background, close-button, compact, corner-radius, direction, font, fullscreen, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
+            + "background, close-button, compact, corner-radius, direction, font, fullscreen, height, icon, placement, politeness, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
     }
 
     @Test func timeoutIsNotADefaultsKey() {
         #expect(parseError("[defaults]\ntimeout = 3\n")?.description == "config.toml:2: defaults.timeout: unknown key "
-            + "(expected one of: background, close-button, compact, corner-radius, direction, font, fullscreen, height, icon, placement, reduce-motion, subtitle, subtitle-font, text-color, title, title-top-inset)")
+            + "(expected one of: background, close-button, compact, corner-radius, direction, font, fullscreen, height, icon, placement, politeness, reduce-motion, subtitle, subtitle-font, text-color, title, title-top-inset)")
     }
 
     @Test func cornerRadiusMustBeANumberInRange() {
@@ -83,6 +83,13 @@ private func loadError(_ path: String) -> ConfigError? {
             == "config.toml:2: defaults.corner-radius: expected a number, found a string")
         #expect(parseError("[style.round]\ncorner-radius = -4\n")?.description
             == "config.toml:2: style.round.corner-radius: bad corner radius '-4' (points, 0 to 1000; over half the banner's height draws as half)")
+    }
+
+    @Test func politenessIsAssertiveOrPolite() {
+        #expect(parseError("[style.build]\npoliteness = \"loud\"\n")?.description
+            == "config.toml:2: style.build.politeness: bad politeness 'loud' (assertive or polite)")
+        #expect(parseError("[defaults]\npoliteness = true\n")?.description == "config.toml:2: defaults.politeness: expected a string, found a boolean")
+        #expect(parseError("[defaults]\npoliteness = \"Polite\"\n") == nil)
     }
 
     @Test func iconMustBeAStringNamingSomething() {

@@ -26,6 +26,18 @@ import Testing
         #expect(config == expected)
     }
 
+    /// A screen reader's urgency: the settings' (flags over the style), else assertive for the
+    /// built-in offline and call styles, whatever the file made of them, polite for the rest.
+    @Test func politenessIsTheSettingsElseAssertiveForOfflineAndCall() throws {
+        for (style, expected) in [("offline", Politeness.assertive), ("call", .assertive), ("online", .polite), ("portal", .polite), ("mine", .polite)] {
+            #expect(try BannerConfig.politeness(of: AppearanceSettings(), style: style) == expected)
+        }
+        #expect(try BannerConfig.politeness(of: AppearanceSettings(), style: nil) == .polite)
+        #expect(try BannerConfig.politeness(of: AppearanceSettings(politeness: "polite"), style: "call") == .polite)
+        #expect(try BannerConfig.politeness(of: AppearanceSettings(politeness: "Assertive"), style: nil) == .assertive)
+        #expect(throws: BannerValueError.politeness("loud")) { try BannerConfig.politeness(of: AppearanceSettings(politeness: "loud"), style: nil) }
+    }
+
     @Test func builtInStylesNeedNoFile() throws {
         #expect(try BannerConfig.builtIn.resolve(style: "offline") == BannerStyle(
             appearance: AppearanceSettings(title: "No Internet Connection", background: "systemRed", icon: "window-banner-offline")

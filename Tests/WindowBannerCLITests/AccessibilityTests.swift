@@ -3,12 +3,14 @@
 // on a desktop, and starts the registry), and at-spi2-core's own client library (Atspi, through
 // GObject introspection, Tests/Clients/atspi-client.py) listening the way Orca does, registered
 // before any banner shows. What it hears and what it can press is what a blind user gets. And the
-// keyboard: docs/accessibility.md's i3 and Openbox bindings pressed in a real i3 and Openbox.
+// keyboard: docs/accessibility.md's i3, Openbox and sway bindings pressed in a real i3, Openbox
+// and sway.
 
 import Foundation
 import Glibc
 import ProcessTestSupport
 import Testing
+import WaylandTestSupport
 import X11TestSupport
 
 /// A session bus of the test's own, in a private XDG_RUNTIME_DIR (where the accessibility bus's
@@ -19,11 +21,13 @@ final class PrivateSessionBus {
     let runtimeDirectory: String
     private let daemon: Subprocess
 
-    init() throws {
+    /// `activation`: more of the environment the services the bus starts on demand get
+    /// (xfconfd's XDG_CONFIG_HOME, where it keeps the settings).
+    init(activation: [String: String] = [:]) throws {
         var template = Array("/tmp/wb-session-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         runtimeDirectory = String(cString: made)
-        var environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"]
+        var environment = activation.merging(["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"]) { $1 }
         if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
             environment[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
         }
@@ -207,6 +211,46 @@ extension WindowBannerCLITests {
             #expect(try reader.tree()?.children.first?.attributes["live"] == "polite")
         }
 
+        /// The `live` attribute a screen reader reads: `--politeness` over the config file's style
+        /// key over the built-in choice, changed by an in-place update; a bad value is one line,
+        /// exit 64, and the banner on screen stays as it was.
+        @Test func politenessComesFromTheFlagThenTheStyleThenTheBuiltInDefault() throws {
+            let bus = try PrivateSessionBus()
+            let reader = try ScreenReaderClient(on: bus)
+            let owner = try OwnerFixture()
+            owner.fixture.extraEnvironment.merge(bus.environment) { $1 }
+            _ = try owner.writeConfig("""
+                [style.build]
+                title = "Build failed"
+                background = "#a00000"
+                politeness = "assertive"
+
+                [style.offline]
+                title = "Offline, quietly"
+                background = "#a00000"
+                politeness = "polite"
+                """)
+            func live(after arguments: [String], heard title: String) throws -> String? {
+                try owner.show(["--id", "one", "--compact", "never"] + arguments)
+                _ = reader.events { Self.showing($0).contains { $0.name == title } }
+                #expect(try owner.status().monitors.first?.title == title)
+                return try reader.tree()?.children.first?.attributes["live"]
+            }
+            #expect(try live(after: ["--style", "build"], heard: "Build failed") == "assertive")
+            #expect(try live(after: ["--style", "build", "--politeness", "polite", "--title", "Build fixed"], heard: "Build fixed") == "polite")
+            #expect(try live(after: ["--style", "offline"], heard: "Offline, quietly") == "polite")
+            #expect(try live(after: ["--style", "call", "--title", "Call"], heard: "Call") == "assertive")
+            #expect(try live(after: ["--title", "Plain"], heard: "Plain") == "polite")
+            // In place, the same words: only the urgency changes, and the reader sees it.
+            #expect(try live(after: ["--title", "Plain", "--politeness", "ASSERTIVE"], heard: "Plain") == "assertive")
+
+            let bad = try owner.run(["show", "--id", "one", "--title", "Loud", "--politeness", "loud"])
+            #expect(bad.status == 64)
+            #expect(bad.error == "window-banner: bad politeness 'loud' (assertive or polite)\n", "\(bad.error)")
+            #expect(try owner.status().monitors.first?.title == "Plain")
+            #expect(try reader.tree()?.children.first?.attributes["live"] == "assertive")
+        }
+
         @Test func theButtonsAreReachableAndCloseDismissesAsAClickOnItWould() throws {
             let bus = try PrivateSessionBus()
             let reader = try ScreenReaderClient(on: bus)
@@ -384,5 +428,112 @@ extension WindowBannerCLITests {
             try owner.fixture.desktop.startWindowManager(.openbox)
             try Self.pressEachKey(owner)
         }
+    }
+}
+
+extension WindowBannerCLITests {
+    /// docs/accessibility.md's Xfce block run as it is written, in an Xfce session's settings
+    /// parts: xfconfd (started on demand by a private session bus, as in a session) and
+    /// xfsettingsd, whose keyboard-shortcuts helper grabs xfconf's `/commands/custom` keys and
+    /// runs their commands, with xfwm4 managing the desktop. The keys are pressed with XTEST.
+    @Suite(
+        "accessibility: keyboards in Xfce", .needsProgram("/usr/bin/xfwm4", package: "xfwm4"),
+        .needsProgram("/usr/bin/xfsettingsd", package: "xfce4-settings"), .needsProgram("/usr/bin/xfconf-query", package: "xfconf"),
+        .needsProgram("/usr/bin/dbus-daemon", package: "dbus-daemon"), .needsProgram("/usr/bin/xdotool", package: "xdotool"))
+    struct XfceKeyboardBindingTests {
+        @Test func theDocumentedXfceShortcutsPressTheActionsAndDismiss() throws {
+            let owner = try OwnerFixture(windowManager: .xfwm4)
+            let settings = owner.runtimeDirectory + "/xfce"
+            for directory in [settings, settings + "/bin", settings + "/config", settings + "/home"] { mkdir(directory, 0o700) }
+            let bus = try PrivateSessionBus(activation: ["XDG_CONFIG_HOME": settings + "/config", "HOME": settings + "/home"])
+            // The commands xfsettingsd runs find `window-banner` on its PATH, and the owner in its
+            // XDG_RUNTIME_DIR, as in a session.
+            symlink(windowBannerExecutable(), settings + "/bin/window-banner")
+            let daemon = try Subprocess(executable: "/usr/bin/xfsettingsd", arguments: ["--no-daemon", "--disable-wm-check"], environment: bus.environment.merging([
+                "PATH": settings + "/bin:/usr/bin:/bin", "DISPLAY": owner.fixture.desktop.displayName, "XDG_RUNTIME_DIR": owner.runtimeDirectory,
+                "XDG_CONFIG_HOME": settings + "/config", "HOME": settings + "/home", "NO_AT_BRIDGE": "1",
+            ]) { $1 })
+            defer {
+                daemon.killGroup()
+                daemon.waitForExit()
+            }
+            // xfsettingsd's first start makes the user's own shortcuts from Xfce's defaults
+            // (`/commands/custom`, with `override`): what the documented lines add to.
+            let query = ["/usr/bin/env", "DBUS_SESSION_BUS_ADDRESS=\(bus.address)", "/usr/bin/xfconf-query", "-c", "xfce4-keyboard-shortcuts"]
+            #expect(owner.fixture.observer.wait(timeout: 20) {
+                (try? Subprocess.run(query[0], Array(query.dropFirst()) + ["-p", "/commands/custom/override"]))?.hasPrefix("true") == true
+            }, "xfsettingsd did not set up the shortcuts: \(daemon.standardError)")
+
+            let documented = try #require(try DocumentedExamplesTests.blocks().first {
+                $0.file == "docs/accessibility.md" && $0.body.hasPrefix("xfconf-query -c xfce4-keyboard-shortcuts")
+            })
+            let shell = try Subprocess(executable: "/bin/bash", arguments: ["-e", "-c", documented.body], environment: bus.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
+            #expect(shell.waitForExit(timeout: 20) == 0, "\(documented): \(shell.standardError)")
+
+            // A shortcut of the test's own, added last: once xfsettingsd runs it, it has grabbed
+            // the documented ones before it (it takes xfconf's changes in order).
+            let probe = owner.runtimeDirectory + "/probe"
+            _ = try Subprocess.run(query[0], Array(query.dropFirst()) + ["-p", "/commands/custom/<Super>F12", "-n", "-t", "string", "-s", "/usr/bin/touch \(probe)"])
+            #expect(owner.fixture.observer.wait(timeout: 20) {
+                (try? owner.fixture.desktop.run(["xdotool", "key", "super+F12"])) != nil && access(probe, F_OK) == 0
+            }, "xfsettingsd never ran a shortcut: \(daemon.standardError)")
+            try KeyboardBindingTests.pressEachKey(owner)
+        }
+    }
+}
+
+/// docs/accessibility.md's sway lines in a real headless sway, pressed with a virtual keyboard
+/// (wtype). sway runs as an unprivileged user (it refuses root), and what it binds runs as that
+/// user in its session: so the banners are shown by that user too, from a client of that sway,
+/// and the bound commands find their owner as the user's own scripts would.
+@Suite(
+    "accessibility: keyboards on sway", .serialized, .needsProgram("/usr/bin/sway", package: "sway"),
+    .needsProgram("/usr/bin/wtype", package: "wtype"))
+struct SwayKeyboardBindingTests {
+    /// The documented block, with the program named by its path (sway's PATH has no build directory).
+    static func documentedBindings() throws -> String {
+        let documented = try #require(try WindowBannerCLITests.DocumentedExamplesTests.blocks().first {
+            $0.file == "docs/accessibility.md" && $0.body.hasPrefix("bindsym Mod4+Escape exec window-banner")
+        })
+        return documented.body.replacingOccurrences(of: "exec window-banner", with: "exec \(windowBannerExecutable())")
+    }
+
+    /// `window-banner arguments…` as sway's user on its socket; its exit status and output.
+    static func windowBanner(_ sway: TestSway, _ arguments: [String]) throws -> (status: Int32?, output: String) {
+        let process = try sway.startClient([windowBannerExecutable()] + arguments)
+        process.closeStandardInput()
+        let status = process.waitForExit(timeout: 20)
+        return (status, process.standardOutput)
+    }
+
+    @Test func theDocumentedSwayKeysPressTheActionsAndDismiss() throws {
+        let sway = try TestSway(extraConfig: try Self.documentedBindings())
+        var owner: pid_t?
+        defer {
+            // The owner left its starter's process group (it outlives a `show`).
+            if let owner { kill(owner, SIGKILL) }
+        }
+        let keys: [(press: [String], outcome: Int32)] = [
+            (["-M", "logo", "-M", "shift", "-k", "Return", "-m", "shift", "-m", "logo"], 16),
+            (["-M", "logo", "-k", "Return", "-m", "logo"], 15),
+            (["-M", "logo", "-k", "Escape", "-m", "logo"], 10),
+        ]
+        for (press, outcome) in keys {
+            let waiting = try sway.startClient([windowBannerExecutable(), "show", "--wait", "--title", "Incoming call", "--action", "Join", "--action", "Decline"])
+            let deadline = monotonicSeconds() + 20
+            var status: [String: Any]?
+            while monotonicSeconds() < deadline {
+                let answer = try Self.windowBanner(sway, ["status", "--json"])
+                status = try? JSONSerialization.jsonObject(with: Data(answer.output.utf8)) as? [String: Any]
+                if (status?["monitors"] as? [[String: Any]])?.contains(where: { $0["presented"] as? Bool == true }) == true { break }
+                poll(nil, 0, 20)
+            }
+            owner = owner ?? (status?["pid"] as? Int).map { pid_t($0) }
+            #expect((status?["monitors"] as? [[String: Any]])?.first?["title"] as? String == "Incoming call", "status: \(String(describing: status))")
+            let typed = try sway.startClient(["wtype"] + press)
+            #expect(typed.waitForExit(timeout: 10) == 0, "wtype: \(typed.standardError)")
+            #expect(waiting.waitForExit(timeout: 10) == outcome, "\(press): \(waiting.standardError) \(sway.log.suffix(1500))")
+        }
+        #expect(try Self.windowBanner(sway, ["dismiss", "--all", "--quit"]).status == 0)
     }
 }

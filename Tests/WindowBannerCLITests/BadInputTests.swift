@@ -47,6 +47,8 @@ struct BadInput: Sendable, CustomTestStringConvertible {
                  message: "window-banner: bad fullscreen policy 'later' (show or delay)"),
         BadInput(arguments: ["--direction", "sideways"], status: 64, value: "sideways",
                  message: "window-banner: bad direction 'sideways' (auto, ltr or rtl)"),
+        BadInput(arguments: ["--politeness", "loud"], status: 64, value: "loud",
+                 message: "window-banner: bad politeness 'loud' (assertive or polite)"),
         BadInput(arguments: ["--timeout", "-1"], status: 64, value: "-1"),
         BadInput(arguments: ["--timeout", "0"], status: 64, value: "0"),
         // Xvfb's only RandR monitor is called "screen".
