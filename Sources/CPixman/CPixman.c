@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 
 // Hidden: the definitions below serve this binary's own calls only. Exported, they would stand
 // in for pixman's own functions wherever the loader binds pixman_* by name (in cairo, say).
@@ -40,14 +41,25 @@ static struct {
 } pixman;
 
 static int available;
+static const char *failure;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
     void *library = dlopen("libpixman-1.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return;
-#define FIND(type, name, parameters, arguments, failure)           \
+    if (library == NULL) {
+        // dlerror's text lives until the next dl call: keep a copy.
+        static char message[256];
+        const char *error = dlerror();
+        snprintf(message, sizeof message, "%s", error != NULL ? error : "cannot load libpixman-1.so.0");
+        failure = message;
+        return;
+    }
+#define FIND(type, name, parameters, arguments, failure_value)     \
     *(void **)(&pixman.name) = dlsym(library, #name);             \
-    if (pixman.name == NULL) return;
+    if (pixman.name == NULL) {                                    \
+        failure = "libpixman-1.so.0 lacks " #name;                \
+        return;                                                   \
+    }
     PIXMAN_FUNCTIONS(FIND)
     FIND(void, pixman_image_composite32, , , )
     FIND(void, pixman_transform_init_scale, , , )
@@ -60,6 +72,8 @@ static int loaded(void) {
     pthread_once(&once, load);
     return available;
 }
+
+const char *cpixman_unavailable(void) { return loaded() ? NULL : failure; }
 
 #define FORWARD(type, name, parameters, arguments, failure) \
     type name parameters { return loaded() ? pixman.name arguments : failure; }

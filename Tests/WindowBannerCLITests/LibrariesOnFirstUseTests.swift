@@ -1,12 +1,14 @@
 // The libraries window-banner-x11 loads with dlopen only when something needs them: sd-bus's
 // libsystemd (the system bus, the session bus), pixman (the Wayland backend) and libcurl (the
-// HTTP check). An X11 owner with no bus to talk to maps none of them; and where libsystemd is
-// missing, what needs it says so in one line while the banner goes on. "Missing" is made real
-// in a private mount namespace, with /dev/null bound over the library.
+// HTTP check). An X11 owner with no bus to talk to maps none of them; and where one is missing,
+// what needs it says so in one line: the monitor for libsystemd, while an owner's banners go on;
+// `show` on Wayland for pixman. "Missing" is made real in a private mount namespace, with
+// /dev/null bound over the library.
 
 import Glibc
 import ProcessTestSupport
 import Testing
+import WaylandTestSupport
 import X11TestSupport
 
 extension WindowBannerCLITests {
@@ -18,17 +20,20 @@ extension WindowBannerCLITests {
             try Subprocess.run("/bin/cat", ["/proc/\(pid)/maps"])
         }
 
-        /// `command` run with libsystemd.so.0 unloadable: in a mount namespace of its own where
-        /// the file the loader would open is /dev/null.
-        static func withoutLibsystemd(_ command: [String]) -> [String] {
+        /// `command` run with `library` (a soname) unloadable: in a mount namespace of its own
+        /// where the file the loader would open is /dev/null.
+        static func without(_ library: String, _ command: [String]) -> [String] {
             let script = """
-                library=$(/sbin/ldconfig -p | awk '$1 == "libsystemd.so.0" { print $NF; exit }')
-                [ -n "$library" ] || { echo "no libsystemd.so.0 in ldconfig -p" >&2; exit 90; }
-                mount --bind /dev/null "$library" || exit 91
+                file=$(/sbin/ldconfig -p | awk -v name="$1" '$1 == name { print $NF; exit }')
+                [ -n "$file" ] || { echo "no $1 in ldconfig -p" >&2; exit 90; }
+                mount --bind /dev/null "$file" || exit 91
+                shift
                 exec "$@"
                 """
-            return ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh"] + command
+            return ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", library] + command
         }
+
+        static func withoutLibsystemd(_ command: [String]) -> [String] { without("libsystemd.so.0", command) }
 
         @Test func anX11OwnerWithNoSessionBusMapsNoLibsystemdAndNoPixman() throws {
             let owner = try OwnerFixture()
@@ -87,5 +92,21 @@ extension WindowBannerCLITests {
             #expect(try owner.run(["dismiss", "--all"]).status == 0)
             #expect(owner.fixture.waitForRestoredDesktop())
         }
+    }
+}
+
+extension WaylandCLITests {
+    @Test(.needsRoot("a private mount namespace without pixman"))
+    func withoutPixmanShowFailsInOneLineAndReservesNothing() throws {
+        let session = try Session()
+        let command = WindowBannerCLITests.LibrariesOnFirstUseTests.without(
+            "libpixman-1.so.0", [windowBannerExecutable(), "show", "--title", "No Internet Connection"])
+        let show = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: session.environment)
+        // The owner refuses before it connects: no space reserved that it could never draw in.
+        #expect(show.waitForExit(timeout: 20) == 69)
+        #expect(show.standardError.hasPrefix("window-banner: cannot draw on Wayland without pixman: "), "\(show.standardError)")
+        #expect(show.standardError.hasSuffix("libpixman-1.so.0: file too short\n"), "\(show.standardError)")
+        #expect(session.owners().isEmpty)
+        #expect(try session.sway.awaitWindowRect(appID: "foot") { _ in true } == SwayRect(x: 0, y: 0, width: 1280, height: 720))
     }
 }

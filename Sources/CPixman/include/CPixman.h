@@ -5,11 +5,16 @@
 // owner for nothing.
 //
 // When libpixman-1.so.0 cannot be loaded every call fails the way pixman reports failure: the
-// image constructors return NULL, the others false or 0, so each caller's own error path runs.
+// image constructors return NULL, the others false or 0; cpixman_unavailable says why, for the
+// Wayland connection to refuse at once rather than reserve space it cannot draw in.
 
 #ifndef WINDOWBANNER_CPIXMAN_H
 #define WINDOWBANNER_CPIXMAN_H
 
 #include <pixman.h>
+
+/// Loads pixman if no call has yet; NULL when it is usable, else why not (dlerror's message, or
+/// the function libpixman-1.so.0 lacks).
+const char *cpixman_unavailable(void);
 
 #endif
