@@ -33,7 +33,7 @@
       (op, image, color, n_rects, rects), 0)
 
 static struct {
-#define POINTER(type, name, parameters, arguments, failure) __typeof__(name) *name;
+#define POINTER(type, name, parameters, arguments, failure_value) __typeof__(name) *name;
     PIXMAN_FUNCTIONS(POINTER)
 #undef POINTER
     __typeof__(pixman_image_composite32) *pixman_image_composite32;
@@ -54,11 +54,11 @@ static void load(void) {
         failure = message;
         return;
     }
-#define FIND(type, name, parameters, arguments, failure_value)     \
-    *(void **)(&pixman.name) = dlsym(library, #name);             \
-    if (pixman.name == NULL) {                                    \
-        failure = "libpixman-1.so.0 lacks " #name;                \
-        return;                                                   \
+#define FIND(type, name, parameters, arguments, failure_value) \
+    *(void **)(&pixman.name) = dlsym(library, #name);         \
+    if (pixman.name == NULL) {                                \
+        failure = "libpixman-1.so.0 lacks " #name;            \
+        return;                                               \
     }
     PIXMAN_FUNCTIONS(FIND)
     FIND(void, pixman_image_composite32, , , )
@@ -75,8 +75,8 @@ static int loaded(void) {
 
 const char *cpixman_unavailable(void) { return loaded() ? NULL : failure; }
 
-#define FORWARD(type, name, parameters, arguments, failure) \
-    type name parameters { return loaded() ? pixman.name arguments : failure; }
+#define FORWARD(type, name, parameters, arguments, failure_value) \
+    type name parameters { return loaded() ? pixman.name arguments : failure_value; }
 PIXMAN_FUNCTIONS(FORWARD)
 #undef FORWARD
 

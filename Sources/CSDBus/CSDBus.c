@@ -85,11 +85,11 @@ static void load(void) {
         unavailable = -ELIBACC;
         return;
     }
-#define FIND(type, name, parameters, arguments, failure)           \
-    *(void **)(&libsystemd.name) = dlsym(library, #name);             \
-    if (libsystemd.name == NULL) {                                    \
-        unavailable = -ENOSYS;                                    \
-        return;                                                   \
+#define FIND(type, name, parameters, arguments, failure) \
+    *(void **)(&libsystemd.name) = dlsym(library, #name);   \
+    if (libsystemd.name == NULL) {                          \
+        unavailable = -ENOSYS;                              \
+        return;                                             \
     }
     SD_BUS_FUNCTIONS(FIND)
     FIND(void, sd_bus_error_free, , , )
