@@ -2,6 +2,12 @@
 // WindowBanner: a status banner at the top of an X11 or Wayland desktop that reserves its own space.
 import PackageDescription
 
+// Where <pixman.h> is (`pkg-config --cflags pixman-1`). CPixman loads the library itself, so it
+// takes only the header from pixman-1: a system library target's pkgConfig would link it too.
+// Every Swift module that imports CPixman, directly or through BannerWayland, needs the path.
+let pixmanHeaders = ["-I/usr/include/pixman-1"]
+let pixmanHeadersForSwift = pixmanHeaders.flatMap { ["-Xcc", $0] }
+
 let package = Package(
     name: "WindowBanner",
     products: [
@@ -44,18 +50,25 @@ let package = Package(
         .target(name: "BannerRuntime", dependencies: ["CText", "CPNG", "BannerCore"]),
         // Draws on a real X server: the override-redirect banner, its DOCK reservation, Xft text.
         .target(name: "BannerX11", dependencies: ["CX11", "CText", "BannerRuntime", "BannerCore"]),
-        // Wayland: libwayland-client, pixman (drawing into shared-memory buffers) and FreeType
-        // (glyph bitmaps); CWaylandProtocols holds the layer-shell, xdg-shell, viewporter and
-        // fractional-scale glue that scripts/wayland-glue.sh generates with wayland-scanner.
+        // Wayland: libwayland-client and FreeType (glyph bitmaps); CWaylandProtocols holds the
+        // layer-shell, xdg-shell, viewporter and fractional-scale glue that
+        // scripts/wayland-glue.sh generates with wayland-scanner.
         .systemLibrary(
             name: "CWayland",
-            pkgConfig: "wayland-client pixman-1 freetype2",
-            providers: [.apt(["libwayland-dev", "libpixman-1-dev", "libfreetype-dev"])]
+            pkgConfig: "wayland-client freetype2",
+            providers: [.apt(["libwayland-dev", "libfreetype-dev"])]
         ),
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+        // pixman (drawing into shared-memory buffers), loaded with dlopen on the first call, so
+        // an X11 owner never maps it. Its header is in a directory of its own (see pixmanHeaders).
+        .target(name: "CPixman", cSettings: [.unsafeFlags(pixmanHeaders)]),
         // Draws what BannerCore decides on a layer-shell compositor (sway, Hyprland, KWin…): the
         // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
-        .target(name: "BannerWayland", dependencies: ["CWayland", "CWaylandProtocols", "CText", "BannerRuntime", "BannerCore"]),
+        .target(
+            name: "BannerWayland",
+            dependencies: ["CWayland", "CWaylandProtocols", "CPixman", "CText", "BannerRuntime", "BannerCore"],
+            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+        ),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
         // What `show`, `dismiss`, `status` and `stats` need, and nothing that draws: options,
@@ -83,7 +96,8 @@ let package = Package(
             dependencies: [
                 "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "CSpawn", "CMalloc", "CGettext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
         // `window-banner-config PATH`: one config file read with TOMLKit, printed as JSON.
         .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),
@@ -111,7 +125,11 @@ let package = Package(
         // and a virtual pointer device (wlr-virtual-pointer glue in CWaylandTestProtocols).
         .target(name: "CWaylandTestProtocols", dependencies: ["CWayland"], path: "Tests/CWaylandTestProtocols"),
         .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport", "CWayland", "CWaylandTestProtocols"], path: "Tests/WaylandTestSupport"),
-        .testTarget(name: "BannerWaylandTests", dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "WaylandTestSupport", "ProcessTestSupport"]),
+        .testTarget(
+            name: "BannerWaylandTests",
+            dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport"],
+            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+        ),
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
@@ -132,9 +150,10 @@ let package = Package(
         // Reachability over rtnetlink, the NWPathMonitor of this port, and the HTTP check
         // (CCurl): no X11, no banner.
         .target(name: "NetworkPath", dependencies: ["CNetlink", "CCurl"]),
-        // sd-bus (libsystemd), the D-Bus client for NetworkManager's connectivity; linked by
-        // window-banner-x11 only, never by the static `window-banner` client.
-        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-bus (libsystemd), the D-Bus client for NetworkManager, logind and the accessibility
+        // bus: loaded with dlopen on the first call (so an X11 owner with no accessibility bus
+        // never maps it, nor the six libraries it needs); its header comes from libsystemd-dev.
+        .target(name: "CSDBus"),
         // NetworkManager's Connectivity property and its changes over the system bus, for
         // `monitor --connectivity networkmanager`.
         .target(name: "NetworkManagerBus", dependencies: ["CSDBus"]),

@@ -15,7 +15,8 @@ packages=(
   gettext
   # build: HarfBuzz (shaping) and FriBidi (bidirectional text)
   libharfbuzz-dev libfribidi-dev
-  # build: sd-bus (libsystemd), for `monitor --connectivity networkmanager`
+  # build: sd-bus's header (libsystemd), for `monitor --connectivity networkmanager`, finding
+  # sessions and the accessibility bus (libsystemd0 itself is loaded at run time, on first use)
   libsystemd-dev
   # build: libcurl's headers, for `monitor --connectivity http` (libcurl4 itself is loaded at
   # run time, by the monitor only)
@@ -68,8 +69,9 @@ packages=(
   # demo: a client window to push down, a real status bar (lemonbar) to sit under, and
   # screenshots; tests: xdotool clicks, scrolls and drags (XTEST), lemonbar as a real panel
   xterm wmctrl xdotool imagemagick x11-utils lemonbar
-  # build: the Wayland backend (BannerWayland): libwayland-client, pixman (drawing into
-  # shared-memory buffers) and FreeType (glyph bitmaps); wayland-scanner (libwayland-bin) and the
+  # build: the Wayland backend (BannerWayland): libwayland-client, pixman's header (drawing into
+  # shared-memory buffers; libpixman-1-0 is loaded at run time, on first use) and FreeType (glyph
+  # bitmaps); wayland-scanner (libwayland-bin) and the
   # protocol XMLs, which scripts/wayland-glue.sh and its test turn into Sources/CWaylandProtocols
   # (wlr-layer-shell ships in Debian only inside librust-wayland-protocols-dev)
   libwayland-dev libwayland-bin libpixman-1-dev libfreetype-dev wayland-protocols librust-wayland-protocols-dev

@@ -13,11 +13,13 @@
 // place, never when it goes.
 //
 // No cost without an accessibility bus: ``join(applicationName:version:locale:)`` asks the session bus
-// whether `org.a11y.Bus` has an owner (which starts nothing) and gives up there.
+// whether `org.a11y.Bus` has an owner (which starts nothing) and gives up there; with no session
+// bus at all it asks nothing, and libsystemd is not even loaded (CSDBus loads it on first use).
 // Start reading at `join`, then `show(_:)`.
 
 import BannerCore
 import CSDBus
+import Glibc
 
 /// The owner's banners on the accessibility bus.
 public final class AccessibleBanners {
@@ -101,6 +103,7 @@ public final class AccessibleBanners {
     /// only when `org.a11y.Bus` already has an owner: asking a name nobody owns would have the
     /// bus daemon start at-spi-bus-launcher for a desktop that runs no assistive technology.
     private static func accessibilityBusAddress() -> String? {
+        guard sessionBusExists() else { return nil }
         var opened: OpaquePointer?
         guard sd_bus_open_user(&opened) >= 0, let session = opened else { return nil }
         defer { sd_bus_flush_close_unref(session) }
@@ -112,6 +115,14 @@ public final class AccessibleBanners {
         guard let reply = call(session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress") else { return nil }
         defer { sd_bus_message_unref(reply) }
         return BusMessage(pointer: reply).readString().flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether there is a session bus where `sd_bus_open_user` looks for one:
+    /// `DBUS_SESSION_BUS_ADDRESS`, else the `bus` socket in `XDG_RUNTIME_DIR`.
+    private static func sessionBusExists() -> Bool {
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return true }
+        guard let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 else { return false }
+        return access(String(cString: runtime) + "/bus", F_OK) == 0
     }
 
     /// A synchronous call with at most one string argument; the caller unrefs the reply.

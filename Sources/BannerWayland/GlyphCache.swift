@@ -3,6 +3,7 @@
 // banner composites what it drew before instead of rendering every glyph again (foot's fcft does
 // the same). One cache per layer surface, bounded.
 
+import CPixman
 import CWayland
 
 /// A glyph as pixman draws it: the image and where its top-left corner sits from the origin.

@@ -4,6 +4,7 @@
 // composited, so every pixel keeps its alpha and the corners are cut with anti-aliased edges.
 
 import BannerCore
+import CPixman
 import CWayland
 
 /// Draws into one buffer (premultiplied a8r8g8b8), `width`×`height` pixels: a frame's, valid

@@ -3,6 +3,7 @@
 // compositor owns it from `attach` until `release`; a surface keeps two and draws into the free
 // one (mako's pool-buffer.c does the same).
 
+import CPixman
 import CWayland
 import CWaylandProtocols
 import Glibc

@@ -5,6 +5,7 @@
 
 import BannerCore
 import BannerRuntime
+import CPixman
 import CText
 import CWayland
 

@@ -6,6 +6,7 @@
 // Everything runs on the thread that made the connection: libwayland calls the listeners below
 // from `dispatch()`, which an external poll loop calls when `fileDescriptor` is readable.
 
+import CPixman
 import CWayland
 import CWaylandProtocols
 import Glibc
@@ -27,6 +28,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case invalidHeight(Int)
     /// A layer surface was asked for on an output that has gone (unplugged since it was listed).
     case outputGone(String)
+    /// pixman, which every frame is drawn with, cannot be loaded (why, in the loader's words).
+    case noPixman(String)
 
     public var description: String {
         switch self {
@@ -37,6 +40,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
         case .cannotAllocateBuffer(let code): "cannot allocate a shared-memory buffer: \(String(cString: strerror(code)))"
         case .invalidHeight(let height): "invalid banner height \(height): it must be 1 to \(LayerSurface.maximumHeight) pixels"
         case .outputGone(let name): "the output \(name) is gone"
+        case .noPixman(let reason): "cannot draw on Wayland without pixman: \(reason)"
         }
     }
 }
@@ -75,8 +79,11 @@ public final class WaylandConnection {
 
     /// Connects to `displayName` (a socket name in `XDG_RUNTIME_DIR`, or a path), or to
     /// `WAYLAND_DISPLAY` (else `wayland-0`) when nil, and reads its globals and outputs in two
-    /// round trips. Throws `.noLayerShell` where the compositor has no layer shell.
+    /// round trips. Throws `.noLayerShell` where the compositor has no layer shell, and
+    /// `.noPixman` before connecting where pixman cannot be loaded (it would reserve space it
+    /// could never draw in).
     public init(displayName: String? = nil) throws {
+        if let reason = cpixman_unavailable() { throw WaylandError.noPixman(String(cString: reason)) }
         let shown = displayName ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
         guard let display = wl_display_connect(displayName) else { throw WaylandError.cannotConnect(display: shown) }
         self.display = display

@@ -4,6 +4,7 @@
 
 import BannerCore
 @testable import BannerWayland
+import CPixman
 import CWayland
 import Testing
 
