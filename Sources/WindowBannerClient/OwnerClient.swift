@@ -39,6 +39,8 @@ package struct OwnerClient {
         package let display: String
         /// Seconds of silence after which `next()` gives up on an owner that promised keepalives.
         package let silence: Double
+        /// True when this request started the owner (it was its first).
+        package var startedOwner = false
 
         /// Waits for the next frame other than a keepalive (`show --wait`, `status --follow`);
         /// nil when the owner went away. With `keepalive` (the owner sends them every so often)
@@ -91,7 +93,8 @@ package struct OwnerClient {
         var replaced = false
         while attempt < 3 {
             attempt += 1
-            guard let fd = try connect(start: start, configPath: configPath) else { return nil }
+            var started = false
+            guard let fd = try connect(start: start, configPath: configPath, started: &started) else { return nil }
             let pid = UnixSocket.peerPID(fd)
             guard UnixSocket.send(Frame.encode(body), to: fd) else {
                 let failure = errno
@@ -111,7 +114,9 @@ package struct OwnerClient {
                     if let answer = try replace(ownerSpeaking: version, pid: pid, for: request.command, start: start, configPath: configPath) { return answer }
                     continue
                 }
-                return Exchange(fd: fd, reader: reader, response: try Self.decode(body), ownerPID: pid, display: paths.display, silence: replyTimeout)
+                var exchange = Exchange(fd: fd, reader: reader, response: try Self.decode(body), ownerPID: pid, display: paths.display, silence: replyTimeout)
+                exchange.startedOwner = started
+                return exchange
             case .failure(.closed) where attempt < 3:
                 Glibc.close(fd)
             case .failure(.closed):
@@ -150,12 +155,18 @@ package struct OwnerClient {
     }
 
     func connect(start: Bool, configPath: String?) throws(CommandFailure) -> Int32? {
+        var started = false
+        return try connect(start: start, configPath: configPath, started: &started)
+    }
+
+    /// The same; `started` tells whether this call started the owner.
+    func connect(start: Bool, configPath: String?, started: inout Bool) throws(CommandFailure) -> Int32? {
         switch UnixSocket.connect(to: paths.socket, timeout: replyTimeout) {
         case .success(let fd):
             return fd
         case .failure(let error) where error.code == ENOENT || error.code == ECONNREFUSED:
             guard start else { return nil }
-            return try startOwner(configPath: configPath)
+            return try startOwner(configPath: configPath, started: &started)
         case .failure(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK:
             throw CommandFailure("the owner for \(paths.display) did not accept a connection within \(BannerFont.format(replyTimeout)) s (its queue is full)", code: ExitStatus.unreachable)
         case .failure(let error):
@@ -165,7 +176,7 @@ package struct OwnerClient {
 
     /// Starts the owner under the start lock, or connects to the one another client started
     /// while we waited for the lock.
-    private func startOwner(configPath: String?) throws(CommandFailure) -> Int32 {
+    private func startOwner(configPath: String?, started: inout Bool) throws(CommandFailure) -> Int32 {
         let lock = open(paths.startLock, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw CommandFailure("cannot open \(paths.startLock.printable): \(errorText())", code: ExitStatus.unreachable) }
         defer { close(lock) }
@@ -191,12 +202,24 @@ package struct OwnerClient {
             throw CommandFailure("cannot start the owner (\(arguments[0].printable)): \(String(cString: strerror(spawned)))", code: ExitStatus.unreachable)
         }
         let line = readLine(from: ends[0], timeout: startTimeout)
-        if line == "ready", case .success(let fd) = UnixSocket.connect(to: paths.socket, timeout: replyTimeout) { return fd }
+        if line == "ready", case .success(let fd) = UnixSocket.connect(to: paths.socket, timeout: replyTimeout) {
+            started = true
+            return fd
+        }
         if let line, line.hasPrefix("error ") {
             let fields = line.dropFirst(6).split(separator: " ", maxSplits: 1)
             if fields.count == 2, let code = Int32(fields[0]) { throw CommandFailure(String(fields[1]), code: code) }
         }
         throw CommandFailure("the owner for \(paths.display) did not start (see \(paths.log.printable))", code: ExitStatus.unreachable)
+    }
+
+    /// Waits, at most `timeout` seconds, until the process `pid` has ended: an owner this
+    /// command started for a request it refused ends at once, and is gone when the command is.
+    package static func waitForEnd(of pid: Int32, timeout: Double) {
+        let giveUp = nowSeconds() + timeout
+        while kill(pid, 0) == 0 || errno == EPERM, nowSeconds() < giveUp {
+            poll(nil, 0, 2)
+        }
     }
 
     /// One line from a pipe, waiting at most `timeout` seconds; nil on timeout or EOF first.

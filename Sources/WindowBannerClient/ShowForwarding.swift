@@ -49,6 +49,11 @@ package enum ShowForwarding {
         defer { exchange.close() }
         // `protocol`: an owner from before `show-arguments` did not understand it.
         if let kind = exchange.response.error?.kind, kind == .redirect || kind == .protocol { return nil }
+        // An owner started for arguments it refused ends by itself, before this command does:
+        // bad input starts nothing that outlives it.
+        if exchange.startedOwner, exchange.response.error != nil, let pid = exchange.ownerPID {
+            OwnerClient.waitForEnd(of: pid, timeout: timeout)
+        }
         do {
             return try ShowCommand.conclude(&exchange, wait: exchange.response.shown?.wait == true)
         } catch {

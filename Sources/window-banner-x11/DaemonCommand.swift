@@ -113,6 +113,7 @@ struct DaemonCommand: ParsableCommand {
         DisplayLoss.removeOnExit(paths.socket)
         let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: log.warning)
         if let startupConfig { owner.remember(startupConfig) }
+        owner.endsWhenItsFirstRequestIsRefused = readyFD != nil
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {
             throw CommandFailure("cannot set up signal handling", code: ExitStatus.internalError)
         }

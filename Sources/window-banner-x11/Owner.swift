@@ -61,6 +61,12 @@ final class Owner<Backend: BannerBackend> {
     private var listenerWatch: EventLoop.Token?
     private var accessibility: OwnerAccessibility?
     private var releasedStartupPages = false
+    /// Started by a `show` (`--ready-fd`), whose arguments are its first request: when that
+    /// request is refused (a bad value, a broken config file) and nothing else is going on, the
+    /// owner ends at once, so that bad input starts nothing that outlives the command.
+    var endsWhenItsFirstRequestIsRefused = false
+    private var requestsHandled = 0
+    private var refusedARequest = false
 
     init(banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
         self.banners = banners
@@ -188,6 +194,7 @@ final class Owner<Backend: BannerBackend> {
         if let error = response.error, error.kind == .protocol || error.kind == .version {
             log("refused a request (\(error.kind.rawValue)): \(error.message)")
         }
+        if let kind = response.error?.kind, kind == .usage || kind == .config { refusedARequest = true }
         guard let client = clients[id] else { return }
         let sent = UnixSocket.send(frame(response), to: client.fd)
         if thenClose || !sent { drop(id) }
@@ -267,6 +274,11 @@ final class Owner<Backend: BannerBackend> {
             shutDown()
         case .handover:
             handOver(to: id)
+        }
+        requestsHandled += 1
+        if endsWhenItsFirstRequestIsRefused, requestsHandled == 1, refusedARequest, requests.isEmpty, clients.isEmpty {
+            shutDown()
+            return
         }
         updateIdle()
     }
