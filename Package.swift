@@ -130,7 +130,7 @@ let package = Package(
             dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
-        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "X11TestSupport"]),
+        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
             dependencies: ["window-banner", "window-banner-x11", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport"]
