@@ -80,7 +80,7 @@ struct ShowParses {
 
     /// `arguments` with the value of each variable option replaced by its placeholder, and the
     /// values taken out (by slot); nil when these arguments are not for remembering: an option
-    /// given twice, a value that reads as a flag or a help request, or a list too long.
+    /// given twice, a value that is empty or reads as a flag or a help request, or a list too long.
     static func arrangement(of arguments: [String]) -> (placeholders: [String], values: [(slot: Int, value: String)])? {
         guard arguments.reduce(0, { $0 + $1.utf8.count }) <= longestKept else { return nil }
         var placeholders = arguments
@@ -100,7 +100,9 @@ struct ShowParses {
                     placeholders[index] = variable.option + "=" + placeholder(slot)
                 }
                 guard let value else { continue }
-                guard !values.contains(where: { $0.slot == slot }), !value.hasPrefix("-"), value != "help", !value.contains("\u{0}") else { return nil }
+                // Empty: the parser takes `--subtitle=` with the next argument as its value.
+                guard !values.contains(where: { $0.slot == slot }), !value.isEmpty, !value.hasPrefix("-"), value != "help",
+                      !value.contains("\u{0}") else { return nil }
                 values.append((slot, value))
                 break
             }
