@@ -36,6 +36,7 @@ final class Owner<Backend: BannerBackend> {
     private let idleExit: Double
     private let log: (String) -> Void
     private var config = ConfigCache()
+    private var showParses = ShowParses()
     private var schedules: [String: BannerSchedule] = [:]
     /// The monitors there were at the last look: one not among them is new.
     private var knownMonitors: Set<String>
@@ -86,6 +87,7 @@ final class Owner<Backend: BannerBackend> {
             guard settleAfterWork || state.hasUnsavedChanges, !banners.hosts.contains(where: \.isAnimating) else { return }
             settleAfterWork = false
             state.saveChanges()
+            showParses.learn()
             _ = malloc_trim(0)
             // Once, after the first banner: the code and tables only start-up needed (the
             // loader's, the argument parser's, fontconfig's configuration) leave the resident
@@ -226,6 +228,11 @@ final class Owner<Backend: BannerBackend> {
 
     private func handle(_ body: [UInt8], from id: Int) {
         settleAfterWork = true
+        // A request of this version decodes in one pass (reading `v` alone parses the whole
+        // body as well); anything else takes the checks below, which say what is wrong with it.
+        if case .success(let request) = OwnerProtocol.decode(OwnerRequest.self, from: body), request.v == OwnerProtocol.version {
+            return serve(request, from: id)
+        }
         guard let version = OwnerProtocol.version(of: body) else {
             reply(id, OwnerResponse(error: OwnerError(.protocol, "not a window-banner request")), thenClose: true)
             return
@@ -243,6 +250,10 @@ final class Owner<Backend: BannerBackend> {
             reply(id, OwnerResponse(error: OwnerError(.protocol, "bad request: \(failure.reason)")), thenClose: true)
             return
         }
+        serve(request, from: id)
+    }
+
+    private func serve(_ request: OwnerRequest, from id: Int) {
         switch request.command {
         case .show:
             guard let show = request.show else {
@@ -290,7 +301,7 @@ final class Owner<Backend: BannerBackend> {
         let redirect = OwnerResponse(error: OwnerError(.redirect, "parse these arguments yourself"))
         let command: ShowCommand
         do {
-            command = try ShowCommand.parse(forwarded.arguments)
+            command = try showParses.command(for: forwarded.arguments)
         } catch {
             guard ShowCommand.exitCode(for: error) != .success else {
                 reply(id, redirect, thenClose: true)

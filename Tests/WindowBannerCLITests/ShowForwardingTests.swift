@@ -70,6 +70,43 @@ extension WindowBannerCLITests {
             #expect(try owner.status().title == "Kept")
         }
 
+        /// The owner remembers the parse of an arrangement of flags and fills in the next call's
+        /// title, subtitle and progress: every call shows exactly its own values, whatever they
+        /// look like, and a value that could read as a flag is still taken as written.
+        @Test func repeatedFlagsWithNewValuesShowTheNewValues() throws {
+            let owner = try OwnerFixture()
+            try owner.show(["--title", "Started", "--compact", "never"])
+            #expect(owner.fixture.waitForBanner(height: 80))
+            let calls: [(title: String, subtitle: String, progress: String)] = [
+                ("Upload 1", "first", "0.1"), ("Upload 2", "second", "0.2"), ("a=b --title", "=", "0.3"),
+                ("help", "لا يوجد اتصال", "0.4"), ("-x", "--subtitle", "0.5"), ("Upload 6", "sixth", "0.6"),
+            ]
+            let statsFile = owner.stateHome + "/window-banner/stats.json"
+            for (index, call) in calls.enumerated() {
+                try owner.show(["--title", call.title, "--subtitle=\(call.subtitle)", "--progress", call.progress, "--compact", "never", "--id", "calls"])
+                // Once the first call has settled (its stats are on disk), the owner has checked
+                // this arrangement: the calls after it take the remembered parse.
+                if index == 0 {
+                    #expect(owner.observer.wait { (try? String(contentsOfFile: statsFile, encoding: .utf8))?.contains("calls") == true })
+                }
+                let status = try owner.status()
+                #expect(status.title == call.title, "\(call)")
+                #expect(status.subtitle == call.subtitle, "\(call)")
+                #expect(status.progress == Double(call.progress), "\(call)")
+            }
+            // The same arrangement with a value the owner must refuse; with an empty `--subtitle=`,
+            // which the parser reads differently (it takes the next argument as the subtitle):
+            // the same error as window-banner-x11's own parse; and with one flag more.
+            let bad = try owner.run(["show", "--title", "x", "--subtitle=y", "--progress", "2", "--compact", "never", "--id", "calls"])
+            #expect(bad.status == 64 && bad.error.contains("'2'"), "\(bad)")
+            let empty = ["show", "--title", "x", "--subtitle=", "--progress", "0.3", "--compact", "never", "--id", "calls"]
+            let forwarded = try owner.run(empty)
+            let local = try IconShapeCLITests.run(owner, empty, executable: windowBannerExecutable("window-banner-x11"))
+            #expect(forwarded.status == 64 && forwarded.status == local.status && forwarded.error == local.error, "\(forwarded) vs \(local)")
+            try owner.show(["--title", "Last", "--subtitle=z", "--progress", "0.9", "--compact", "never", "--id", "last"])
+            #expect(try owner.status().title == "Last" && owner.status().id == "last")
+        }
+
         @Test func waitWorksThroughTheOwnersParse() throws {
             let owner = try OwnerFixture()
             try owner.show(["--title", "First", "--compact", "never"])
