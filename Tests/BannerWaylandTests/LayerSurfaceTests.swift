@@ -122,6 +122,8 @@ extension BannerWaylandTests {
             _ = try fixture.sway.startFoot()
             let underBar = try fixture.sway.awaitWindowRect(appID: "foot", timeout: 20) { $0.y == bar }
             #expect(underBar.height == 720 - bar, "waybar: \(waybar.standardError)")
+            // waybar reserves its zone before it draws: the bar on screen first, then the banner.
+            _ = try fixture.awaitScreenshot { $0.pixel(640, 0) == 0x00FF00 }
 
             let surface = try LayerSurface(connection: fixture.connection, output: fixture.connection.outputs.first, layer: layer, height: height)
             defer { surface.destroy() }
