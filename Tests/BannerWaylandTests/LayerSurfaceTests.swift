@@ -49,7 +49,8 @@ extension BannerWaylandTests {
         /// Why the zone is set once: a banner that grew its surface and zone with each frame of
         /// its slide re-lays the terminal out on every frame — one configure of foot's window per
         /// zone change on sway 1.7 (20 for 2, 4, … 40 px), where the terminal's rows change only
-        /// 3 times.
+        /// 3 times. (Under load sway may fold two zone changes into one configure while foot
+        /// has not answered the last: a CI run under AddressSanitizer counted 19.)
         @Test func changingTheZonePerFrameReLaysWindowsOutEveryFrame() throws {
             let fixture = try Fixture()
             let foot = try fixture.sway.startFoot()
@@ -65,7 +66,8 @@ extension BannerWaylandTests {
             }
             try fixture.sway.awaitWindowRect(appID: "foot") { $0.y == 40 }
             try fixture.serve { foot.configures() - before >= 20 }
-            #expect(foot.configures() - before == 20, "foot was configured \(foot.configures() - before) times for 20 zone heights")
+            // Against the 1 a zone set once costs (the test above).
+            #expect((15...20).contains(foot.configures() - before), "foot was configured \(foot.configures() - before) times for 20 zone heights")
             surface.destroy()
         }
 
