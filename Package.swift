@@ -102,7 +102,7 @@ let package = Package(
         // `window-banner-config PATH`: one config file read with TOMLKit, printed as JSON.
         .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),
         .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore", "ProcessTestSupport"]),
-        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "ProcessTestSupport"]),
+        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "WindowBannerClient", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
         // settings, checked with BannerCore's rules; loaded through window-banner-config.
         .target(name: "BannerConfig", dependencies: ["BannerCore"]),

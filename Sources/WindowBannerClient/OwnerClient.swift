@@ -189,13 +189,9 @@ package struct OwnerClient {
         guard pipe(&ends) == 0 else { throw CommandFailure("cannot create a pipe: \(errorText())", code: ExitStatus.unreachable) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(ends[0]) }
-        var arguments = [FullProgram.path, "daemon", "--display", paths.display, "--ready-fd", "3"]
         // The owner reads [daemon] settings from the caller's file, when there is one.
-        if let configPath {
-            if access(configPath, F_OK) == 0 { arguments += ["--config", configPath] }
-        } else {
-            arguments.append("--no-config")
-        }
+        let startLine = OwnerStartLine(display: paths.display, configPath: configPath) { access($0, F_OK) == 0 }
+        let arguments = [FullProgram.path] + startLine.arguments
         let spawned = spawnDetached(arguments, readyFD: ends[1], log: paths.log)
         close(ends[1])
         guard spawned == 0 else {

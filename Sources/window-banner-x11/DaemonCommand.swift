@@ -38,26 +38,25 @@ struct DaemonCommand: ParsableCommand {
     @Option(name: .customLong("ready-fd"), help: .hidden)
     var readyFD: Int32?
 
-    /// The owner as `show` starts it (OwnerClient's `startOwner`): `daemon --display D
-    /// --ready-fd 3` and `--no-config` or `--config PATH`, in that order — read without
-    /// building the argument parser, whose first use costs a new process milliseconds on the
-    /// way to the session's first banner. Any other command line is nil: the parser reads it.
+    /// The owner as `show` starts it (`OwnerStartLine`), read without building the argument
+    /// parser, whose first use costs a new process milliseconds on the way to the session's
+    /// first banner. Any other command line is nil: the parser reads it.
     static func startedByShow(_ arguments: [String]) -> DaemonCommand? {
-        guard arguments.count >= 6, arguments[0] == "daemon", arguments[1] == "--display", arguments[3] == "--ready-fd",
-              let fd = Int32(arguments[4]), fd >= 3 else { return nil }
+        guard let line = OwnerStartLine(reading: arguments) else { return nil }
         var command = DaemonCommand()
-        command.display = arguments[2]
-        command.readyFD = fd
+        command.display = line.display
+        command.readyFD = line.readyFD
         command.idleExit = nil
-        switch Array(arguments[5...]) {
-        case ["--no-config"]:
+        switch line.config {
+        case .standard:
+            command.config = nil
+            command.noConfig = false
+        case .none:
             command.config = nil
             command.noConfig = true
-        case let rest where rest.count == 2 && rest[0] == "--config" && !rest[1].hasPrefix("-"):
-            command.config = rest[1]
+        case .file(let path):
+            command.config = path
             command.noConfig = false
-        default:
-            return nil
         }
         return command
     }
