@@ -132,15 +132,33 @@ public final class FontStack {
     /// The matched font: draws every cluster it has, and the .notdef box for those no font has.
     public let primary: LoadedFont
     private unowned let opener: any FontOpener
-    /// The substituted request, which `FcFontRenderPrepare` completes into each fallback's pattern.
-    private let request: OpaquePointer
+    /// The request as written (`BannerFont.fontconfigPattern`).
+    private let pattern: String
+    /// The substituted request, which `FcFontRenderPrepare` completes into each fallback's
+    /// pattern; made on first need when the primary font was a remembered one.
+    var request: OpaquePointer? {
+        if requestStorage == nil { requestStorage = FontLibrary.substitutedRequest(pattern, opener: opener) }
+        return requestStorage
+    }
+    private var requestStorage: OpaquePointer?
+    /// Where the primary font came from, and whether fontconfig has confirmed it.
+    var provenance = Provenance.checked
+    enum Provenance {
+        /// Nothing left to compare or remember.
+        case checked
+        /// fontconfig matched it: remembered for the next process, once the first banner is out.
+        case matched(request: String)
+        /// Opened from the memory of an earlier process (`matched`, as remembered): fontconfig's
+        /// own answer is still to be compared with it.
+        case remembered(request: String, matched: String)
+    }
     /// Every font in fontconfig's order for the request, untrimmed: the first font covering a
     /// character is the same as in the trimmed list, and a cluster (an emoji sequence, a letter
     /// with its marks) may need a font that covers all of it, which trimming can drop. Sorted on
     /// first need (`FcFontSort` ranks every installed font: most titles never need a fallback,
     /// and a first banner should not wait for one).
     private var sorted: UnsafeMutablePointer<FcFontSet>? {
-        if !sortedMade {
+        if !sortedMade, let request {
             sortedMade = true
             var result = FcResultNoMatch
             sortedFonts = FcFontSort(nil, request, FcBool(FcFalse), nil, &result)
@@ -157,9 +175,10 @@ public final class FontStack {
     /// HarfBuzz's buffer, reused for every run shaped with this stack.
     let buffer: OpaquePointer?
 
-    init(primary: LoadedFont, request: OpaquePointer, opener: any FontOpener) {
+    init(primary: LoadedFont, pattern: String, request: OpaquePointer?, opener: any FontOpener) {
         self.primary = primary
-        self.request = request
+        self.pattern = pattern
+        requestStorage = request
         self.opener = opener
         buffer = hb_buffer_create()
     }
@@ -222,7 +241,7 @@ public final class FontStack {
     }
 
     private func open(_ candidate: OpaquePointer) -> LoadedFont? {
-        guard let prepared = FcFontRenderPrepare(nil, request, candidate) else { return nil }
+        guard let request, let prepared = FcFontRenderPrepare(nil, request, candidate) else { return nil }
         let family = FontLibrary.family(of: prepared)
         // The opener owns `prepared` from here on, on success.
         guard let opened = opener.open(prepared) else {
@@ -241,7 +260,7 @@ public final class FontStack {
         shapedLines.removeAll()
         hb_buffer_destroy(buffer)
         if let sortedFonts { FcFontSetDestroy(sortedFonts) }
-        FcPatternDestroy(request)
+        if let requestStorage { FcPatternDestroy(requestStorage) }
     }
 }
 
@@ -258,6 +277,13 @@ public final class FontLibrary {
     /// that family behind it for what it lacks; nil: fontconfig's sans.
     public var systemFamily: String?
 
+    /// Stacks whose remembered font fontconfig answered differently: out of use, closed with
+    /// the rest (a frame on screen may still hold their glyphs).
+    private var retired: [FontStack] = []
+    /// True while a stack's font waits to be compared with fontconfig's answer or remembered
+    /// (`checkRemembered`).
+    public private(set) var needsCheck = false
+
     public init(opener: any FontOpener) { self.opener = opener }
 
     /// Generic fontconfig names that never match a family of the same name.
@@ -271,12 +297,17 @@ public final class FontLibrary {
         }
         let pattern = font.fontconfigPattern(pixelsPerPoint: scale)
         if let cached = open[pattern] { return cached }
-        FontWarmup.finish()
-        guard let request = FcNameParse(pattern) else {
+        // A process that started fontconfig on a thread (the owner) opens the font an earlier
+        // one matched for the same request, while fontconfig is still starting.
+        let remembering = FontWarmup.wasStarted ? memoryKey(pattern) : nil
+        if let remembering, FontWarmup.isPending, let stack = rememberedStack(pattern, request: remembering, requested: requested) {
+            open[pattern] = stack
+            needsCheck = true
+            return stack
+        }
+        guard let request = Self.substitutedRequest(pattern, opener: opener) else {
             throw .font(requested.description, reason: "fontconfig cannot parse it")
         }
-        FcConfigSubstitute(nil, request, FcMatchPattern)
-        opener.substituteDefaults(request)
         var result = FcResultNoMatch
         guard let match = FcFontMatch(nil, request, &result) else {
             FcPatternDestroy(request)
@@ -289,6 +320,120 @@ public final class FontLibrary {
             FcPatternDestroy(request)
             throw .font(requested.description, reason: "cannot open the matched font '\(matchedFamily)'")
         }
+        warnIfSubstituted(requested, by: matchedFamily)
+        let primary = LoadedFont(opened: opened, matchedFamily: matchedFamily)
+        let stack = FontStack(primary: primary, pattern: pattern, request: request, opener: opener)
+        if let remembering {
+            stack.provenance = .matched(request: remembering)
+            needsCheck = true
+        }
+        open[pattern] = stack
+        return stack
+    }
+
+    /// The request fontconfig matches for `pattern`: its own substitutions, then the backend's
+    /// defaults. Waits for fontconfig's start-up.
+    static func substitutedRequest(_ pattern: String, opener: any FontOpener) -> OpaquePointer? {
+        FontWarmup.finish()
+        guard let request = FcNameParse(pattern) else { return nil }
+        FcConfigSubstitute(nil, request, FcMatchPattern)
+        opener.substituteDefaults(request)
+        return request
+    }
+
+    /// The request as the memory knows it: the pattern with the backend's defaults (DPI,
+    /// antialiasing, hinting), which fontconfig's start-up is not needed for.
+    private func memoryKey(_ pattern: String) -> String? {
+        guard let request = FcNameParse(pattern) else { return nil }
+        defer { FcPatternDestroy(request) }
+        opener.substituteDefaults(request)
+        return Self.unparsed(request)
+    }
+
+    /// The stack of the font remembered for `request`, opened; nil when there is none or it
+    /// cannot be opened.
+    private func rememberedStack(_ pattern: String, request: String, requested: BannerFont) -> FontStack? {
+        guard let matched = RememberedMatches.recall(request), let remembered = FcNameParse(matched) else { return nil }
+        let matchedFamily = Self.family(of: remembered)
+        // The opener owns `remembered` from here on, on success.
+        guard let opened = opener.open(remembered) else {
+            FcPatternDestroy(remembered)
+            return nil
+        }
+        warnIfSubstituted(requested, by: matchedFamily)
+        let stack = FontStack(primary: LoadedFont(opened: opened, matchedFamily: matchedFamily), pattern: pattern, request: nil, opener: opener)
+        stack.provenance = .remembered(request: request, matched: matched)
+        return stack
+    }
+
+    /// Once the first banner is out: remembers what fontconfig matched, and compares each
+    /// remembered font with fontconfig's own answer (waiting for its start-up). True when one
+    /// differed: its stack is replaced, and the banners must be laid out again.
+    public func checkRemembered() -> Bool {
+        guard needsCheck else { return false }
+        needsCheck = false
+        var changed = false
+        var warnings: [String] = []
+        defer { warnings.forEach(warn) }
+        for (pattern, stack) in open {
+            switch stack.provenance {
+            case .checked:
+                continue
+            case .matched(let request):
+                stack.provenance = .checked
+                if let matched = Self.rememberable(stack.primary.opened.pattern), RememberedMatches.recall(request) != matched {
+                    RememberedMatches.remember(matched, for: request)
+                }
+            case .remembered(let request, let matched):
+                stack.provenance = .checked
+                var result = FcResultNoMatch
+                guard let substituted = stack.request, let match = FcFontMatch(nil, substituted, &result) else { continue }
+                defer { FcPatternDestroy(match) }
+                let answer = Self.rememberable(match)
+                guard answer != matched else { continue }
+                if let answer { RememberedMatches.remember(answer, for: request) } else { RememberedMatches.forget(request) }
+                let warning = "fonts changed since the last owner: \(Self.described(stack.primary.opened.pattern)) was drawn where fontconfig now picks \(Self.described(match)); drawn again"
+                if !warnings.contains(warning) { warnings.append(warning) }
+                open[pattern] = nil
+                retired.append(stack)
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    /// A matched pattern as the memory keeps it, or nil when it would not read back the same:
+    /// written by fontconfig and read back by it, without what fontconfig writes rounded (the
+    /// point size and DPI: the pixel size decides) or cannot write (Xft's `render` and
+    /// `maxglyphmemory`, which Xft takes from the display's defaults when they are missing).
+    static func rememberable(_ match: OpaquePointer) -> String? {
+        guard let copy = FcPatternDuplicate(match) else { return nil }
+        defer { FcPatternDestroy(copy) }
+        for object in [String(cString: wb_FC_SIZE()), "dpi", "render", "maxglyphmemory"] {
+            _ = FcPatternDel(copy, object)
+        }
+        guard let text = unparsed(copy), let back = FcNameParse(text) else { return nil }
+        defer { FcPatternDestroy(back) }
+        return FcPatternEqual(back, copy) != 0 ? text : nil
+    }
+
+    /// A matched font for a log line: its family and its file's name.
+    static func described(_ pattern: OpaquePointer) -> String {
+        var file: UnsafeMutablePointer<FcChar8>?
+        let name = FcPatternGetString(pattern, wb_FC_FILE(), 0, &file) == FcResultMatch
+            ? file.map { String(cString: $0).split(separator: "/").last.map(String.init) ?? "" } ?? "" : ""
+        return "'\(family(of: pattern))' (\(name))"
+    }
+
+    /// A pattern as fontconfig writes it.
+    static func unparsed(_ pattern: OpaquePointer) -> String? {
+        guard let text = FcNameUnparse(pattern) else { return nil }
+        defer { free(text) }
+        return String(cString: text)
+    }
+
+    /// Warns once per family the user named that fontconfig had to replace.
+    private func warnIfSubstituted(_ requested: BannerFont, by matchedFamily: String) {
         // The desktop's family is no family the user wrote: its absence is no warning.
         let family = requested.primaryFamily
         if !Self.genericFamilies.contains(family.lowercased()),
@@ -297,10 +442,6 @@ public final class FontLibrary {
             warnedFamilies.insert(family)
             warn("font family '\(family.printable)' not found; using '\(matchedFamily)'")
         }
-        let primary = LoadedFont(opened: opened, matchedFamily: matchedFamily)
-        let stack = FontStack(primary: primary, request: request, opener: opener)
-        open[pattern] = stack
-        return stack
     }
 
     /// The family name in a matched pattern ("?" when it has none).
@@ -317,7 +458,10 @@ public final class FontLibrary {
         FontWarmup.finish()
         opener.willCloseAll()
         for stack in open.values { stack.close() }
+        for stack in retired { stack.close() }
         open.removeAll()
+        retired.removeAll()
+        needsCheck = false
     }
 }
 
@@ -326,28 +470,36 @@ public final class FontLibrary {
 /// happen while it connects to the X server and waits for its first request. Every font lookup
 /// waits for it first; without `start()`, the first lookup initialises fontconfig itself.
 public enum FontWarmup {
-    private static let thread = Mutex<pthread_t?>(nil)
+    private static let state = Mutex<(thread: pthread_t?, started: Bool)>((nil, false))
 
-    /// Starts FcInit() on a new thread (once).
+    /// Starts FcInit() on a new thread (once). Such a process also opens the fonts earlier
+    /// ones matched (RememberedMatches) until fontconfig is ready, and remembers its own.
     public static func start() {
-        thread.withLock { running in
-            guard running == nil else { return }
+        state.withLock { state in
+            guard !state.started else { return }
+            state.started = true
             var created = pthread_t()
             if pthread_create(&created, nil, { _ in
                 _ = FcInit()
                 return nil
             }, nil) == 0 {
-                running = created
+                state.thread = created
             }
         }
     }
 
+    /// Whether `start()` was called in this process.
+    static var wasStarted: Bool { state.withLock { $0.started } }
+
+    /// Whether a started warm-up has not been waited for yet.
+    static var isPending: Bool { state.withLock { $0.thread != nil } }
+
     /// Waits until a started warm-up has finished.
     static func finish() {
-        thread.withLock { running in
-            guard let started = running else { return }
+        state.withLock { state in
+            guard let started = state.thread else { return }
             pthread_join(started, nil)
-            running = nil
+            state.thread = nil
         }
     }
 }

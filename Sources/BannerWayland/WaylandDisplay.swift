@@ -90,6 +90,12 @@ public final class WaylandDisplay: BannerBackend {
             } catch {
                 lost(error)
             }
+            // A font opened from an earlier owner's memory, now that the frame that needed it
+            // is out: fontconfig's own answer, and the banners drawn again if it differs.
+            if fonts.needsCheck, fonts.checkRemembered() {
+                for host in hosts { host.fontsChanged() }
+                return monotonicNow()
+            }
             return nil
         }
     }

@@ -61,6 +61,9 @@ public final class WaylandHost: BannerBackendHost {
         if surface != nil { requestFrame() }
     }
 
+    /// The fonts changed under the banner: it is laid out and drawn again, as on a new scale.
+    func fontsChanged() { outputChanged() }
+
     /// True from `presentTopBanner` until `dismissTopBanner` (also while sliding in).
     public var isBannerPresented: Bool { presentation.isPresented }
     public var phase: BannerPresentation.Phase { presentation.phase }

@@ -306,6 +306,12 @@ public final class BannerDisplay: BannerBackend {
             }
         }
         connection.flush()
+        // A font opened from an earlier owner's memory, now that the frame that needed it is
+        // out: fontconfig's own answer, and the banners drawn again if it differs.
+        if fonts.needsCheck, fonts.checkRemembered() {
+            for host in hosts { host.scaleChanged() }
+            return monotonicNow()
+        }
         // Round trips made above (monitor queries, syncs) read events into Xlib's queue, where
         // poll(2) cannot see them: come straight back for them instead of sleeping on them.
         if XEventsQueued(connection.display, QueuedAlready) > 0 { return monotonicNow() }
