@@ -32,7 +32,9 @@ final class XConnection {
         let environment = getenv("DISPLAY").map { String(cString: $0) }
         let effective = requested ?? environment
         guard let effective, !effective.isEmpty else { throw .cannotOpen(nil) }
+        StartupTrace.mark("X connection")
         guard let display = XOpenDisplay(effective) else { throw .cannotOpen(effective) }
+        StartupTrace.mark("X connected")
         // The handler is process-wide: errors of another connection that once had this
         // address (one this library did not open) must not count against this one.
         XErrorTrap.forget(display)

@@ -120,6 +120,7 @@ struct DaemonCommand: ParsableCommand {
             _ = signals.drain()
             owner.shutDown()
         }
+        StartupTrace.mark("display ready")
         if let readyFD {
             report("ready", to: readyFD)
             close(readyFD)

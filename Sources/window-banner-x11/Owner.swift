@@ -227,6 +227,7 @@ final class Owner<Backend: BannerBackend> {
     // MARK: Requests
 
     private func handle(_ body: [UInt8], from id: Int) {
+        StartupTrace.mark("request in")
         settleAfterWork = true
         // A request of this version decodes in one pass (reading `v` alone parses the whole
         // body as well); anything else takes the checks below, which say what is wrong with it.
@@ -324,6 +325,7 @@ final class Owner<Backend: BannerBackend> {
             return
         }
         guard let show = request.show else { return }
+        StartupTrace.mark("request parsed")
         self.show(show, from: id, environment: forwarded.environment)
     }
 

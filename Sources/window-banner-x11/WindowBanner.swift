@@ -33,13 +33,14 @@ struct WindowBanner: ParsableCommand {
     )
 
     static func main() {
+        StartupTrace.mark("main")
         // The commands that draw start fontconfig's few milliseconds of start-up on a thread
         // now, so they overlap parsing the arguments and connecting to the X server.
         if let command = CommandLine.arguments.dropFirst().first, ["daemon", "run", "demo"].contains(command) {
             // One malloc arena: the warm-up thread's allocations (fontconfig's config, kept for
             // good) share the main heap instead of holding a second one.
             _ = mallopt(M_ARENA_MAX, 1)
-            FontWarmup.start()
+            FontWarmup.start(deferrable: true)
         }
         // A command that names no display finds the user's session first.
         if let command = CommandLine.arguments.dropFirst().first, ClientCommands.names.contains(command) || command == "run" {
