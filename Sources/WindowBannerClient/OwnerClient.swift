@@ -82,7 +82,11 @@ package struct OwnerClient {
     /// Sends `request`; with `start`, starts an owner when none runs. Nil when no owner runs and
     /// `start` is false. An owner of an older protocol version is replaced first (`replace`),
     /// unless `replacing` is false.
-    package func exchange(_ request: OwnerRequest, start: Bool, configPath: String?, replacing: Bool = true) throws(CommandFailure) -> Exchange? {
+    /// `whileStarting`: when this call starts the owner, run while the owner starts; the request
+    /// it makes (nil: none) is sent instead of `request`.
+    package func exchange(
+        _ request: OwnerRequest, start: Bool, configPath: String?, replacing: Bool = true, whileStarting: (() -> OwnerRequest?)? = nil
+    ) throws(CommandFailure) -> Exchange? {
         let body = OwnerProtocol.encode(request)
         guard body.count <= Frame.maximumLength else {
             throw CommandFailure("request too large: \(body.count) bytes encoded (at most \(Frame.maximumLength))", code: ExitStatus.usage)
@@ -94,9 +98,11 @@ package struct OwnerClient {
         while attempt < 3 {
             attempt += 1
             var started = false
-            guard let fd = try connect(start: start, configPath: configPath, started: &started) else { return nil }
+            var instead: OwnerRequest?
+            guard let fd = try connect(start: start, configPath: configPath, started: &started, whileStarting: whileStarting, instead: &instead) else { return nil }
             let pid = UnixSocket.peerPID(fd)
-            guard UnixSocket.send(Frame.encode(body), to: fd) else {
+            let made = instead.map(OwnerProtocol.encode)
+            guard UnixSocket.send(Frame.encode(made.flatMap { $0.count <= Frame.maximumLength ? $0 : nil } ?? body), to: fd) else {
                 let failure = errno
                 Glibc.close(fd)
                 if failure == EAGAIN || failure == EWOULDBLOCK {
@@ -161,12 +167,21 @@ package struct OwnerClient {
 
     /// The same; `started` tells whether this call started the owner.
     func connect(start: Bool, configPath: String?, started: inout Bool) throws(CommandFailure) -> Int32? {
+        var instead: OwnerRequest?
+        return try connect(start: start, configPath: configPath, started: &started, whileStarting: nil, instead: &instead)
+    }
+
+    /// The same; when this call starts the owner, `whileStarting` runs while it starts and
+    /// `instead` is what it made.
+    func connect(
+        start: Bool, configPath: String?, started: inout Bool, whileStarting: (() -> OwnerRequest?)?, instead: inout OwnerRequest?
+    ) throws(CommandFailure) -> Int32? {
         switch UnixSocket.connect(to: paths.socket, timeout: replyTimeout) {
         case .success(let fd):
             return fd
         case .failure(let error) where error.code == ENOENT || error.code == ECONNREFUSED:
             guard start else { return nil }
-            return try startOwner(configPath: configPath, started: &started)
+            return try startOwner(configPath: configPath, started: &started, whileStarting: whileStarting, instead: &instead)
         case .failure(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK:
             throw CommandFailure("the owner for \(paths.display) did not accept a connection within \(BannerFont.format(replyTimeout)) s (its queue is full)", code: ExitStatus.unreachable)
         case .failure(let error):
@@ -176,7 +191,9 @@ package struct OwnerClient {
 
     /// Starts the owner under the start lock, or connects to the one another client started
     /// while we waited for the lock.
-    private func startOwner(configPath: String?, started: inout Bool) throws(CommandFailure) -> Int32 {
+    private func startOwner(
+        configPath: String?, started: inout Bool, whileStarting: (() -> OwnerRequest?)?, instead: inout OwnerRequest?
+    ) throws(CommandFailure) -> Int32 {
         let lock = open(paths.startLock, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw CommandFailure("cannot open \(paths.startLock.printable): \(errorText())", code: ExitStatus.unreachable) }
         defer { close(lock) }
@@ -197,6 +214,8 @@ package struct OwnerClient {
         guard spawned == 0 else {
             throw CommandFailure("cannot start the owner (\(arguments[0].printable)): \(String(cString: strerror(spawned)))", code: ExitStatus.unreachable)
         }
+        // The owner takes milliseconds to load and connect: time this process can use.
+        instead = whileStarting?()
         let line = readLine(from: ends[0], timeout: startTimeout)
         if line == "ready", case .success(let fd) = UnixSocket.connect(to: paths.socket, timeout: replyTimeout) {
             started = true

@@ -32,11 +32,18 @@ package enum ShowForwarding {
         guard let paths = try? OwnerPaths.forDisplay(lastValue(of: "--display", in: arguments)) else { return nil }
         // No owner yet: this request starts it and is its first. Parsing here first would put
         // the parser's start-up (a few milliseconds) in front of the owner's, on the way to the
-        // first banner of a session; the owner reports a bad value exactly as a running one does.
+        // first banner of a session; so the arguments are parsed here while the owner loads and
+        // connects, and go as a `show` the owner need not parse. Arguments this parse refuses,
+        // or that name another display, go as typed: the owner reports a bad value exactly as a
+        // running one does, and ends.
         let configPath = scan(for: "--no-config", in: arguments) ? nil : BannerConfig.defaultPath(environment: environment)
+        let directory = request.showArguments?.directory
         var exchange: OwnerClient.Exchange
         do {
-            guard let answered = try OwnerClient(paths: paths, replyTimeout: timeout).exchange(request, start: true, configPath: configPath) else { return nil }
+            let client = OwnerClient(paths: paths, replyTimeout: timeout)
+            guard let answered = try client.exchange(request, start: true, configPath: configPath, whileStarting: {
+                parsed(arguments, environment: environment, directory: directory, display: paths.display)
+            }) else { return nil }
             exchange = answered
         } catch where error.code == ExitStatus.unreachable {
             // An owner that runs but does not answer: asking it again the ordinary way would
@@ -60,6 +67,14 @@ package enum ShowForwarding {
             Terminal.error(error.message)
             return error.code
         }
+    }
+
+    /// The `show` request `arguments` make, parsed here, if they parse and name `display`.
+    static func parsed(_ arguments: [String], environment: [String: String], directory: String?, display: String) -> OwnerRequest? {
+        guard let command = try? ShowCommand.parse(arguments),
+              let named = command.connection.display ?? OwnerPaths.sessionDisplay({ environment[$0] }),
+              OwnerPaths.normalise(named) == display else { return nil }
+        return try? command.request(environment: environment, directory: directory)
     }
 
     /// True when `flag` is among the arguments before `--` (a value that merely looks like it
