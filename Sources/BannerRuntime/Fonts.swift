@@ -301,6 +301,7 @@ public final class FontLibrary {
         // one matched for the same request, while fontconfig is still starting.
         let remembering = FontWarmup.wasStarted ? memoryKey(pattern) : nil
         if let remembering, FontWarmup.isPending, let stack = rememberedStack(pattern, request: remembering, requested: requested) {
+            StartupTrace.mark("font opened from memory: \(pattern)")
             open[pattern] = stack
             needsCheck = true
             return stack
@@ -320,6 +321,7 @@ public final class FontLibrary {
             FcPatternDestroy(request)
             throw .font(requested.description, reason: "cannot open the matched font '\(matchedFamily)'")
         }
+        StartupTrace.mark("font matched and opened")
         warnIfSubstituted(requested, by: matchedFamily)
         let primary = LoadedFont(opened: opened, matchedFamily: matchedFamily)
         let stack = FontStack(primary: primary, pattern: pattern, request: request, opener: opener)
@@ -353,7 +355,7 @@ public final class FontLibrary {
     /// The stack of the font remembered for `request`, opened; nil when there is none or it
     /// cannot be opened.
     private func rememberedStack(_ pattern: String, request: String, requested: BannerFont) -> FontStack? {
-        guard let matched = RememberedMatches.recall(request), let remembered = FcNameParse(matched) else { return nil }
+        guard let (matched, remembered) = RememberedMatches.recallPattern(request) else { return nil }
         let matchedFamily = Self.family(of: remembered)
         // The opener owns `remembered` from here on, on success.
         guard let opened = opener.open(remembered) else {
@@ -367,10 +369,13 @@ public final class FontLibrary {
     }
 
     /// Once the first banner is out: remembers what fontconfig matched, and compares each
-    /// remembered font with fontconfig's own answer (waiting for its start-up). True when one
-    /// differed: its stack is replaced, and the banners must be laid out again.
-    public func checkRemembered() -> Bool {
+    /// remembered font with fontconfig's own answer. fontconfig starts now if it has not; with
+    /// `canWait` false (a banner is moving) nothing happens until it is ready. True when a
+    /// font differed: its stack is replaced, and the banners must be laid out again.
+    public func checkRemembered(canWait: Bool) -> Bool {
         guard needsCheck else { return false }
+        FontWarmup.startIfDeferred()
+        guard canWait || FontWarmup.isReady else { return false }
         needsCheck = false
         var changed = false
         var warnings: [String] = []
@@ -469,34 +474,71 @@ public final class FontLibrary {
 /// done on a thread of its own, so a process that knows it will draw (the owner) can have it
 /// happen while it connects to the X server and waits for its first request. Every font lookup
 /// waits for it first; without `start()`, the first lookup initialises fontconfig itself.
+/// A process that remembers fonts from an earlier one (RememberedMatches) does not need
+/// fontconfig for its first banner: it starts it once that banner is out (`startIfDeferred`),
+/// so the two do not share the processor (and malloc's one arena) on the way to it.
 public enum FontWarmup {
-    private static let state = Mutex<(thread: pthread_t?, started: Bool)>((nil, false))
+    private struct State {
+        var thread: pthread_t?
+        var started = false
+        var deferred = false
+    }
+    private static let state = Mutex(State())
+    private static let ready = Atomic<Bool>(false)
 
-    /// Starts FcInit() on a new thread (once). Such a process also opens the fonts earlier
+    /// Starts FcInit() on a new thread (once) — or, with `deferrable` and fonts remembered by
+    /// an earlier process, later (`startIfDeferred`). Such a process opens the fonts earlier
     /// ones matched (RememberedMatches) until fontconfig is ready, and remembers its own.
-    public static func start() {
+    public static func start(deferrable: Bool = false) {
         state.withLock { state in
             guard !state.started else { return }
             state.started = true
-            var created = pthread_t()
-            if pthread_create(&created, nil, { _ in
-                _ = FcInit()
-                return nil
-            }, nil) == 0 {
-                state.thread = created
+            if deferrable, RememberedMatches.hasMemory {
+                state.deferred = true
+            } else {
+                spawn(&state)
             }
+        }
+    }
+
+    /// Starts a deferred warm-up now.
+    static func startIfDeferred() {
+        state.withLock { state in
+            guard state.deferred else { return }
+            state.deferred = false
+            spawn(&state)
+        }
+    }
+
+    private static func spawn(_ state: inout State) {
+        var created = pthread_t()
+        if pthread_create(&created, nil, { _ in
+            StartupTrace.mark("fontconfig starts")
+            _ = FcInit()
+            StartupTrace.mark("fontconfig ready")
+            FontWarmup.ready.store(true, ordering: .releasing)
+            return nil
+        }, nil) == 0 {
+            state.thread = created
         }
     }
 
     /// Whether `start()` was called in this process.
     static var wasStarted: Bool { state.withLock { $0.started } }
 
-    /// Whether a started warm-up has not been waited for yet.
-    static var isPending: Bool { state.withLock { $0.thread != nil } }
+    /// Whether a started warm-up has not been waited for yet (or has not begun: deferred).
+    static var isPending: Bool { state.withLock { $0.thread != nil || $0.deferred } }
 
-    /// Waits until a started warm-up has finished.
+    /// Whether waiting for the warm-up would return at once.
+    static var isReady: Bool { ready.load(ordering: .acquiring) || !isPending }
+
+    /// Waits until a started warm-up has finished; a deferred one runs here and now.
     static func finish() {
         state.withLock { state in
+            if state.deferred {
+                state.deferred = false
+                _ = FcInit()
+            }
             guard let started = state.thread else { return }
             pthread_join(started, nil)
             state.thread = nil

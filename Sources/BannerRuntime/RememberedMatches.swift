@@ -29,6 +29,12 @@ enum RememberedMatches {
         return base + "/window-banner/fonts"
     }()
 
+    /// Whether an earlier process remembered anything at all.
+    static var hasMemory: Bool {
+        guard let directory else { return false }
+        return access(directory, F_OK) == 0
+    }
+
     /// Requests are spread over this many files: the memory never grows beyond them.
     static let slots: UInt64 = 64
     /// A larger file is no memory.
@@ -80,12 +86,23 @@ enum RememberedMatches {
     /// The matched pattern remembered for `request` (as `FcNameUnparse` wrote it), if it still
     /// holds: same fingerprint, and its font file unchanged.
     static func recall(_ request: String) -> String? {
+        guard let (matched, pattern) = recallPattern(request) else { return nil }
+        FcPatternDestroy(pattern)
+        return matched
+    }
+
+    /// The same, and the pattern read back (the caller's to destroy).
+    static func recallPattern(_ request: String) -> (String, OpaquePointer)? {
         guard let path = path(for: request), let text = contents(of: path) else { return nil }
         let parts = text.split(separator: "\u{0}", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == magic, parts[1] == fingerprint, parts[2] == request else { return nil }
         let matched = String(parts[3])
-        guard let file = fontFile(of: matched), stamp(file) == String(parts[4]) else { return nil }
-        return matched
+        guard let pattern = FcNameParse(matched) else { return nil }
+        guard let file = fontFile(of: pattern), stamp(file) == String(parts[4]) else {
+            FcPatternDestroy(pattern)
+            return nil
+        }
+        return (matched, pattern)
     }
 
     /// Remembers `matched` (as `FcNameUnparse` wrote it) for `request`; nothing when it cannot.
@@ -113,6 +130,10 @@ enum RememberedMatches {
     static func fontFile(of matched: String) -> String? {
         guard let pattern = FcNameParse(matched) else { return nil }
         defer { FcPatternDestroy(pattern) }
+        return fontFile(of: pattern)
+    }
+
+    static func fontFile(of pattern: OpaquePointer) -> String? {
         var file: UnsafeMutablePointer<FcChar8>?
         guard FcPatternGetString(pattern, wb_FC_FILE(), 0, &file) == FcResultMatch, let file else { return nil }
         return String(cString: file)

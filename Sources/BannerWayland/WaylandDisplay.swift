@@ -92,7 +92,7 @@ public final class WaylandDisplay: BannerBackend {
             }
             // A font opened from an earlier owner's memory, now that the frame that needed it
             // is out: fontconfig's own answer, and the banners drawn again if it differs.
-            if fonts.needsCheck, fonts.checkRemembered() {
+            if fonts.needsCheck, fonts.checkRemembered(canWait: !hosts.contains(where: \.isAnimating)) {
                 for host in hosts { host.fontsChanged() }
                 return monotonicNow()
             }

@@ -120,10 +120,11 @@ public final class WaylandHost: BannerBackendHost {
         let appearance = display.withLoadedIcon(appearance)
         // Resolve everything up front: a bad colour or font must not disturb the current banner.
         // The variant this monitor shows now is laid out (its text shaped); the other one, which
-        // a change of monitor may switch to, only has its colours and fonts checked.
+        // a change of output may switch to under `--compact auto`, only has its colours and
+        // fonts checked (with `always` or `never` it is never shown: nothing to open for it).
         let shown = effective(appearance)
         _ = try look(for: shown)
-        try display.check(shown == appearance ? appearance.compact : appearance)
+        if compactPolicy == .auto { try display.check(shown == appearance ? appearance.compact : appearance) }
         let start = presentation.animationStart(at: monotonicNow(), frameSlot: Self.frameSlot)
         guard presentation.present(appearance, at: start) else { return false }
         requestFrame()

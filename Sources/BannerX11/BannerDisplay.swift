@@ -306,9 +306,13 @@ public final class BannerDisplay: BannerBackend {
             }
         }
         connection.flush()
+        if hosts.contains(where: { $0.isBannerPresented }) {
+            StartupTrace.mark("first frame flushed")
+            StartupTrace.report()
+        }
         // A font opened from an earlier owner's memory, now that the frame that needed it is
         // out: fontconfig's own answer, and the banners drawn again if it differs.
-        if fonts.needsCheck, fonts.checkRemembered() {
+        if fonts.needsCheck, fonts.checkRemembered(canWait: !hosts.contains(where: \.isAnimating)) {
             for host in hosts { host.scaleChanged() }
             return monotonicNow()
         }

@@ -179,10 +179,11 @@ public final class BannerHost: BannerBackendHost {
         let appearance = context.withLoadedIcon(appearance)
         // Resolve everything up front: a bad colour or font must not disturb the current banner.
         // The variant this monitor shows now is laid out (its text shaped); the other one, which
-        // a change of monitor may switch to, only has its colours and fonts checked.
+        // a change of monitor may switch to under `--compact auto`, only has its colours and
+        // fonts checked (with `always` or `never` it is never shown: nothing to open for it).
         let shown = effective(appearance)
         _ = try look(for: shown)
-        try context.check(shown == appearance ? appearance.compact : appearance)
+        if compactPolicy == .auto { try context.check(shown == appearance ? appearance.compact : appearance) }
         let start = presentation.animationStart(at: monotonicNow(), frameSlot: context.pacer.interval)
         guard presentation.present(appearance, at: start) else { return false }
         frameOrigin = start
