@@ -45,11 +45,13 @@ let package = Package(
         .target(name: "CPNG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         // Pure Swift: decides every look and every frame; no X11, no I/O.
         .target(name: "BannerCore"),
+        // Where a process's time goes on its way to the first banner (WINDOW_BANNER_TRACE_STARTUP).
+        .target(name: "StartupTrace"),
         // Runs what BannerCore decides, for either backend: the event loop and clock, fonts and
         // shaped text (CText), icons read from disk (CPNG).
-        .target(name: "BannerRuntime", dependencies: ["CText", "CPNG", "BannerCore"]),
+        .target(name: "BannerRuntime", dependencies: ["CText", "CPNG", "BannerCore", "StartupTrace"]),
         // Draws on a real X server: the override-redirect banner, its DOCK reservation, Xft text.
-        .target(name: "BannerX11", dependencies: ["CX11", "CText", "BannerRuntime", "BannerCore"]),
+        .target(name: "BannerX11", dependencies: ["CX11", "CText", "BannerRuntime", "BannerCore", "StartupTrace"]),
         // Wayland: libwayland-client and FreeType (glyph bitmaps); CWaylandProtocols holds the
         // layer-shell, xdg-shell, viewporter and fractional-scale glue that
         // scripts/wayland-glue.sh generates with wayland-scanner.
@@ -76,7 +78,7 @@ let package = Package(
         .target(
             name: "WindowBannerClient",
             dependencies: [
-                "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn",
+                "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "CSpawn", "CMalloc", "CGettext",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]

@@ -10,6 +10,7 @@
 import BannerCore
 import CText
 import Glibc
+import StartupTrace
 import Synchronization
 
 /// How a backend opens the fonts fontconfig matched.

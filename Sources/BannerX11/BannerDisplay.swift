@@ -5,6 +5,7 @@
 import CX11
 import BannerCore
 import BannerRuntime
+import StartupTrace
 
 /// The banners of one X display, and the loop that drives them.
 public final class BannerDisplay: BannerBackend {

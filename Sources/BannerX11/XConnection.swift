@@ -5,6 +5,7 @@ import CX11
 import Glibc
 import BannerCore
 import BannerRuntime
+import StartupTrace
 
 
 /// A RandR monitor: its name and root-window rectangle.

@@ -10,6 +10,7 @@ import BannerCore
 import CSpawn
 import Glibc
 import OwnerProtocol
+import StartupTrace
 
 package struct OwnerClient {
     /// Seconds a command waits for the owner's answer unless `--owner-timeout` or
@@ -209,6 +210,7 @@ package struct OwnerClient {
         // The owner reads [daemon] settings from the caller's file, when there is one.
         let startLine = OwnerStartLine(display: paths.display, configPath: configPath) { access($0, F_OK) == 0 }
         let arguments = [FullProgram.path] + startLine.arguments
+        StartupTrace.mark("owner spawned")
         let spawned = spawnDetached(arguments, readyFD: ends[1], log: paths.log)
         close(ends[1])
         guard spawned == 0 else {
@@ -216,12 +218,17 @@ package struct OwnerClient {
         }
         // The owner takes milliseconds to load and connect: time this process can use.
         instead = whileStarting?()
+        StartupTrace.mark("arguments parsed")
         let line = readLine(from: ends[0], timeout: startTimeout)
+        StartupTrace.mark("owner ready")
         if line == "ready", case .success(let fd) = UnixSocket.connect(to: paths.socket, timeout: replyTimeout) {
             started = true
             return fd
         }
         if let line, line.hasPrefix("error ") {
+            // The owner that could not start ends now: this command returns once it has (the
+            // pipe's other end closes as it exits), so nothing it started outlives it.
+            _ = readLine(from: ends[0], timeout: startTimeout)
             let fields = line.dropFirst(6).split(separator: " ", maxSplits: 1)
             if fields.count == 2, let code = Int32(fields[0]) { throw CommandFailure(String(fields[1]), code: code) }
         }

@@ -8,6 +8,7 @@ import BannerWayland
 import BannerX11
 import BannerRuntime
 import Glibc
+import StartupTrace
 import WindowBannerClient
 
 struct DaemonCommand: ParsableCommand {

@@ -14,6 +14,7 @@ import BannerRuntime
 import CMalloc
 import Glibc
 import OwnerProtocol
+import StartupTrace
 import WindowBannerClient
 
 /// The owner's limits, the same for every backend.

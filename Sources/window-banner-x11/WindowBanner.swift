@@ -7,6 +7,7 @@ import ArgumentParser
 import BannerX11
 import BannerRuntime
 import CMalloc
+import StartupTrace
 import WindowBannerClient
 
 @main

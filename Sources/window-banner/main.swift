@@ -6,14 +6,20 @@
 // display when no owner of this user's answers (SessionSearch): window-banner-x11 asks logind.
 
 import Glibc
+import StartupTrace
 import WindowBannerClient
 
+StartupTrace.mark("show")
 let arguments = CommandLine.arguments
 if let command = arguments.dropFirst().first, ClientCommands.names.contains(command) {
     // No display named: an owner of this user's is found here; logind is window-banner-x11's.
     if SessionSearch.decide(Array(arguments.dropFirst(2))) == .askLogind { FullProgram.exec(arguments) }
     // A `show` to a running owner goes as typed: it parses the arguments (ShowForwarding).
-    if command == "show", let status = ShowForwarding.attempt(Array(arguments.dropFirst(2))) { exit(status) }
+    if command == "show", let status = ShowForwarding.attempt(Array(arguments.dropFirst(2))) {
+        StartupTrace.mark("show returns")
+        StartupTrace.report()
+        exit(status)
+    }
     ClientCommands.main()
 } else {
     FullProgram.exec(arguments)

@@ -1,7 +1,8 @@
-// Where a new owner's time goes before its first banner, for whoever measures it: with
-// WINDOW_BANNER_TRACE_STARTUP=1 in its environment, the owner writes one line per step to its
-// log (standard error) once its first frame is out, each with CLOCK_MONOTONIC in milliseconds —
-// the clock `make bench` starts its commands by. Without it, a mark costs one branch.
+// Where a session's first banner spends its time, for whoever measures it: with
+// WINDOW_BANNER_TRACE_STARTUP=1 in its environment, `show` and the owner it starts write one
+// line per step to their standard error (the owner's is its log) — `show` as it returns, the
+// owner once its first frame is out — each with CLOCK_MONOTONIC in milliseconds, the clock
+// `make bench` starts its commands by. Without it, a mark costs one branch.
 
 import Glibc
 import Synchronization
