@@ -369,14 +369,13 @@ public final class FontLibrary {
         return stack
     }
 
-    /// Once the first banner is out: remembers what fontconfig matched, and compares each
-    /// remembered font with fontconfig's own answer. fontconfig starts now if it has not; with
-    /// `canWait` false (a banner is moving) nothing happens until it is ready. True when a
-    /// font differed: its stack is replaced, and the banners must be laid out again.
-    public func checkRemembered(canWait: Bool) -> Bool {
-        guard needsCheck else { return false }
-        FontWarmup.startIfDeferred()
-        guard canWait || FontWarmup.isReady else { return false }
+    /// Once the banners have stopped moving: remembers what fontconfig matched, and compares
+    /// each remembered font with fontconfig's own answer (a start-up deferred until then runs
+    /// now: a few milliseconds no frame waits for; no file is read or written mid-slide).
+    /// `settled` false: nothing yet. True when a font differed: its stack is replaced, and the
+    /// banners must be laid out again.
+    public func checkRemembered(settled: Bool) -> Bool {
+        guard needsCheck, settled else { return false }
         needsCheck = false
         var changed = false
         var warnings: [String] = []
@@ -476,8 +475,9 @@ public final class FontLibrary {
 /// happen while it connects to the X server and waits for its first request. Every font lookup
 /// waits for it first; without `start()`, the first lookup initialises fontconfig itself.
 /// A process that remembers fonts from an earlier one (RememberedMatches) does not need
-/// fontconfig for its first banner: it starts it once that banner is out (`startIfDeferred`),
-/// so the two do not share the processor (and malloc's one arena) on the way to it.
+/// fontconfig for its first banner: it starts it once that banner has slid in (`finish`, from
+/// `FontLibrary.checkRemembered`), so the two never share the processor (and malloc's one
+/// arena) while it is on its way.
 public enum FontWarmup {
     private struct State {
         var thread: pthread_t?
@@ -485,10 +485,9 @@ public enum FontWarmup {
         var deferred = false
     }
     private static let state = Mutex(State())
-    private static let ready = Atomic<Bool>(false)
 
     /// Starts FcInit() on a new thread (once) — or, with `deferrable` and fonts remembered by
-    /// an earlier process, later (`startIfDeferred`). Such a process opens the fonts earlier
+    /// an earlier process, later, on the caller's thread (`finish`). Such a process opens the fonts earlier
     /// ones matched (RememberedMatches) until fontconfig is ready, and remembers its own.
     public static func start(deferrable: Bool = false) {
         state.withLock { state in
@@ -502,22 +501,12 @@ public enum FontWarmup {
         }
     }
 
-    /// Starts a deferred warm-up now.
-    static func startIfDeferred() {
-        state.withLock { state in
-            guard state.deferred else { return }
-            state.deferred = false
-            spawn(&state)
-        }
-    }
-
     private static func spawn(_ state: inout State) {
         var created = pthread_t()
         if pthread_create(&created, nil, { _ in
             StartupTrace.mark("fontconfig starts")
             _ = FcInit()
             StartupTrace.mark("fontconfig ready")
-            FontWarmup.ready.store(true, ordering: .releasing)
             return nil
         }, nil) == 0 {
             state.thread = created
@@ -529,9 +518,6 @@ public enum FontWarmup {
 
     /// Whether a started warm-up has not been waited for yet (or has not begun: deferred).
     static var isPending: Bool { state.withLock { $0.thread != nil || $0.deferred } }
-
-    /// Whether waiting for the warm-up would return at once.
-    static var isReady: Bool { ready.load(ordering: .acquiring) || !isPending }
 
     /// Waits until a started warm-up has finished; a deferred one runs here and now.
     static func finish() {

@@ -90,9 +90,9 @@ public final class WaylandDisplay: BannerBackend {
             } catch {
                 lost(error)
             }
-            // A font opened from an earlier owner's memory, now that the frame that needed it
-            // is out: fontconfig's own answer, and the banners drawn again if it differs.
-            if fonts.needsCheck, fonts.checkRemembered(canWait: !hosts.contains(where: \.isAnimating)) {
+            // Fonts opened from an earlier owner's memory, once the banners have stopped moving:
+            // fontconfig's own answer, and the banners drawn again if it differs.
+            if fonts.needsCheck, fonts.checkRemembered(settled: !hosts.contains(where: \.isAnimating)) {
                 for host in hosts { host.fontsChanged() }
                 return monotonicNow()
             }

@@ -311,9 +311,9 @@ public final class BannerDisplay: BannerBackend {
             StartupTrace.mark("first frame flushed")
             StartupTrace.report()
         }
-        // A font opened from an earlier owner's memory, now that the frame that needed it is
-        // out: fontconfig's own answer, and the banners drawn again if it differs.
-        if fonts.needsCheck, fonts.checkRemembered(canWait: !hosts.contains(where: \.isAnimating)) {
+        // Fonts opened from an earlier owner's memory, once the banners have stopped moving:
+        // fontconfig's own answer, and the banners drawn again if it differs.
+        if fonts.needsCheck, fonts.checkRemembered(settled: !hosts.contains(where: \.isAnimating)) {
             for host in hosts { host.scaleChanged() }
             return monotonicNow()
         }

@@ -52,6 +52,25 @@ final class XConnection {
         if XRRQueryExtension(display, &eventBase, &errorBase) != 0 {
             randrEventBase = eventBase
         }
+        internAtoms(Self.knownAtoms + ["_XSETTINGS_S\(screen)"])
+    }
+
+    /// Every atom the banner, its reservation and the desktop watches use: interned in one round
+    /// trip at start-up, not one each on the way to the first banner.
+    static let knownAtoms = [
+        "MANAGER", "UTF8_STRING", "_NET_ACTIVE_WINDOW", "_NET_WM_DESKTOP", "_NET_WM_NAME", "_NET_WM_PID",
+        "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_SKIP_PAGER", "_NET_WM_STATE_SKIP_TASKBAR",
+        "_NET_WM_STATE_STICKY", "_NET_WM_STRUT", "_NET_WM_STRUT_PARTIAL", "_NET_WM_WINDOW_TYPE",
+        "_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_XSETTINGS_SETTINGS",
+    ]
+
+    /// Interns `names` in one round trip.
+    private func internAtoms(_ names: [String]) {
+        var cNames = names.map { strdup($0) }
+        defer { cNames.forEach { free($0) } }
+        var values = [Atom](repeating: 0, count: names.count)
+        guard XInternAtoms(display, &cNames, Int32(names.count), 0, &values) != 0 else { return }
+        for (name, value) in zip(names, values) where value != 0 { atoms[name] = value }
     }
 
     func close() {

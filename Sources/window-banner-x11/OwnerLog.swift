@@ -24,7 +24,10 @@ final class OwnerLog {
 
     /// Writes `message` as one line: `2026-11-24T21:03:05.123Z window-banner: message`.
     func write(_ message: String) {
-        var line = Self.timestamp() + " window-banner: " + message.replacing("\n", with: " ")
+        // Byte by byte: the standard library's `replacing` pulls in its string-processing code,
+        // a millisecond of page faults on the way to a new owner's first banner.
+        let flat = String(decoding: message.utf8.map { $0 == UInt8(ascii: "\n") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        var line = Self.timestamp() + " window-banner: " + flat
         if line.utf8.count > Self.maximumLineBytes {
             line = String(decoding: line.utf8.prefix(Self.maximumLineBytes - 3), as: UTF8.self) + "..."
         }

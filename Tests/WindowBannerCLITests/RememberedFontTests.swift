@@ -33,8 +33,7 @@ extension WindowBannerCLITests {
             (try? String(contentsOfFile: owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).log", encoding: .utf8)) ?? ""
         }
 
-        /// The banner's pixels once it is in and fontconfig's answer has been checked (the owner
-        /// wrote its memory: `memoryWritten`).
+        /// The banner's pixels once it is in, as two grabs in a row see them.
         static func settledBanner(_ owner: OwnerFixture) throws -> Screenshot {
             #expect(owner.fixture.waitForBanner())
             // A correction redraws within a frame or two of the check; the banner is still in
@@ -112,8 +111,10 @@ extension WindowBannerCLITests {
             }
 
             try owner.show(Self.title)
+            // Found once the banner has slid in; then it is drawn again.
+            let warning = "warning: fonts changed since the last owner: 'Noto Sans' (DejaVuSerif-Bold.ttf) was drawn where fontconfig now picks 'Noto Sans' (NotoSans-Bold.ttf); drawn again"
+            #expect(owner.observer.wait { Self.log(owner).contains(warning) }, "\(Self.log(owner))")
             #expect(try Self.settledBanner(owner) == first)
-            #expect(Self.log(owner).contains("warning: fonts changed since the last owner: 'Noto Sans' (DejaVuSerif-Bold.ttf) was drawn where fontconfig now picks 'Noto Sans' (NotoSans-Bold.ttf); drawn again"), "\(Self.log(owner))")
             #expect(owner.observer.wait { (try? files.map { try Self.fields($0)[3] }) == originals })
         }
 
