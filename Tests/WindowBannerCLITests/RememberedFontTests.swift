@@ -64,6 +64,16 @@ extension WindowBannerCLITests {
             return memory(owner)
         }
 
+        /// A first owner shows the banner and quits: its settled pixels and the files it
+        /// remembered its fonts in.
+        static func firstOwner(_ owner: OwnerFixture) throws -> (banner: Screenshot, memory: [String]) {
+            try owner.show(title)
+            let banner = try settledBanner(owner)
+            let files = try awaitMemory(owner)
+            try quit(owner)
+            return (banner, files)
+        }
+
         @Test func aSecondOwnerDrawsTheRememberedFontsAsTheFirstDrewFontconfigs() throws {
             let owner = try OwnerFixture()
             try owner.show(Self.title)
@@ -89,10 +99,7 @@ extension WindowBannerCLITests {
 
         @Test func aWrongMemoryIsDrawnAgainInFontconfigsFontAndCorrected() throws {
             let owner = try OwnerFixture()
-            try owner.show(Self.title)
-            let first = try Self.settledBanner(owner)
-            let files = try Self.awaitMemory(owner)
-            try Self.quit(owner)
+            let (first, files) = try Self.firstOwner(owner)
             let originals = try files.map { try Self.fields($0)[3] }
 
             // Another font file, with its true stamp, under the same requests: only fontconfig's
@@ -120,10 +127,7 @@ extension WindowBannerCLITests {
 
         @Test func aBrokenOrHostileMemoryIsNoMemory() throws {
             let owner = try OwnerFixture()
-            try owner.show(Self.title)
-            let first = try Self.settledBanner(owner)
-            let files = try Self.awaitMemory(owner)
-            try Self.quit(owner)
+            let (first, files) = try Self.firstOwner(owner)
             let good = try files.map { try Self.fields($0) }
             var passwd = stat()
             try #require(stat("/etc/passwd", &passwd) == 0)
