@@ -11,13 +11,14 @@ public enum StartupTrace {
     private static let enabled = getenv("WINDOW_BANNER_TRACE_STARTUP").map { String(cString: $0) == "1" } ?? false
     private static let marks = Mutex<(steps: [(String, Double)], written: Bool)>(([], false))
 
-    /// Notes that `step` happens now (any thread).
-    public static func mark(_ step: String) {
+    /// Notes that `step` happens now (any thread); `step` is not even made when not tracing.
+    public static func mark(_ step: @autoclosure () -> String) {
         guard enabled else { return }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let milliseconds = Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
-        marks.withLock { $0.steps.append((step, milliseconds)) }
+        let name = step()
+        marks.withLock { $0.steps.append((name, milliseconds)) }
     }
 
     /// Writes the steps noted so far to standard error, once per process.

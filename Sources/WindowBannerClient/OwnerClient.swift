@@ -163,17 +163,12 @@ package struct OwnerClient {
 
     func connect(start: Bool, configPath: String?) throws(CommandFailure) -> Int32? {
         var started = false
-        return try connect(start: start, configPath: configPath, started: &started)
-    }
-
-    /// The same; `started` tells whether this call started the owner.
-    func connect(start: Bool, configPath: String?, started: inout Bool) throws(CommandFailure) -> Int32? {
         var instead: OwnerRequest?
         return try connect(start: start, configPath: configPath, started: &started, whileStarting: nil, instead: &instead)
     }
 
-    /// The same; when this call starts the owner, `whileStarting` runs while it starts and
-    /// `instead` is what it made.
+    /// The same; `started` tells whether this call started the owner, and when it does,
+    /// `whileStarting` runs while the owner starts and `instead` is what it made.
     func connect(
         start: Bool, configPath: String?, started: inout Bool, whileStarting: (() -> OwnerRequest?)?, instead: inout OwnerRequest?
     ) throws(CommandFailure) -> Int32? {
