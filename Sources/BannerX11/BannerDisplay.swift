@@ -57,6 +57,14 @@ public final class BannerDisplay: BannerBackend {
     /// Other clients' top struts (status bars, panels), which the banners sit under, and their
     /// side struts (vertical panels), which they sit between.
     let panels: PanelWatch
+    /// The WM's work area, where a shell's own top bar (drawn by the compositor: GNOME Shell,
+    /// Cinnamon) shows; nothing else does.
+    private let workArea: WorkAreaWatch
+    /// Per monitor (by name), the root row where such a bar ends (see ShellPanel).
+    private var shellPanelBottoms: [String: Int] = [:]
+    /// Where this process's reservations ended, the latest few: a work area ending there is ours.
+    private var ownStrutTops: [Int] = []
+    private var shellPanelsChanged = false
     /// Lockers and the screensaver: no banner shows while the screen is locked.
     let screenLock: ScreenLock
     private var lockChanged = false
@@ -93,6 +101,8 @@ public final class BannerDisplay: BannerBackend {
         }
         panels = PanelWatch(connection: connection)
         panels.start()
+        workArea = WorkAreaWatch(connection: connection)
+        workArea.refresh()
         xsettings = XSettingsWatch(connection: connection)
         _ = xsettings.refresh(watch: { [panels] in _ = panels.watch($0) })
         pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: xsettings.settings.dpi ?? connection.xftDPI())
@@ -102,6 +112,7 @@ public final class BannerDisplay: BannerBackend {
         let monitors = connection.monitors()
         screenLock = ScreenLock(connection: connection, monitors: monitors.map(\.geometry), isOwn: panels.isOwn)
         hosts = monitors.map { BannerHost(monitor: $0, context: self, timing: timing) }
+        _ = refreshShellPanels()
         _ = refreshFullscreen()
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
         loop.beforeEverySleep { [unowned self] in prepareForSleep() }
@@ -191,6 +202,7 @@ public final class BannerDisplay: BannerBackend {
     private func handle(_ event: inout XEvent) {
         let type = event.type
         if panels.handle(&event) { panelsChanged = true }
+        workArea.handle(&event)
         if screenLock.handle(&event) { lockChanged = true }
         xsettings.handle(&event)
         if connection.randrEventBase >= 0, type == connection.randrEventBase + RRScreenChangeNotify {
@@ -275,6 +287,11 @@ public final class BannerDisplay: BannerBackend {
             refreshScale()
         }
         if panels.needsRefresh, panels.refresh() { panelsChanged = true }
+        if workArea.needsRefresh, workArea.refresh() { shellPanelsChanged = true }
+        if shellPanelsChanged || panelsChanged {
+            shellPanelsChanged = false
+            if refreshShellPanels() { panelsChanged = true }
+        }
         if panelsChanged {
             panelsChanged = false
             for host in hosts { host.panelsChanged() }
@@ -360,6 +377,41 @@ public final class BannerDisplay: BannerBackend {
             // Its values were checked when it was first presented.
             _ = try? host.presentTopBanner(everyMonitorBanner)
         }
+    }
+
+    /// Every top panel the banners sit under: other clients' struts, and a shell's own bar
+    /// known only from the work area.
+    var topPanels: [TopStrut] {
+        panels.panels + hosts.compactMap { host in
+            shellPanelBottoms[host.monitorName].map { ShellPanel.strut(bottom: $0, on: host.monitor) }
+        }
+    }
+
+    /// A host reserved the top of its monitor down to root row `top`: the work area ending
+    /// there will be the banner's, not a shell's panel.
+    func reserved(downTo top: Int) {
+        PanelWatch.remember(top, in: &ownStrutTops)
+        shellPanelsChanged = true
+    }
+
+    /// Works out again where a shell's own top bar ends on each monitor; returns whether that
+    /// changed. A top the screen-wide work area has may come from a strut on any monitor.
+    private func refreshShellPanels() -> Bool {
+        let bannerTops = Set(ownStrutTops + panels.bannerTops)
+        var bottoms: [String: Int] = [:]
+        for host in hosts {
+            let monitor = host.monitor
+            guard let (top, screenWide) = workArea.top(over: monitor) else { continue }
+            let others = panels.panels.filter {
+                screenWide || ($0.startX <= monitor.x + monitor.width - 1 && $0.endX >= monitor.x)
+            }
+            bottoms[host.monitorName] = ShellPanel.bottom(
+                workAreaTop: top, on: monitor, otherStrutTops: others.map(\.top), bannerStrutTops: bannerTops,
+                previous: shellPanelBottoms[host.monitorName])
+        }
+        guard bottoms != shellPanelBottoms else { return false }
+        shellPanelBottoms = bottoms
+        return true
     }
 
     /// Reads which window has the focus (`_NET_ACTIVE_WINDOW`) and, if it is full-screen

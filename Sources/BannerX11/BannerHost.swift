@@ -281,7 +281,7 @@ public final class BannerHost: BannerBackendHost {
         guard var new = try? look(for: effective(frame.appearance)) else { return }
         var old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
         let reserved = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
-        let panelInset = BannerLayout.panelInset(of: monitor, panels: context.panels.panels, placement: placement, bannerHeight: reserved)
+        let panelInset = BannerLayout.panelInset(of: monitor, panels: context.topPanels, placement: placement, bannerHeight: reserved)
         let sides = BannerLayout.sideInsets(
             of: monitor, panels: context.panels.sidePanels, placement: placement, panelInset: panelInset, bannerHeight: reserved)
         let width = BannerLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides).width
@@ -349,6 +349,7 @@ public final class BannerHost: BannerBackendHost {
             return
         }
         let next = ReservationWindow(connection: context.connection, surface: surface, geometry: geometry, background: background, cornerRadius: cornerRadius)
+        context.reserved(downTo: next.strut.top)
         next.map()
         reservation?.destroy()
         reservation = next

@@ -40,6 +40,9 @@ final class PanelWatch {
     private(set) var panels: [TopStrut] = []
     /// The left and right struts of the other clients' mapped windows, in root coordinates.
     private(set) var sidePanels: [SideStrut] = []
+    /// Where other window-banner processes' docks end (their top struts' root rows), the latest
+    /// few: a work area ending there is a banner's, not a shell's panel (see ShellPanel).
+    private(set) var bannerTops: [Int] = []
 
     init(connection: XConnection) {
         self.connection = connection
@@ -184,8 +187,12 @@ final class PanelWatch {
             }
             if gone {
                 forget(request.window)
-            } else if className != Self.ownClass,
-                      let found = Struts(partial: partial, legacy: legacy, screenWidth: screenWidth, screenHeight: screenHeight) {
+            } else if className == Self.ownClass {
+                carriers.removeValue(forKey: request.window)
+                if let top = TopStrut(partial: partial, legacy: legacy, screenWidth: screenWidth)?.top {
+                    Self.remember(top, in: &bannerTops)
+                }
+            } else if let found = Struts(partial: partial, legacy: legacy, screenWidth: screenWidth, screenHeight: screenHeight) {
                 carriers[request.window] = found
                 if (selected[request.window] ?? 0) & UInt32(StructureNotifyMask) == 0 { unwatched.append(request.window) }
             } else {
@@ -218,6 +225,13 @@ final class PanelWatch {
     /// Windows this connection created: ours are never panels, and their event masks are ours.
     func isOwn(_ window: Window) -> Bool {
         UInt32(truncatingIfNeeded: window) & ~ownMask == ownBase
+    }
+
+    /// Adds `top` to `tops`, a list of the latest 16 banner strut tops.
+    static func remember(_ top: Int, in tops: inout [Int]) {
+        tops.removeAll { $0 == top }
+        tops.append(top)
+        if tops.count > 16 { tops.removeFirst() }
     }
 
     /// WM_CLASS's class of every window-banner window (see BannerWindow, ReservationWindow).

@@ -159,9 +159,13 @@ final class ReservationWindow {
         XDestroyWindow(connection.display, window)
     }
 
+    /// The strut this dock holds while it reserves: the panels' rows and the banner's.
+    var strut: TopStrut {
+        BannerLayout.topStrut(monitor: geometry.monitor, reservedHeight: geometry.panelInset + geometry.height, sides: geometry.sides)
+    }
+
     private func applyStrut(reserving: Bool) {
-        let reserved = reserving ? geometry.panelInset + geometry.height : 0
-        let strut = BannerLayout.topStrut(monitor: geometry.monitor, reservedHeight: reserved, sides: geometry.sides)
+        let strut = reserving ? strut : BannerLayout.topStrut(monitor: geometry.monitor, reservedHeight: 0)
         connection.setCardinals(window, "_NET_WM_STRUT_PARTIAL", strut.partial)
         connection.setCardinals(window, "_NET_WM_STRUT", strut.legacy)
     }

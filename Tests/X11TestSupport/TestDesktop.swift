@@ -36,13 +36,18 @@ public final class TestDesktop {
         case mutter
         /// Cinnamon's WM and compositing manager, without Cinnamon's shell: tint2 as its top panel.
         case muffin
+        /// GNOME Shell itself (`--x11`), the WM and compositor of a GNOME on Xorg session: its top
+        /// bar is drawn by the compositor, no X11 window carries it, only the work area shows it.
+        /// Started with a private session bus and a second private bus standing in for the
+        /// system bus (it asks that one for logind and dies without it), and out of its overview.
+        case gnomeShell
         /// No window manager at all.
         case none
 
         /// Whether the WM tiles windows (a tiled client shows where it reserves space).
         public var tiles: Bool { [.i3, .awesome, .bspwm, .herbstluftwm].contains(self) }
         /// Whether the WM publishes `_NET_WORKAREA` (at least once a strut exists).
-        public var publishesWorkArea: Bool { [.openbox, .fluxbox, .icewm, .jwm, .pekwm, .xfwm4, .marco, .mutter, .muffin].contains(self) }
+        public var publishesWorkArea: Bool { [.openbox, .fluxbox, .icewm, .jwm, .pekwm, .xfwm4, .marco, .mutter, .muffin, .gnomeShell].contains(self) }
         /// The WM_CLASS instance of the panel the desktop starts with its WM, whose top panel the
         /// banner must sit next to; nil where the tests bring their own stand-in panel.
         public var panel: String? {
@@ -123,11 +128,51 @@ public final class TestDesktop {
             throw TestFailure("\(windowManager.rawValue) did not announce itself on \(displayName)")
         }
         try observer.waitUntilWindowManagerManagesWindows()
-        if [.openbox, .fluxbox, .jwm, .pekwm, .xfwm4, .marco, .mutter, .muffin].contains(windowManager) {
+        if windowManager.publishesWorkArea, windowManager != .icewm {
             guard observer.wait(timeout: 20, until: { !observer.workAreas().isEmpty }) else {
                 throw TestFailure("\(windowManager.rawValue) published no _NET_WORKAREA on \(displayName)")
             }
         }
+        if windowManager == .gnomeShell { try leaveOverview() }
+    }
+
+    /// The private session bus of a desktop started with one of its own (GNOME Shell's).
+    public var sessionBusAddress: String? {
+        guard let file = fopen(home + "/session-bus", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 1024)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        let bytes = line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// GNOME Shell starts in its overview, which hides every window: waits until it has shown
+    /// it, then closes it over the shell's own D-Bus interface and waits until it is closed.
+    private func leaveOverview() throws {
+        guard let bus = sessionBusAddress else { throw TestFailure("gnome-shell's session bus address was not written") }
+        var environment = self.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+        let shell = ["--session", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell"]
+        func overviewActive() -> Bool? {
+            let get = try? Subprocess(
+                executable: "/usr/bin/gdbus",
+                arguments: ["call"] + shell + ["--method", "org.freedesktop.DBus.Properties.Get", "org.gnome.Shell", "OverviewActive"],
+                environment: environment)
+            guard let get, get.waitForExit(timeout: 10) == 0 else { return nil }
+            return get.standardOutput.contains("true")
+        }
+        func until(_ wanted: Bool) -> Bool {
+            for _ in 0..<300 {
+                if overviewActive() == wanted { return true }
+                usleep(100_000)
+            }
+            return false
+        }
+        guard until(true) else { throw TestFailure("gnome-shell never showed its overview on \(displayName)") }
+        try TestDesktop.run(
+            ["gdbus", "call"] + shell + ["--method", "org.freedesktop.DBus.Properties.Set", "org.gnome.Shell", "OverviewActive", "<false>"],
+            environment: environment)
+        guard until(false) else { throw TestFailure("gnome-shell's overview did not close on \(displayName)") }
     }
 
     /// The command line that starts `windowManager` with a minimal config of its own under
@@ -179,6 +224,15 @@ public final class TestDesktop {
         case .muffin:
             try writeTint2Config(config)
             return try session(home: home, ["muffin --x11 --sm-disable", "tint2"])
+        case .gnomeShell:
+            // The system bus stand-in is started inside the session, in the WM's process group.
+            try writeScript("\(home)/gnome-session", """
+                echo "$DBUS_SESSION_BUS_ADDRESS" > "$HOME/session-bus.new" && mv "$HOME/session-bus.new" "$HOME/session-bus"
+                dbus-daemon --session --nofork --print-address=3 3>"$HOME/system-bus" &
+                until [ -s "$HOME/system-bus" ]; do sleep 0.05; done
+                DBUS_SYSTEM_BUS_ADDRESS="$(head -n 1 "$HOME/system-bus")" exec gnome-shell --x11 --replace
+                """)
+            return "dbus-run-session -- \(home)/gnome-session"
         case .none:
             return nil
         }
@@ -300,12 +354,14 @@ public func writeFile(_ path: String, _ text: String) throws {
     fclose(file)
 }
 
-/// `program` (by default `window-banner`) as built next to the test bundle.
+/// `program` (by default `window-banner`) as built next to the test bundle, at a path every
+/// user can run it from (see SharedPrograms: tests run it as other users too).
 public func windowBannerExecutable(_ program: String = "window-banner") -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
     var directory = path
     while let last = directory.last, last != "/" { directory.removeLast() }
-    return directory + program
+    directory.removeLast()
+    return SharedPrograms.path(of: program, builtIn: directory)
 }
