@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig", "ConfigTOML", "ProcessTestSupport"]),
         // Starts real programs on pipes and waits for them with deadlines; no X11, shared by
         // the X11 suites and the network namespace tests.
-        .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
+        .target(name: "ProcessTestSupport", dependencies: ["CSpawn"], path: "Tests/ProcessTestSupport"),
         // A private Xvfb + real window manager per suite, and an independent X client that
         // observes what a user would see (work area, geometry, pixels).
         // X-Resource, so tests can count the windows, pixmaps and pictures a client holds.

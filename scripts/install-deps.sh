@@ -34,6 +34,9 @@ packages=(
   # settings daemons' GSettings schemas (mate-settings-daemon-common, cinnamon-settings-daemon).
   # KDE's kwin-x11 is left out: it pulls in 130 more packages than all of these together.
   xfwm4 xfce4-panel marco mate-panel mate-settings-daemon-common mutter muffin cinnamon-settings-daemon tint2
+  # tests: GNOME Shell itself, whose top bar the compositor draws (no X11 window carries it:
+  # GnomeShellTests runs `gnome-shell --x11` on Xvfb with private session and system buses)
+  gnome-shell
   # tests: real screen lockers and savers (ScreenLockTests: i3lock's window at the root,
   # xsecurelock's in the compositing overlay, xscreensaver blanking), a real compositing manager
   # (CompositorTests)

@@ -145,10 +145,9 @@ public final class WaylandDisplay: BannerBackend {
         }
     }
 
-    /// The compositor went away: every banner ends, and the loop stops.
+    /// The compositor went away: the process ends as it does when an X display goes (exit 69,
+    /// the owner's socket removed, `run`'s command stopped: see DisplayLoss).
     private func lost(_ error: any Error) {
-        onWarning("\(error)")
-        close()
-        loop.stop()
+        DisplayLoss.end("lost the connection to the Wayland compositor (\(error))")
     }
 }

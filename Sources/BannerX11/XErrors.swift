@@ -5,6 +5,7 @@
 // process with code 69.
 
 import BannerCore
+import BannerRuntime
 import CX11
 import Glibc
 import Synchronization
@@ -138,31 +139,6 @@ enum XErrorTrap {
             }
             return 0
         }
-        XSetIOErrorHandler { _ in
-            let message = "window-banner: lost the connection to the X display\n"
-            message.withCString { _ = write(2, $0, strlen($0)) }
-            for path in DisplayLoss.pathsToRemove.withLock({ $0 }) { unlink(path) }
-            for process in DisplayLoss.processesToStop.withLock({ $0 }) { kill(process, SIGTERM) }
-            _exit(ExitStatus.displayUnavailable)
-        }
-    }
-}
-
-/// What a process leaves behind when its display goes away: Xlib cannot survive a lost
-/// connection, so the process ends at once (code 69) — first removing the files and stopping the
-/// child processes registered here.
-public enum DisplayLoss {
-    fileprivate static let pathsToRemove = Mutex<[String]>([])
-    fileprivate static let processesToStop = Mutex<[pid_t]>([])
-
-    /// Removes `path` (a socket, say) if the process ends because the display went away.
-    public static func removeOnExit(_ path: String) {
-        pathsToRemove.withLock { $0.append(path) }
-    }
-
-    /// Sends SIGTERM to `process` (a child that would otherwise be orphaned) if the process
-    /// ends because the display went away.
-    public static func stopOnExit(_ process: pid_t) {
-        processesToStop.withLock { $0.append(process) }
+        XSetIOErrorHandler { _ in DisplayLoss.end("lost the connection to the X display") }
     }
 }

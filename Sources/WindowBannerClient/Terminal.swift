@@ -53,6 +53,9 @@ extension ExitStatus {
     package static let protocolMismatch: Int32 = 76
     /// The config file is broken (EX_CONFIG).
     package static let config: Int32 = 78
+    /// `--user`/`--all-users`: the program cannot be run as that user, who cannot reach the
+    /// place it lies in (EX_NOPERM).
+    package static let notRunnableAsUser: Int32 = 77
     /// `show --wait`: the banner was dismissed.
     package static let waitDismissed: Int32 = 10
     /// `show --wait`: another banner took its place.

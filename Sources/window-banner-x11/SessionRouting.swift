@@ -205,8 +205,14 @@ enum SessionRouting {
             close(ends[1])
             guard pid > 0 else {
                 close(ends[0])
-                Terminal.error("cannot run window-banner for \(target.described): \(String(cString: strerror(-pid)))")
-                if status == 0 { status = ExitStatus.internalError }
+                if -pid == EACCES || -pid == EPERM {
+                    // A build in a private (0700) directory: the user cannot even reach it.
+                    Terminal.error("cannot run \(FullProgram.path.printable) as \(target.described): that user cannot reach it (install window-banner, or build it in a directory every user can enter)")
+                    if status == 0 { status = ExitStatus.notRunnableAsUser }
+                } else {
+                    Terminal.error("cannot run window-banner for \(target.described): \(String(cString: strerror(-pid)))")
+                    if status == 0 { status = ExitStatus.internalError }
+                }
                 continue
             }
             children.append((target, pid, ends[0]))

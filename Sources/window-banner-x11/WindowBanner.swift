@@ -23,7 +23,8 @@ struct WindowBanner: ParsableCommand {
         Exit codes: 0 success; 64 bad usage or value (also unknown monitor or style); 69 no \
         display or display unreachable; 70 internal error; 71 monitor: rtnetlink failed; 75 owner \
         process not reachable \
-        (temporary, try again); 76 owner speaks another protocol version; 78 broken config \
+        (temporary, try again); 76 owner speaks another protocol version; 77 --user/--all-users: \
+        the program cannot be run as that user; 78 broken config \
         file; show --wait: 0 timeout, 10 dismissed, 11 replaced, 12 clicked, 13 closed (the ✕), \
         14 swiped (wheel up or drag up), 15 action (its button), 16 secondary-action (the \
         second --action's button); 126/127 the command given to \

@@ -4,6 +4,7 @@
 // process group of its own, and whatever is left of that group is killed when the test lets go
 // of it, so nothing a test starts outlives it (scripts/check-leftovers.sh checks that).
 
+import CSpawn
 import Glibc
 import Synchronization
 
@@ -72,6 +73,9 @@ public final class Subprocess {
         posix_spawn_file_actions_adddup2(&actions, input.0, 0)
         posix_spawn_file_actions_adddup2(&actions, output.1, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.1, 2)
+        // At the root: the test's own directory (a checkout in a private, 0700, home) is not
+        // another user's to enter, and programs started as one (sway, setpriv) would fail there.
+        posix_spawn_file_actions_addchdir_np(&actions, "/")
         // Test threads (libdispatch workers) block signals, and a spawned process inherits the
         // mask: reset it, or the child could never be stopped with SIGTERM (or SIGSTOP/SIGCONT).
         var attributes = posix_spawnattr_t()

@@ -345,6 +345,34 @@ extension WindowBannerCLITests {
             _ = logind
         }
 
+        @Test(.needsRoot("acting as another user"))
+        func rootSaysSoInOneLineWhenTheUserCannotReachTheProgram() throws {
+            // A build in a private (0700) directory, as a checkout in a home directory is.
+            var template = Array("/tmp/window-banner-private-XXXXXX".utf8CString)
+            let directory = String(cString: try #require(mkdtemp(&template)))
+            defer { _ = try? Subprocess.run("/bin/rm", ["-rf", directory]) }
+            for program in ["window-banner", "window-banner-x11", "window-banner-config"] {
+                _ = try Subprocess.run("/bin/cp", [windowBannerExecutable(program), directory + "/" + program])
+            }
+            let nobody: uid_t = 65534
+            let runtime = try Self.runtimeDirectory(for: nobody)
+            defer { _ = try? Subprocess.run("/bin/rm", ["-rf", runtime]) }
+            let bus = try PrivateSystemBus(public: true)
+            let logind = try FakeLogind(on: bus, sessions: [
+                loginSession("c5", uid: nobody, user: "nobody", display: ":93"),
+            ], runtime: [nobody: runtime])
+            var environment = ["PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+            if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
+                environment[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
+            }
+            let show = try Subprocess(
+                executable: directory + "/window-banner", arguments: ["show", "--user", "nobody", "--title", "T"], environment: environment)
+            #expect(show.waitForExit(timeout: 30) == 77)
+            #expect(show.standardError == "window-banner: cannot run \(directory)/window-banner-x11 as nobody on :93: that user cannot reach it (install window-banner, or build it in a directory every user can enter)\n",
+                    "\(show.standardError)")
+            _ = logind
+        }
+
         @Test(.needsRoot("creating a user"))
         func allUsersReachesEveryUsersSessionAsThatUser() throws {
             let first = try OwnerFixture()

@@ -166,6 +166,40 @@ struct WaylandCLITests {
         try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
     }
 
+    /// The compositor dying ends `run` as losing the X server does: exit 69 with one line, and
+    /// its command does not outlive it; an owner ends too and takes its socket with it.
+    @Test func losingTheCompositorEndsRunItsCommandAndTheOwnerWithSixtyNine() throws {
+        let session = try Session()
+        let marker = session.runtimeDirectory + "/command.pid"
+        let run = try Subprocess(
+            executable: windowBannerExecutable(),
+            arguments: ["run", "--title", "Working", "--", "/bin/sh", "-c", "echo $$ > \(marker); exec sleep 600"],
+            environment: session.environment)
+        #expect(try session.sway.awaitWindowRect(appID: "foot") { $0.y > 0 }.y > 0)
+        let shown = try session.run(["show", "--title", "Owner's banner", "--sticky"])
+        #expect(shown.status == 0, "\(shown.error)")
+        let owner = try #require(session.owners().first)
+        let socket = try #require(try FileManager.default.contentsOfDirectory(atPath: session.runtimeDirectory + "/window-banner")
+            .first { $0.hasSuffix(".sock") }.map { session.runtimeDirectory + "/window-banner/" + $0 })
+        // The command writes its pid in its own time; nothing announces it, so look every 10 ms (bounded).
+        func commandPID() -> pid_t {
+            pid_t((try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        }
+        let started = monotonicSeconds() + 10
+        while commandPID() <= 0, monotonicSeconds() < started { poll(nil, 0, 10) }
+        let child = commandPID()
+        #expect(child > 0)
+
+        session.sway.kill()
+        #expect(run.waitForExit(timeout: 10) == 69)
+        #expect(run.standardError.hasPrefix("window-banner: lost the connection to the Wayland compositor"), "\(run.standardError)")
+        let deadline = monotonicSeconds() + 10
+        while kill(child, 0) == 0 || kill(owner, 0) == 0, monotonicSeconds() < deadline { poll(nil, 0, 10) }
+        #expect(kill(child, 0) != 0, "the command was left running")
+        #expect(kill(owner, 0) != 0, "the owner was left running")
+        #expect(access(socket, F_OK) != 0, "the owner's socket was left behind")
+    }
+
     /// A banner asked for on one output moves to the other when its output is unplugged (a
     /// nested sway's output window closed: a headless sway 1.7 cannot remove an output).
     @Test func aBannerWhoseOutputIsUnpluggedMovesToTheOther() throws {
