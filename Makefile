@@ -45,9 +45,10 @@ po: deps
 # directories only. The functions the owner runs are laid out side by side
 # (packaging/owner-functions.order, written by scripts/order-functions.sh): the kernel maps code
 # 64 KiB around each page run, and scattered they kept ~6 MiB of it resident (see docs/performance.md).
+# The checkout's path is quoted: it may hold a space.
 RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=all --disable-local-rpath \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/packaging/owner-functions.order -Xlinker --no-warn-symbol-ordering
+	-Xlinker '--symbol-ordering-file=$(CURDIR)/packaging/owner-functions.order' -Xlinker --no-warn-symbol-ordering
 # The three binaries: window-banner (what scripts call), window-banner-x11 (the owner and the
 # commands that draw), window-banner-config (reads config files for them).
 PROGRAMS = window-banner window-banner-x11 window-banner-config
@@ -82,7 +83,7 @@ test: deps po
 # still checks everything else).
 leaks: deps
 	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0 \
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS="suppressions='$(CURDIR)/scripts/lsan.supp':print_suppressions=0" \
 		scripts/check-leftovers.sh $(SWIFT) test --skip-build --scratch-path .build-asan --filter 'BannerCoreTests|BannerX11Tests|BannerWaylandTests' \
 		--skip SoakTests
 
