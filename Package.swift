@@ -104,6 +104,8 @@ let package = Package(
         // `window-banner-config PATH`: one config file read with TOMLKit, printed as JSON.
         .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),
         .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore", "ProcessTestSupport"]),
+        // The runtime's controller driven on a test clock through a fake surface (real fonts).
+        .testTarget(name: "BannerRuntimeTests", dependencies: ["BannerRuntime", "BannerCore"]),
         .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "WindowBannerClient", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
         // settings, checked with BannerCore's rules; loaded through window-banner-config.

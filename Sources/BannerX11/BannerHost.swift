@@ -1,11 +1,11 @@
-// One banner on one monitor: the "UIWindow" of this port. It owns the presentation state
-// machine, the two windows (visible banner + reservation dock) and the back buffer, creates
-// them when a presentation starts and releases them, in `tearDown`, when it ends. The banner
-// sits under the panels other clients reserve at the monitor's top and between those they
-// reserve at its sides (BannerDisplay.panels), and its dock reserves the whole banner before the
-// first frame and until after the last. It also hears the pointer on its banner and, when
-// BannerGesture calls that a dismissal, slides the banner out and says why (`onDismiss`).
-// Start reading at `presentTopBanner`; `renderFrame` turns the core's frame into X requests.
+// One banner on one monitor: the "UIWindow" of this port. Its BannerController (the runtime's,
+// shared with Wayland) runs the presentation, the looks, the gestures and the actions; the host
+// is the X11 surface: it owns the two windows (visible banner + reservation dock) and the back
+// buffer, creates them when a presentation starts and releases them, in `tearDown`, when it
+// ends. The banner sits under the panels other clients reserve at the monitor's top and between
+// those they reserve at its sides (BannerDisplay.panels), and its dock reserves the whole banner before the
+// first frame and until after the last. It feeds the pointer on its banner to the controller.
+// Start reading at `renderFrame`, which turns the core's frame into X requests.
 
 import CX11
 import BannerCore
@@ -23,7 +23,7 @@ import BannerRuntime
 /// host.dismissTopBanner()
 /// display.runUntilIdle()
 /// ```
-public final class BannerHost: BannerBackendHost {
+public final class BannerHost: ControlledBannerHost {
     /// The RandR monitor name (`screen`, `HDMI-1`, a `--setmonitor` name, or `default`).
     public let monitorName: String
     /// The monitor's rectangle in root coordinates; follows RandR changes.
@@ -33,10 +33,6 @@ public final class BannerHost: BannerBackendHost {
     /// Its text is fitted and centred to it; followed by a visible banner at its next frame.
     public private(set) var bannerWidth: Int
     public private(set) var isPrimary: Bool
-    /// Regular or compact: re-evaluated for every frame, so changing it re-lays out a visible banner.
-    public var compactPolicy: CompactPolicy = .auto {
-        didSet { requestFrame() }
-    }
     /// Under the panels at the monitor's top edge (the default) or over them; followed by a
     /// visible banner at its next frame.
     public var placement: EdgePlacement = .belowPanels {
@@ -57,22 +53,13 @@ public final class BannerHost: BannerBackendHost {
     /// Whether the banner must stay unmapped now: the screen is locked, or it waits for a
     /// full-screen window.
     private var mustHide: Bool { context.screenLock.isLocked || isWaitingForFullscreen }
-    /// Called after every frame, once the X server has carried it out (a round trip), so what
-    /// another client sees on screen at that moment is this frame.
-    public var onFrame: ((RenderedFrame) -> Void)?
-    /// Called when a slide in or out finishes: `presentationFinished` once the banner is fully
-    /// down, `dismissalFinished` once it is gone and its space given back.
-    public var onMilestone: ((BannerPresentation.Milestone) -> Void)?
-    /// Called when the user dismisses the banner — a click on it (`clicked`), on its ✕
-    /// (`closed`), its action buttons (`action`, `secondaryAction`), the wheel turned up or a
-    /// drag upwards over it (`swiped`), or ``activate(_:)`` standing in for one of those — just
-    /// after its slide out started, and after the builder's action handler. `dismissTopBanner()`
-    /// calls are not reported: the caller knows about those. `onMilestone` says when the slide
-    /// out ends.
-    public var onDismiss: ((BannerDismissReason) -> Void)?
+    /// The presentation, looks, gestures and actions of this monitor's banner. Its `onFrame`
+    /// is called after every frame, once the X server has carried it out (a round trip), so
+    /// what another client sees on screen at that moment is this frame.
+    public private(set) lazy var controller = BannerController(surface: self, timing: timing)
 
     private unowned let context: BannerDisplay
-    private var presentation: BannerPresentation
+    private let timing: BannerTiming
     private var bannerWindow: BannerWindow?
     private var reservation: ReservationWindow?
     private var canvas: Canvas?
@@ -80,12 +67,7 @@ public final class BannerHost: BannerBackendHost {
     /// compositor runs), kept until its windows go.
     private var surface: Surface?
     private var drawnContent: DrawnContent?
-    private var looks: [TopBannerAppearance: Look] = [:]
     private var nextFrameDue: MonotonicTime?
-    private var frameOrigin = MonotonicTime(seconds: 0)
-    private var gesture: BannerGesture?
-    /// The builder's handlers of the banner presented last: `action` and `secondaryAction`.
-    private var actionHandlers: [BannerDismissReason: () -> Void] = [:]
 
     init(monitor: Monitor, context: BannerDisplay, timing: BannerTiming) {
         monitorName = monitor.name
@@ -93,16 +75,8 @@ public final class BannerHost: BannerBackendHost {
         bannerWidth = monitor.geometry.width
         isPrimary = monitor.isPrimary
         self.context = context
-        presentation = BannerPresentation(timing: timing)
+        self.timing = timing
     }
-
-    // MARK: The iOS surface
-
-    /// True from `presentTopBanner` until `dismissTopBanner` (also while sliding in).
-    public var isBannerPresented: Bool { presentation.isPresented }
-
-    /// Where the presentation stands.
-    public var phase: BannerPresentation.Phase { presentation.phase }
 
     /// Pixels reserved for the banner at the top of this monitor right now (under the panels'
     /// rows, which it reserves again: see ``panelInset``); 0 when none is shown.
@@ -116,17 +90,14 @@ public final class BannerHost: BannerBackendHost {
     /// The height in pixels of the banner presented on this monitor once it has settled (what
     /// it slides to, or cross-fades to); nil when none is presented.
     public var presentedHeight: Int? {
-        guard isBannerPresented, let appearance = presentation.appearance else { return nil }
-        return (try? look(for: effective(appearance)))?.height
+        guard isBannerPresented, let appearance = controller.appearance else { return nil }
+        return (try? controller.look(for: controller.effective(appearance)))?.height
     }
 
     public var hiddenReason: String? {
         guard isBannerPresented else { return nil }
         return context.screenLock.isLocked ? "locked" : isWaitingForFullscreen ? "fullscreen" : nil
     }
-
-    /// Whether a banner presented now is drawn in the compact style on this monitor.
-    public var isCompact: Bool { CompactRule.isCompact(monitor, policy: compactPolicy) }
 
     /// The X window id of the visible banner while it exists (0 otherwise).
     public var bannerWindowID: UInt { bannerWindow?.window ?? 0 }
@@ -152,75 +123,6 @@ public final class BannerHost: BannerBackendHost {
     /// monitor at the origin without a left panel, once fully down).
     var drawnHitAreas: BannerHitAreas? { drawnContent?.new.hitAreas }
 
-    /// Presents (or updates in place) a banner built from the defaults and `config`'s overrides;
-    /// the handlers given to its `action(_:handler:)` and `secondaryAction(_:handler:)` are
-    /// called when the user clicks those buttons. Throws, leaving whatever is on screen (and
-    /// the handlers) untouched, when a value cannot be used.
-    public func presentTopBanner(config: ((inout TopBannerConfigBuilder) -> Void)? = nil) throws(BannerValueError) {
-        var builder = TopBannerConfigBuilder()
-        config?(&builder)
-        try present(builder.build())
-        actionHandlers = builder.actionHandlers
-    }
-
-    /// Presents (or updates in place) exactly `appearance`, with no action handlers (`onDismiss`
-    /// still hears every dismissal). Presenting the look already shown (or on its way in)
-    /// changes nothing, draws no frame and returns false. An icon that cannot be found or read
-    /// is reported to `BannerDisplay.onWarning`, and the banner shows without it.
-    @discardableResult
-    public func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
-        let presented = try present(appearance)
-        actionHandlers = [:]
-        return presented
-    }
-
-    @discardableResult
-    private func present(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool {
-        let appearance = context.withLoadedIcon(appearance)
-        // Resolve everything up front: a bad colour or font must not disturb the current banner.
-        // The variant this monitor shows now is laid out (its text shaped); the other one, which
-        // a change of monitor may switch to under `--compact auto`, only has its colours and
-        // fonts checked (with `always` or `never` it is never shown: nothing to open for it).
-        let shown = effective(appearance)
-        _ = try look(for: shown)
-        if compactPolicy == .auto { try context.check(shown == appearance ? appearance.compact : appearance) }
-        let start = presentation.animationStart(at: monotonicNow(), frameSlot: context.pacer.interval)
-        guard presentation.present(appearance, at: start) else { return false }
-        frameOrigin = start
-        requestFrame()
-        return true
-    }
-
-    /// Slides the banner out; the reserved space is given back when it is gone.
-    public func dismissTopBanner() {
-        gesture = nil
-        let now = monotonicNow()
-        presentation.dismiss(at: now)
-        frameOrigin = now
-        requestFrame()
-    }
-
-    /// Does what the user's click would, without a pointer (a keyboard shortcut, an assistive
-    /// tool, `window-banner action`): `action` or `secondaryAction` on that button, `closed` on
-    /// the ✕, `clicked` on the banner, `swiped`. The banner slides out, the action's handler
-    /// runs and `onDismiss` hears `reason`. Returns false, changing nothing, when no banner is
-    /// presented (or it is already going) or it has no such button.
-    @discardableResult
-    public func activate(_ reason: BannerDismissReason) -> Bool {
-        guard presentation.phase == .presenting || presentation.phase == .presented,
-              let appearance = presentation.appearance,
-              let look = try? look(for: effective(appearance)), look.hitAreas.has(reason) else { return false }
-        userDismissed(reason)
-        return true
-    }
-
-    private func userDismissed(_ reason: BannerDismissReason) {
-        let handler = actionHandlers[reason]
-        dismissTopBanner()
-        handler?()
-        onDismiss?(reason)
-    }
-
     // MARK: The user's pointer
 
     /// True for the window that takes this banner's pointer events.
@@ -230,22 +132,7 @@ public final class BannerHost: BannerBackendHost {
 
     /// A button went down or up over the banner at (`x`, `y`), in its own pixels.
     func pointerButton(_ button: PointerButton, pressed: Bool, x: Int, y: Int) {
-        guard isBannerPresented, let appearance = presentation.appearance,
-              let look = try? look(for: effective(appearance)) else {
-            gesture = nil
-            return
-        }
-        let reason: BannerDismissReason?
-        if pressed {
-            guard button != .other else { return }
-            var started = BannerGesture(scale: context.pixelsPerPoint, bannerHeight: look.height)
-            reason = started.press(button, x: x, y: y, on: look.hitAreas)
-            gesture = started
-        } else {
-            reason = gesture?.release(button, x: x, y: y)
-        }
-        guard let reason else { return }
-        userDismissed(reason)
+        controller.pointerButton(button, pressed: pressed, x: x, y: y)
     }
 
     // MARK: Frames (driven by BannerDisplay's loop)
@@ -263,23 +150,23 @@ public final class BannerHost: BannerBackendHost {
     /// Draws the frame for `now` if one is due.
     func renderIfDue(at now: MonotonicTime) {
         guard let due = nextFrameDue, !(now < due) else { return }
-        let milestones = presentation.advance(to: now)
+        let milestones = controller.advance(to: now)
         renderFrame(at: now)
-        nextFrameDue = presentation.isAnimating
-            ? context.pacer.nextFrame(after: now, origin: frameOrigin)
+        nextFrameDue = controller.isAnimating
+            ? context.pacer.nextFrame(after: now, origin: controller.frameOrigin)
             : nil
-        for milestone in milestones { onMilestone?(milestone) }
+        for milestone in milestones { controller.onMilestone?(milestone) }
     }
 
     private func renderFrame(at now: MonotonicTime) {
-        guard let frame = presentation.frame(at: now) else {
+        guard let frame = controller.frame(at: now) else {
             tearDown()
             return
         }
         // Values were validated in presentTopBanner; the compact variant may change with RandR,
         // but its font and colours were validated there too.
-        guard var new = try? look(for: effective(frame.appearance)) else { return }
-        var old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
+        guard var new = try? look(for: frame.appearance) else { return }
+        var old = frame.fadingFrom.flatMap { try? look(for: $0) }
         let reserved = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
         let panelInset = BannerLayout.panelInset(of: monitor, panels: context.topPanels, placement: placement, bannerHeight: reserved)
         let sides = BannerLayout.sideInsets(
@@ -289,10 +176,9 @@ public final class BannerHost: BannerBackendHost {
             // Side panels came, went or changed: the text is fitted and centred again for the
             // banner's new width (its height does not depend on the width).
             bannerWidth = width
-            looks.removeAll()
-            guard let fitted = try? look(for: effective(frame.appearance)) else { return }
+            guard let fitted = try? look(for: frame.appearance) else { return }
             new = fitted
-            old = frame.fadingFrom.flatMap { try? look(for: effective($0)) }
+            old = frame.fadingFrom.flatMap { try? look(for: $0) }
         }
         let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
 
@@ -331,7 +217,7 @@ public final class BannerHost: BannerBackendHost {
                 visibleHeight: clipsAtEdge ? placement.visibleHeight : height, radius: radius)
             : nil
         banner.place(on: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge, outline: outline)
-        guard let onFrame else { return }
+        guard let onFrame = controller.onFrame else { return }
         context.connection.sync()
         onFrame(RenderedFrame(
             time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset,
@@ -385,7 +271,7 @@ public final class BannerHost: BannerBackendHost {
     /// Ends the presentation at once (display closing, monitor gone).
     func close() {
         tearDown()
-        presentation = BannerPresentation(timing: presentation.timing)
+        controller.end()
         nextFrameDue = nil
     }
 
@@ -395,12 +281,12 @@ public final class BannerHost: BannerBackendHost {
         guard new.geometry != monitor || new.isPrimary != isPrimary else { return }
         monitor = new.geometry
         isPrimary = new.isPrimary
-        looks.removeAll()
+        controller.forgetLooks()
         requestFrame()
     }
 
     func scaleChanged() {
-        looks.removeAll()
+        controller.forgetLooks()
         requestFrame()
     }
 
@@ -446,20 +332,19 @@ public final class BannerHost: BannerBackendHost {
         window == bannerWindow?.window || window == reservation?.window
     }
 
-    // MARK: Looks: an appearance resolved against this monitor and display
-
-    private func effective(_ appearance: TopBannerAppearance) -> TopBannerAppearance {
-        CompactRule.effectiveAppearance(appearance, on: monitor, policy: compactPolicy)
-    }
-
+    /// `appearance` as this monitor shows it, laid out.
     private func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
-        // The bar's position is drawn frame by frame: one look serves every progress value.
-        var key = appearance
-        if key.progress != nil { key.progress = 0 }
-        if let cached = looks[key] { return cached }
-        let look = try Look(appearance, bannerWidth: bannerWidth, resources: context)
-        if looks.count > 16 { looks.removeAll() }
-        looks[key] = look
-        return look
+        try controller.look(for: controller.effective(appearance))
     }
+}
+
+// MARK: The surface the controller draws on
+
+extension BannerHost: BannerSurface {
+    public var compactGeometry: MonitorGeometry { monitor }
+    public var lookResources: any LookResources { context }
+    public var lookWidth: Int { bannerWidth }
+    public var frameSlot: Double { context.pacer.interval }
+    public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { context.withLoadedIcon(appearance) }
+    public func frameNeeded() { requestFrame() }
 }

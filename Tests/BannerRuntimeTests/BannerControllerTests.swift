@@ -1,0 +1,145 @@
+// The banner controller both backends share, driven like swift-nio's EmbeddedEventLoop: on a
+// clock the test moves by hand, through a fake surface that records what the controller asks
+// of it (real fonts and colours from the runtime, nothing of a display server). What a user
+// would see is asserted as frames, milestones and dismissal reasons.
+
+import BannerCore
+import BannerRuntime
+import Testing
+
+/// A clock that moves only when the test says so.
+final class TestClock {
+    var now = MonotonicTime(seconds: 100)
+    func advance(by seconds: Double) { now = now + seconds }
+}
+
+/// One monitor's surface, as a backend's host would give it: 1280×800 at 96 DPI.
+final class FakeSurface: BannerSurface {
+    let resources = FakeResources()
+    var compactGeometry = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+    var lookWidth = 1280
+    var frameSlot: Double { 1.0 / 60 }
+    var lookResources: any LookResources { resources }
+    private(set) var framesNeeded = 0
+    func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { appearance }
+    func frameNeeded() { framesNeeded += 1 }
+}
+
+final class FakeResources: LookResources {
+    let pixelsPerPoint = 1.0
+    let fonts = FontLibrary(opener: FreeTypeFontOpener())
+    let icons = IconLibrary(searchPath: .processDefault)
+    func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
+        switch colour.value {
+        case .rgba(let rgba): return rgba
+        case .x11Name(let name): throw .colour(name)
+        }
+    }
+}
+
+@Suite("The banner controller, on a test clock")
+struct BannerControllerTests {
+    let clock = TestClock()
+    let surface = FakeSurface()
+    let controller: BannerController
+
+    init() {
+        controller = BannerController(surface: surface, timing: .standard, clock: { [clock] in clock.now })
+        controller.compactPolicy = .never
+    }
+
+    func appearance(_ title: String, close: Bool = true, action: String? = nil) throws -> TopBannerAppearance {
+        let builder = TopBannerConfigBuilder().title(title).closeButton(close)
+        if let action { builder.action(action) { } }
+        return try builder.build()
+    }
+
+    @Test func aBannerSlidesInOverTheSlideDurationAndOutAgain() throws {
+        #expect(try controller.present(appearance("No Internet Connection")))
+        #expect(surface.framesNeeded >= 1)
+        #expect(controller.phase == .presenting)
+        let start = controller.frameOrigin
+        #expect(controller.advance(to: start).isEmpty)
+        #expect(controller.frame(at: start)?.reveal == 0)
+        #expect(controller.advance(to: start + 0.25) == [.presentationFinished])
+        #expect(controller.phase == .presented)
+        #expect(controller.frame(at: start + 0.25)?.reveal == 1)
+
+        clock.advance(by: 5)
+        controller.dismiss()
+        #expect(controller.phase == .dismissing)
+        #expect(controller.advance(to: clock.now + 0.25) == [.dismissalFinished])
+        #expect(controller.frame(at: clock.now + 0.25) == nil)
+        #expect(!controller.isBannerPresented)
+    }
+
+    @Test func theSameLookTwiceDrawsNothingNew() throws {
+        #expect(try controller.present(appearance("Back Online")))
+        let asked = surface.framesNeeded
+        #expect(try !controller.present(appearance("Back Online")))
+        #expect(surface.framesNeeded == asked)
+    }
+
+    @Test func aBadColourLeavesTheBannerAndItsHandlersAsTheyWere() throws {
+        var ran = false
+        let first = TopBannerConfigBuilder().title("Upload").action("Pause") { ran = true }
+        try controller.present(first.build(), actions: first.actionHandlers)
+        var bad = try appearance("Other")
+        bad.backgroundColor = try BannerColor(parsing: "nosuchcolour")
+        #expect(throws: BannerValueError.self) { try controller.present(bad) }
+        #expect(controller.appearance?.title == "Upload")
+        #expect(controller.activate(.action))
+        #expect(ran)
+    }
+
+    @Test func activateDoesWhatTheClickWouldAndSaysWhy() throws {
+        var reasons: [BannerDismissReason] = []
+        controller.onDismiss = { reasons.append($0) }
+        try controller.present(appearance("Call in progress", close: false))
+        // No ✕ and no action button: nothing to press.
+        #expect(!controller.activate(.closed))
+        #expect(!controller.activate(.action))
+        #expect(controller.phase == .presenting)
+        #expect(controller.activate(.clicked))
+        #expect(reasons == [.clicked])
+        #expect(controller.phase == .dismissing)
+        // Already going: a second press changes nothing.
+        #expect(!controller.activate(.clicked))
+        #expect(reasons == [.clicked])
+    }
+
+    @Test func aClickOnTheBannerDismissesItAndAWheelUpSwipesItAway() throws {
+        var reasons: [BannerDismissReason] = []
+        controller.onDismiss = { reasons.append($0) }
+        try controller.present(appearance("No Internet Connection", close: false))
+        controller.pointerButton(.primary, pressed: true, x: 300, y: 20)
+        controller.pointerButton(.primary, pressed: false, x: 300, y: 20)
+        #expect(reasons == [.clicked])
+
+        clock.advance(by: 1)
+        try controller.present(appearance("Again", close: false))
+        controller.pointerButton(.wheelUp, pressed: true, x: 300, y: 20)
+        #expect(reasons == [.clicked, .swiped])
+    }
+
+    @Test func looksAreLaidOutAgainForANewWidth() throws {
+        let look = try controller.look(for: appearance("A title"))
+        #expect(try controller.look(for: appearance("A title")).hitAreas == look.hitAreas)
+        surface.lookWidth = 640
+        let narrow = try controller.look(for: appearance("A title"))
+        #expect(narrow.hitAreas != look.hitAreas)
+    }
+
+    @Test func theCompactRuleFollowsTheSurfacesMonitor() throws {
+        controller.compactPolicy = .auto
+        let title = try appearance("No Internet Connection")
+        let landscape = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
+        let portrait = MonitorGeometry(x: 0, y: 0, width: 800, height: 1280)
+        surface.compactGeometry = landscape
+        #expect(controller.isCompact)
+        #expect(controller.effective(title) == title.compact)
+        surface.compactGeometry = portrait
+        #expect(!controller.isCompact)
+        #expect(controller.effective(title) == title)
+    }
+}
