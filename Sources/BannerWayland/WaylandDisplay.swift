@@ -39,7 +39,7 @@ public final class WaylandDisplay: BannerBackend {
     }
     let timing: BannerTiming
     /// The banner of `presentTopBannerOnEveryMonitor`, which outputs added later get too.
-    private var everyMonitorBanner: TopBannerAppearance?
+    private var everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     private var watch: EventLoop.Token?
     private var closed = false
@@ -58,15 +58,7 @@ public final class WaylandDisplay: BannerBackend {
             let host = WaylandHost(output: output, display: self)
             let model = hosts.first
             hosts.append(host)
-            if let everyMonitorBanner, hosts.contains(where: { $0.isBannerPresented && $0.phase != .dismissing }) {
-                if let model {
-                    host.compactPolicy = model.compactPolicy
-                    host.placement = model.placement
-                    host.fullscreenPolicy = model.fullscreenPolicy
-                }
-                // Its values were checked when it was first presented.
-                _ = try? host.presentTopBanner(everyMonitorBanner)
-            }
+            everyMonitorBanner.monitorsAdded([host], among: hosts, model: model)
             onMonitorsChanged?()
         }
         connection.onOutputRemoved = { [weak self] output in
@@ -107,14 +99,11 @@ public final class WaylandDisplay: BannerBackend {
     public var preferredHost: WaylandHost? { hosts.first }
 
     public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        try check(appearance)
-        for host in hosts { try host.presentTopBanner(appearance) }
-        everyMonitorBanner = appearance
+        try everyMonitorBanner.present(appearance, on: hosts, check: check)
     }
 
     public func dismissTopBannerOnEveryMonitor() {
-        everyMonitorBanner = nil
-        for host in hosts { host.dismissTopBanner() }
+        everyMonitorBanner.dismiss(on: hosts)
     }
 
     /// Ends every presentation at once and closes the connection.

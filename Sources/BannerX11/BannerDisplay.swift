@@ -84,7 +84,7 @@ public final class BannerDisplay: BannerBackend {
     private var panelsChanged = false
     private var closed = false
     /// The banner of `presentTopBannerOnEveryMonitor`, which monitors added later get too.
-    private var everyMonitorBanner: TopBannerAppearance?
+    private var everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     /// Extension names by major opcode, looked up the first time an extension request fails.
     private var extensionNames: [UInt8: String]?
@@ -135,16 +135,13 @@ public final class BannerDisplay: BannerBackend {
     /// removed takes its banner and reservation with it, like any host's. Throws, before any
     /// monitor changes, when a value cannot be used.
     public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        try check(appearance)
-        for host in hosts { try host.presentTopBanner(appearance) }
-        everyMonitorBanner = appearance
+        try everyMonitorBanner.present(appearance, on: hosts, check: check)
     }
 
     /// Slides the banner of ``presentTopBannerOnEveryMonitor(_:)`` out on every monitor; a
     /// monitor added later does not get it.
     public func dismissTopBannerOnEveryMonitor() {
-        everyMonitorBanner = nil
-        for host in hosts { host.dismissTopBanner() }
+        everyMonitorBanner.dismiss(on: hosts)
     }
 
     /// Serves the loop until no banner is moving (or `timeout` passes); returns whether it settled.
@@ -362,21 +359,8 @@ public final class BannerDisplay: BannerBackend {
         }
         for host in hosts where !kept.contains(where: { $0 === host }) { host.close() }
         let previous = kept.filter { host in !added.contains { $0 === host } }
-        let model = previous.first(where: \.isPrimary) ?? previous.first
         hosts = kept
-        guard let everyMonitorBanner, hosts.contains(where: { $0.isBannerPresented && $0.phase != .dismissing }) else {
-            everyMonitorBanner = nil
-            return
-        }
-        for host in added {
-            if let model {
-                host.compactPolicy = model.compactPolicy
-                host.placement = model.placement
-                host.fullscreenPolicy = model.fullscreenPolicy
-            }
-            // Its values were checked when it was first presented.
-            _ = try? host.presentTopBanner(everyMonitorBanner)
-        }
+        everyMonitorBanner.monitorsAdded(added, among: hosts, model: previous.first(where: \.isPrimary) ?? previous.first)
     }
 
     /// Every top panel the banners sit under: other clients' struts, and a shell's own bar

@@ -74,8 +74,10 @@ extension WindowBannerCLITests {
                 // (scripts/check-leftovers.sh): the owner the script starts must carry it.
                 var environment = ["env", "-i"] + (Subprocess.runMarker.map { [$0] } ?? [])
                 if let connectivity { environment.append("CONNECTIVITY_STATE=\(connectivity)") }
-                let inside = "mount --bind \(stubs) /usr/local/bin && mount --bind \(run) /run && exec "
-                    + (environment + [script, interface, event]).joined(separator: " ")
+                // Quoted: the checkout's path may hold a space.
+                func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+                let inside = "mount --bind \(quoted(stubs)) /usr/local/bin && mount --bind \(quoted(run)) /run && exec "
+                    + (environment + [script, interface, event]).map(quoted).joined(separator: " ")
                 let process = try Subprocess(executable: "/usr/bin/unshare", arguments: ["--mount", "--propagation", "private", "/bin/sh", "-c", inside])
                 let status = process.waitForExit(timeout: 30)
                 #expect(process.standardError == "", "\(process.standardError)")

@@ -1,0 +1,51 @@
+// The banner of `presentTopBannerOnEveryMonitor` (`--monitor all`), once for every backend: on
+// every monitor now, and on each monitor plugged in while it shows, which slides it in with its
+// own reservation and the others' policies. A monitor unplugged takes its banner with it, as
+// any host does.
+
+import BannerCore
+
+/// What a display remembers of the banner it shows on every monitor.
+public struct EveryMonitorBanner {
+    /// The banner shown on every monitor; nil when there is none.
+    public private(set) var appearance: TopBannerAppearance?
+
+    public init() {}
+
+    /// Presents (or updates in place) `appearance` on each of `hosts`, and remembers it for the
+    /// monitors added later. `check` throws, before any monitor changes, for a value that
+    /// cannot be used.
+    public mutating func present<Host: BannerBackendHost>(
+        _ appearance: TopBannerAppearance, on hosts: [Host], check: (TopBannerAppearance) throws(BannerValueError) -> Void
+    ) throws(BannerValueError) {
+        try check(appearance)
+        for host in hosts { try host.presentTopBanner(appearance) }
+        self.appearance = appearance
+    }
+
+    /// Slides it out on each of `hosts`; a monitor added later does not get it.
+    public mutating func dismiss<Host: BannerBackendHost>(on hosts: [Host]) {
+        appearance = nil
+        for host in hosts { host.dismissTopBanner() }
+    }
+
+    /// Monitors were added (`added`, among `hosts`): while the banner still shows on one of the
+    /// others, each new one gets it, with the policies of `model` (the primary or first of the
+    /// others). Once it shows nowhere, it is forgotten.
+    public mutating func monitorsAdded<Host: BannerBackendHost>(_ added: [Host], among hosts: [Host], model: Host?) {
+        guard let appearance,
+              hosts.contains(where: { host in !added.contains { $0 === host } && host.isBannerPresented && host.phase != .dismissing }) else {
+            self.appearance = nil
+            return
+        }
+        for host in added {
+            if let model {
+                host.compactPolicy = model.compactPolicy
+                host.placement = model.placement
+                host.fullscreenPolicy = model.fullscreenPolicy
+            }
+            // Its values were checked when it was first presented.
+            _ = try? host.presentTopBanner(appearance)
+        }
+    }
+}
