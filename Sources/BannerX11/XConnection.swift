@@ -288,28 +288,3 @@ final class XConnection {
         return RGBA(red: Double(exact.red) / 65535, green: Double(exact.green) / 65535, blue: Double(exact.blue) / 65535)
     }
 }
-
-/// A connection kept only to learn when its display goes away. A process whose banners live on
-/// a display without drawing there itself (`window-banner monitor`) ends with that display,
-/// exactly like one that draws: Xlib's lost-connection path ends the process with code 69.
-public final class DisplayWatch {
-    private let connection: XConnection
-
-    /// Opens `name` (nil: `$DISPLAY`).
-    public init(name: String?) throws(BannerDisplayError) {
-        connection = try XConnection(name: name)
-    }
-
-    deinit { connection.close() }
-
-    /// Becomes readable when the server sends something, or hangs up.
-    public var fileDescriptor: Int32 { connection.fileDescriptor }
-
-    /// Reads what the server sent; if the connection is gone, the process ends here (code 69).
-    public func service() {
-        while XPending(connection.display) > 0 {
-            var event = XEvent()
-            XNextEvent(connection.display, &event)
-        }
-    }
-}

@@ -371,6 +371,9 @@ public struct OwnerError: Codable, Sendable, Equatable {
         case `protocol`
         /// Too many clients at once; try again: exit 75.
         case busy
+        /// The owner's display went away (the owner is ending): exit 69. Sent to the clients
+        /// waiting on a banner (`show --wait`, the network monitor).
+        case displayLost = "display-lost"
         /// A `show-arguments` request the client must carry out itself (`--help`, another
         /// display): it parses the arguments and sends a `show`.
         case redirect

@@ -157,6 +157,7 @@ package struct OwnerClient {
         case .config: ExitStatus.config
         case .version, .protocol, .redirect: ExitStatus.protocolMismatch
         case .busy: ExitStatus.unreachable
+        case .displayLost: ExitStatus.displayUnavailable
         }
         return CommandFailure(error.message, code: code)
     }

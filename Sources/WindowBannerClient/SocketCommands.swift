@@ -147,7 +147,9 @@ package struct ShowCommand: ParsableCommand {
         }
         guard wait else { return 0 }
         let keepalive = exchange.response.shown?.keepalive != nil
-        guard let ended = try exchange.next(keepalive: keepalive, while: "while show --wait waited for the banner to end")?.ended else {
+        let next = try exchange.next(keepalive: keepalive, while: "while show --wait waited for the banner to end")
+        if let error = next?.error { throw OwnerClient.failure(error) }
+        guard let ended = next?.ended else {
             throw CommandFailure("the owner went away before the banner ended", code: ExitStatus.unreachable)
         }
         print(ended.rawValue)

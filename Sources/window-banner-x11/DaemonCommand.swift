@@ -112,6 +112,7 @@ struct DaemonCommand: ParsableCommand {
         let listener = try UnixSocket.listen(at: paths.socket)
         DisplayLoss.removeOnExit(paths.socket)
         let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: log.warning)
+        DisplayLoss.beforeEnding { reason in owner.displayLost(reason) }
         if let startupConfig { owner.remember(startupConfig) }
         owner.endsWhenItsFirstRequestIsRefused = readyFD != nil
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {

@@ -5,8 +5,9 @@
 // NetworkPath's rtnetlink monitor says whether there is a route, BannerCore's
 // ConnectivityCheck rules turn route + source into offline / portal / online, its
 // ConnectivityBannerPolicy decides which banner shows and when the "Back Online" one goes, and
-// the display's owner process shows them — the monitor holds no X connection, so its banners
-// queue, replace and report like any `show --id window-banner-monitor`. One poll loop serves
+// the display's owner process shows them — the monitor holds no display connection, so its
+// banners queue, replace and report like any `show --id window-banner-monitor`, and it ends
+// with the display when the owner says the display went away (while a banner of ours is up). One poll loop serves
 // the netlink socket, the bus, the check's sockets and timer, the timers, signals, and the owner
 // connection that says when someone else took our banner away. Nothing is polled.
 // Start reading at `MonitorCommand.run()`, then `NetworkBannerMonitor.networkChanged(to:)`.
@@ -14,7 +15,6 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
-import BannerX11
 import BannerRuntime
 import Glibc
 import NetworkManagerBus
@@ -363,9 +363,6 @@ final class NetworkBannerMonitor {
     private var networkTimer: EventLoop.Token?
     private var hideTimer: EventLoop.Token?
     private var exitStatus: Int32?
-    /// The banners' display, watched so the monitor ends with it (code 69) like any program
-    /// showing something there; opened again at each banner while the display is unreachable.
-    private var display: DisplayWatch?
 
     /// Our banner on screen, and the `show --wait` connection on which the owner will say when
     /// it ends, so a banner someone else dismissed is not "restored" later.
@@ -405,7 +402,6 @@ final class NetworkBannerMonitor {
         loop.watch(fd: signals.readEnd) { [unowned self] in
             if let number = signals.drain().first { stop(status: 0, reason: "stopped (\(Self.signalName(number)))") }
         }
-        watchDisplay()
         route = network.currentStatus
         logRoute(network.currentStatus)
         if let initial { reported(initial) }
@@ -690,12 +686,6 @@ final class NetworkBannerMonitor {
         }
     }
 
-    private func watchDisplay() {
-        guard display == nil, let watch = try? DisplayWatch(name: owner.paths.display) else { return }
-        display = watch
-        loop.watch(fd: watch.fileDescriptor) { watch.service() }
-    }
-
     /// Shows `banner` in place of ours (same id: a cross-fade when one is visible); a click on
     /// it runs `onClick` in the monitor's environment and directory (the session's user runs
     /// the owner, and so the command). A banner that cannot be shown counts as not on screen,
@@ -707,7 +697,6 @@ final class NetworkBannerMonitor {
             request.environment = processEnvironment()
             request.directory = currentDirectory()
         }
-        watchDisplay()
         let previous = onScreen?.banner
         // Replacing our own banner is no news: stop listening for its end first.
         forgetOnScreen()
@@ -767,7 +756,10 @@ final class NetworkBannerMonitor {
                     onScreen = current
                     return
                 }
-                ended = (try? OwnerClient.decode(body))?.ended
+                let response = try? OwnerClient.decode(body)
+                // The owner's display went away: the monitor ends with it, as the owner does.
+                if let error = response?.error, error.kind == .displayLost { DisplayLoss.end(error.message) }
+                ended = response?.ended
             } catch {
                 // An unreadable stream says nothing more about our banner: count it as gone.
             }

@@ -213,6 +213,17 @@ final class Owner<Backend: BannerBackend> {
         return Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.protocol, message))))
     }
 
+    /// The display went away and the process is ending: every client waiting on a banner hears
+    /// why in one last frame, so `show --wait` and the network monitor end with 69 as the owner
+    /// does (DisplayLoss calls this). `status --follow` hears the owner go, as at any exit, and
+    /// waits for the next one.
+    func displayLost(_ reason: String) {
+        let last = frame(OwnerResponse(error: OwnerError(.displayLost, reason)))
+        for client in clients.values where client.waitingFor != nil {
+            _ = UnixSocket.send(last, to: client.fd)
+        }
+    }
+
     private func drop(_ id: Int) {
         guard let client = clients.removeValue(forKey: id) else { return }
         if let watch = client.watch { banners.loop.cancel(watch) }

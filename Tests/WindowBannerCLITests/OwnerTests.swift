@@ -243,12 +243,17 @@ extension WindowBannerCLITests {
             let owner = try OwnerFixture()
             try owner.show(["--title", "T"])
             let pid = try #require(owner.ownerProcesses().first)
+            // A script waiting on its banner hears why it will never end, and ends with 69 too.
+            let waiting = try owner.fixture.launch(["show", "--wait", "--sticky", "--id", "waiting", "--title", "Waiting"])
+            #expect(owner.observer.wait(timeout: 15) { (try? owner.status())?.title == "Waiting" })
             let socketPath = owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).sock"
             #expect(FileManager.default.fileExists(atPath: socketPath))
             owner.observer.close()
             owner.fixture.desktop.stop()
             #expect(owner.waitForExit(of: pid, timeout: 2))
             #expect(!FileManager.default.fileExists(atPath: socketPath))
+            #expect(waiting.waitForExit(timeout: 10) == 69)
+            #expect(waiting.standardError == "window-banner: lost the connection to the X display\n", "\(waiting.standardError)")
             let log = try String(contentsOfFile: owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).log", encoding: .utf8)
             #expect(log.contains("lost the connection to the X display"))
         }

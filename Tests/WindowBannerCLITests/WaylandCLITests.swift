@@ -179,6 +179,12 @@ struct WaylandCLITests {
         let shown = try session.run(["show", "--title", "Owner's banner", "--sticky"])
         #expect(shown.status == 0, "\(shown.error)")
         let owner = try #require(session.owners().first)
+        let waiting = try Subprocess(
+            executable: windowBannerExecutable(), arguments: ["show", "--wait", "--sticky", "--id", "waiting", "--title", "Waiting"],
+            environment: session.environment)
+        let asked = monotonicSeconds() + 15
+        while try session.run(["status", "--format", "{title}"]).output != "Waiting\n", monotonicSeconds() < asked { poll(nil, 0, 20) }
+        #expect(try session.run(["status", "--format", "{title}"]).output == "Waiting\n")
         let socket = try #require(try FileManager.default.contentsOfDirectory(atPath: session.runtimeDirectory + "/window-banner")
             .first { $0.hasSuffix(".sock") }.map { session.runtimeDirectory + "/window-banner/" + $0 })
         // The command writes its pid in its own time; nothing announces it, so look every 10 ms (bounded).
@@ -198,6 +204,9 @@ struct WaylandCLITests {
         #expect(kill(child, 0) != 0, "the command was left running")
         #expect(kill(owner, 0) != 0, "the owner was left running")
         #expect(access(socket, F_OK) != 0, "the owner's socket was left behind")
+        // A script waiting on its banner hears it from the owner, and ends with 69 too.
+        #expect(waiting.waitForExit(timeout: 10) == 69)
+        #expect(waiting.standardError.hasPrefix("window-banner: lost the connection to the Wayland compositor"), "\(waiting.standardError)")
     }
 
     /// A banner asked for on one output moves to the other when its output is unplugged (a
