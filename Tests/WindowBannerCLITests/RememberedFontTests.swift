@@ -57,9 +57,12 @@ extension WindowBannerCLITests {
             #expect(owner.fixture.waitForRestoredDesktop())
         }
 
-        /// The files the owner has remembered its fonts in: it does so before it sleeps once its
-        /// banner is in, so once it has answered a request after that, they are all written.
+        /// The files the owner has remembered its fonts in. It writes them once its banner has
+        /// stopped moving, which a screenshot cannot tell from a slide the machine stalled
+        /// (fontconfig's start-up shares the cores with it): await the title's and the
+        /// subtitle's at least, then a request answered after them, when all are written.
         static func awaitMemory(_ owner: OwnerFixture) throws -> [String] {
+            #expect(owner.observer.wait(timeout: 20) { memory(owner).count >= 2 }, "\(memory(owner))")
             _ = try owner.status()
             return memory(owner)
         }
@@ -68,8 +71,9 @@ extension WindowBannerCLITests {
         /// remembered its fonts in.
         static func firstOwner(_ owner: OwnerFixture) throws -> (banner: Screenshot, memory: [String]) {
             try owner.show(title)
-            let banner = try settledBanner(owner)
+            // The memory is written once the banner stopped moving: only then is it settled.
             let files = try awaitMemory(owner)
+            let banner = try settledBanner(owner)
             try quit(owner)
             return (banner, files)
         }
@@ -77,10 +81,10 @@ extension WindowBannerCLITests {
         @Test func aSecondOwnerDrawsTheRememberedFontsAsTheFirstDrewFontconfigs() throws {
             let owner = try OwnerFixture()
             try owner.show(Self.title)
+            let files = try Self.awaitMemory(owner)
             let first = try Self.settledBanner(owner)
             // Title and subtitle (and their sizes in the other layout): a file per request, each
             // naming the font file it matched.
-            let files = try Self.awaitMemory(owner)
             #expect(files.count >= 2, "\(files)")
             for file in files {
                 let fields = try Self.fields(file)
