@@ -81,13 +81,15 @@ struct DaemonCommand: ParsableCommand {
         try takeOwnerLock(paths)
         let log = OwnerLog(path: paths.log)
         if OwnerPaths.isWayland(paths.display) {
-            let banners: WaylandDisplay
-            do {
-                banners = try WaylandDisplay(name: paths.display)
-            } catch {
-                throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
+            switch try openWaylandSession(paths.display) {
+            case .layerShell(let banners):
+                try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
+            case .xwayland(let banners, let notice):
+                // GNOME's Wayland session: the owner of the Wayland display draws through
+                // Xwayland, and the first `show` tells its caller so.
+                logProtocolErrors(of: banners, to: log)
+                try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig, notice: notice)
             }
-            try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
         } else {
             let banners: BannerDisplay
             do {
@@ -95,23 +97,30 @@ struct DaemonCommand: ParsableCommand {
             } catch {
                 throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
             }
-            banners.onProtocolError = { error, dropped in
-                log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (a burst is logged as its first \(XProtocolError.reportedOneByOne) and a count)")
-            }
+            logProtocolErrors(of: banners, to: log)
             try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
         }
     }
 
-    /// Serves `banners` until the owner finishes: the socket, the signals, the ready line.
+    private func logProtocolErrors(of banners: BannerDisplay, to log: OwnerLog) {
+        banners.onProtocolError = { error, dropped in
+            log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (a burst is logged as its first \(XProtocolError.reportedOneByOne) and a count)")
+        }
+    }
+
+    /// Serves `banners` until the owner finishes: the socket, the signals, the ready line;
+    /// `notice`, a line on how it draws, is logged and told to the first `show`.
     private func serve<Backend: BannerBackend>(
-        _ banners: Backend, paths: OwnerPaths, log: OwnerLog, idleSeconds: Double, startupConfig: StartupConfig?
+        _ banners: Backend, paths: OwnerPaths, log: OwnerLog, idleSeconds: Double, startupConfig: StartupConfig?, notice: String? = nil
     ) throws(CommandFailure) {
         log.write("owner started for \(paths.display) (pid \(getpid()))")
+        if let notice { log.warning(notice) }
         banners.onWarning = log.warning
         banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
         let listener = try UnixSocket.listen(at: paths.socket)
         DisplayLoss.removeOnExit(paths.socket)
         let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: log.warning)
+        owner.notice = notice
         DisplayLoss.beforeEnding { reason in owner.displayLost(reason) }
         if let startupConfig { owner.remember(startupConfig) }
         owner.endsWhenItsFirstRequestIsRefused = readyFD != nil

@@ -70,6 +70,10 @@ final class Owner<Backend: BannerBackend> {
     private var requestsHandled = 0
     private var refusedARequest = false
 
+    /// A line on how this owner draws that its first `show` passes on as a warning (GNOME's
+    /// Wayland session drawn through Xwayland); nil once told.
+    var notice: String?
+
     init(banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
         self.banners = banners
         self.paths = paths
@@ -452,6 +456,10 @@ final class Owner<Backend: BannerBackend> {
         } else {
             let position = placements.compactMap { if case .queued(let position) = $0 { position } else { nil } }.max()
             shown = ShownReply(state: .queued, position: position, monitors: names, wait: request.wait ? true : nil, keepalive: keepalive)
+        }
+        if let notice {
+            warnings.insert(notice, at: 0)
+            self.notice = nil
         }
         let response = OwnerResponse(shown: shown, warnings: warnings.isEmpty ? nil : warnings)
         if drawing.isEmpty {

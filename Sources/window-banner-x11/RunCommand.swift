@@ -62,7 +62,19 @@ struct RunCommand: ParsableCommand {
 
         let name = display ?? OwnerPaths.sessionDisplay(environment)
         if let name, OwnerPaths.isWayland(name) {
-            try show(look, on: try openWaylandBannerDisplay(name), policy: policy, placement: placement, fullscreen: fullscreen, duration: duration)
+            let session: WaylandSessionBackend
+            do { session = try openWaylandSession(name) } catch { throw error.exit }
+            switch session {
+            case .layerShell(let banners):
+                banners.onWarning = Terminal.warning
+                banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
+                try show(look, on: banners, policy: policy, placement: placement, fullscreen: fullscreen, duration: duration)
+            case .xwayland(let banners, let notice):
+                Terminal.warning(notice)
+                banners.onWarning = Terminal.warning
+                banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
+                try show(look, on: banners, policy: policy, placement: placement, fullscreen: fullscreen, duration: duration)
+            }
         } else {
             try show(look, on: try openBannerDisplay(display), policy: policy, placement: placement, fullscreen: fullscreen, duration: duration)
         }

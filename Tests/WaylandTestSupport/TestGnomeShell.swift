@@ -1,0 +1,158 @@
+// A private GNOME on Wayland for one test: Debian's real gnome-shell, headless with a virtual
+// monitor, as the unprivileged user TestSway uses (its runtime directory, HOME and buses are its
+// own), on a private session bus and a second private bus standing in for the system bus (the
+// shell asks that one for logind and dies without it). It starts its Xwayland at once; what the
+// shell reserves shows in Mutter's work area on that Xwayland (`_GTK_WORKAREAS_D0`), which is
+// read back with xprop. Everything (shell, Xwayland, buses) is one process group, killed whole.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+
+public final class TestGnomeShell {
+    /// The directory holding the runtime directory, HOME and the start-up script.
+    public let directory: String
+    /// `XDG_RUNTIME_DIR` of the shell and its clients.
+    public let runtimeDirectory: String
+    /// `WAYLAND_DISPLAY` of the session (a socket in `runtimeDirectory`).
+    public let waylandDisplay = "wb-gnome"
+    /// The session's Xwayland (`:N`), and the cookie file its clients need.
+    public private(set) var xDisplay = ""
+    public private(set) var xAuthority = ""
+    private let shell: Subprocess
+
+    /// Starts the shell with a `width`×`height` virtual monitor; waits until its Wayland socket,
+    /// its Xwayland and its top bar (in the work area) are there.
+    public init(width: Int = 1280, height: Int = 800) throws {
+        var template = Array("/tmp/window-banner-gnome-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        directory = String(cString: made)
+        runtimeDirectory = directory + "/run"
+        mkdir(runtimeDirectory, 0o700)
+        mkdir(directory + "/home", 0o700)
+        chmod(directory, 0o755)
+        let script = """
+            dbus-daemon --session --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
+            dbus-daemon --session --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/system-bus" &
+            until [ -s "$XDG_RUNTIME_DIR/session-bus" ] && [ -s "$XDG_RUNTIME_DIR/system-bus" ]; do sleep 0.05; done
+            export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/session-bus")"
+            export DBUS_SYSTEM_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/system-bus")"
+            exec gnome-shell --headless --wayland --virtual-monitor \(width)x\(height) --wayland-display \(waylandDisplay)
+            """
+        try TestSway.write(script, to: directory + "/session")
+        if geteuid() == 0 {
+            for path in [directory, runtimeDirectory, directory + "/home"] {
+                chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
+            }
+        }
+        shell = try TestSway.spawn(
+            ["/bin/sh", directory + "/session"], in: directory, runtime: runtimeDirectory,
+            extra: ["NO_AT_BRIDGE": "1", "XDG_SESSION_TYPE": "wayland"], log: directory + "/shell.log")
+        do {
+            try awaitStart()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    private var stopped = false
+
+    /// Kills the shell, its Xwayland and its buses.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        shell.killGroup()
+        _ = shell.waitForExit(timeout: 5)
+        // Xwayland killed with the shell leaves its socket and lock behind.
+        if xDisplay.hasPrefix(":") {
+            let number = xDisplay.dropFirst()
+            unlink("/tmp/.X11-unix/X\(number)")
+            unlink("/tmp/.X\(number)-lock")
+        }
+        _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
+    }
+
+    /// The environment of a client of this session: Wayland, and Xwayland beside it.
+    public var environment: [String: String] {
+        [
+            "PATH": "/usr/bin:/bin", "HOME": directory + "/home", "XDG_RUNTIME_DIR": runtimeDirectory,
+            "WAYLAND_DISPLAY": waylandDisplay, "DISPLAY": xDisplay, "XAUTHORITY": xAuthority, "LANG": "C.UTF-8",
+        ]
+    }
+
+    /// Runs `command` as the session's user (the user the shell runs as) in `environment`;
+    /// its exit status and output.
+    public func run(_ command: [String], environment: [String: String]? = nil, timeout: Double = 30) throws -> (status: Int32?, output: String, error: String) {
+        let asUser = geteuid() == 0
+            ? ["/usr/bin/setpriv", "--reuid=\(TestSway.unprivilegedUser)", "--regid=\(TestSway.unprivilegedUser)", "--clear-groups", "--"] : []
+        var variables = environment ?? self.environment
+        if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
+            variables[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
+        }
+        let argv = asUser + ["/usr/bin/env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command
+        let process = try Subprocess(executable: argv[0], arguments: Array(argv.dropFirst()), environment: [:])
+        process.closeStandardInput()
+        let status = process.waitForExit(timeout: timeout)
+        return (status, process.standardOutput, process.standardError)
+    }
+
+    /// Mutter's per-monitor work areas, as its Xwayland publishes them (empty until it does).
+    public func workAreas() -> [SwayRect] {
+        guard let result = try? run(["xprop", "-root", "-notype", "_GTK_WORKAREAS_D0"]), result.status == 0,
+              let values = result.output.split(separator: "=").last else { return [] }
+        let numbers = values.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return stride(from: 0, to: numbers.count - 3, by: 4).map {
+            SwayRect(x: numbers[$0], y: numbers[$0 + 1], width: numbers[$0 + 2], height: numbers[$0 + 3])
+        }
+    }
+
+    /// Waits (bounded, looking every 20 ms: nothing announces Mutter's work area to another
+    /// user's process) until `condition` holds for the work areas; the last ones read.
+    @discardableResult
+    public func awaitWorkAreas(timeout: Double = 20, _ condition: ([SwayRect]) -> Bool) -> [SwayRect] {
+        let deadline = monotonicSeconds() + timeout
+        var areas = workAreas()
+        while !condition(areas), monotonicSeconds() < deadline {
+            poll(nil, 0, 20)
+            areas = workAreas()
+        }
+        return areas
+    }
+
+    private func awaitStart() throws {
+        let deadline = monotonicSeconds() + 60
+        while monotonicSeconds() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+            if names.contains(waylandDisplay), let cookie = names.first(where: { $0.hasPrefix(".mutter-Xwaylandauth.") }),
+               let display = xwaylandDisplay() {
+                xAuthority = runtimeDirectory + "/" + cookie
+                xDisplay = display
+                // Its top bar in the work area: the shell is up.
+                if workAreas().first.map({ $0.y > 0 }) == true { return }
+            }
+            poll(nil, 0, 50)
+        }
+        throw TestFailure("gnome-shell did not start in 60 s: \(log)")
+    }
+
+    /// The display of the Xwayland the shell started (`:N` from its command line).
+    private func xwaylandDisplay() -> String? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard pid_t(entry) != nil,
+                  let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
+                  status.split(separator: "\n").contains(where: { $0 == "PPid:\t\(shell.pid)" }),
+                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if arguments.first?.hasSuffix("Xwayland") == true, let display = arguments.first(where: { $0.hasPrefix(":") }) { return display }
+        }
+        return nil
+    }
+
+    private var log: String {
+        ((try? String(contentsOfFile: directory + "/shell.log", encoding: .utf8)) ?? "").split(separator: "\n").suffix(8).joined(separator: "\n")
+    }
+}
