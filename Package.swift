@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "SDBus", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
@@ -158,15 +158,18 @@ let package = Package(
         // bus: loaded with dlopen on the first call (so an X11 owner with no accessibility bus
         // never maps it, nor the six libraries it needs); its header comes from libsystemd-dev.
         .target(name: "CSDBus"),
+        // One sd-bus connection and what every bus client needs of it: opening a bus, bounded
+        // waits, calls and properties, one error type, messages, a poll loop's view.
+        .target(name: "SDBus", dependencies: ["CSDBus"]),
         // NetworkManager's Connectivity property and its changes over the system bus, for
         // `monitor --connectivity networkmanager`.
-        .target(name: "NetworkManagerBus", dependencies: ["CSDBus"]),
+        .target(name: "NetworkManagerBus", dependencies: ["CSDBus", "SDBus"]),
         // logind's sessions and the user manager's environment, for commands that name no
         // display (cron, timers, ssh, root services); window-banner-x11 only, like CSDBus.
-        .target(name: "LoginSessions", dependencies: ["CSDBus"]),
+        .target(name: "LoginSessions", dependencies: ["CSDBus", "SDBus"]),
         // The owner as an AT-SPI application on the accessibility bus (sd-bus): each banner on
         // screen a notification a screen reader announces, its buttons push buttons it can press.
-        .target(name: "Accessibility", dependencies: ["CSDBus", "BannerCore"]),
+        .target(name: "Accessibility", dependencies: ["CSDBus", "SDBus", "BannerCore"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,

@@ -20,6 +20,7 @@
 import BannerCore
 import CSDBus
 import Glibc
+import SDBus
 
 /// The owner's banners on the accessibility bus.
 public final class AccessibleBanners {
@@ -50,7 +51,8 @@ public final class AccessibleBanners {
         case button(AccessibleButton, index: Int, of: AccessibleBanner)
     }
 
-    private let bus: OpaquePointer
+    private let connection: BusConnection
+    private var bus: OpaquePointer { connection.bus }
     private var slot: OpaquePointer?
     private let uniqueName: String
     private let applicationName: String
@@ -71,23 +73,16 @@ public final class AccessibleBanners {
     /// exists; nil (nothing registered, no bus besides the session bus asked) when none does, or
     /// when there is no session bus.
     public static func join(applicationName: String, version: String, locale: String) -> AccessibleBanners? {
-        guard let address = accessibilityBusAddress() else { return nil }
-        var opened: OpaquePointer?
-        guard sd_bus_new(&opened) >= 0, let bus = opened else { return nil }
-        var uniqueName: UnsafePointer<CChar>?
-        guard sd_bus_set_address(bus, address) >= 0, sd_bus_set_bus_client(bus, 1) >= 0, sd_bus_start(bus) >= 0,
-              sd_bus_get_unique_name(bus, &uniqueName) >= 0, let uniqueName else {
-            sd_bus_flush_close_unref(bus)
-            return nil
-        }
-        sd_bus_set_method_call_timeout(bus, callTimeout)
-        let banners = AccessibleBanners(bus: bus, uniqueName: String(cString: uniqueName), applicationName: applicationName, version: version, locale: locale)
+        guard let address = accessibilityBusAddress(),
+              let connection = try? BusConnection(address: address, callTimeout: callTimeout, waitingUntilReady: false, flushesOnClose: true),
+              let uniqueName = try? connection.uniqueName() else { return nil }
+        let banners = AccessibleBanners(connection: connection, uniqueName: uniqueName, applicationName: applicationName, version: version, locale: locale)
         guard banners.serve(), banners.embed() else { return nil }
         return banners
     }
 
-    private init(bus: OpaquePointer, uniqueName: String, applicationName: String, version: String, locale: String) {
-        self.bus = bus
+    private init(connection: BusConnection, uniqueName: String, applicationName: String, version: String, locale: String) {
+        self.connection = connection
         self.uniqueName = uniqueName
         self.applicationName = applicationName
         self.locale = locale
@@ -96,23 +91,15 @@ public final class AccessibleBanners {
 
     deinit {
         if let slot { sd_bus_slot_unref(slot) }
-        sd_bus_flush_close_unref(bus)
     }
 
     /// The accessibility bus's address from the session bus (`org.a11y.Bus.GetAddress`), asked
     /// only when `org.a11y.Bus` already has an owner: asking a name nobody owns would have the
     /// bus daemon start at-spi-bus-launcher for a desktop that runs no assistive technology.
     private static func accessibilityBusAddress() -> String? {
-        guard sessionBusExists() else { return nil }
-        var opened: OpaquePointer?
-        guard sd_bus_open_user(&opened) >= 0, let session = opened else { return nil }
-        defer { sd_bus_flush_close_unref(session) }
-        sd_bus_set_method_call_timeout(session, callTimeout)
-        guard let owned = call(session, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", argument: "org.a11y.Bus") else { return nil }
-        let running = (BusMessage(pointer: owned).readInt32("b") ?? 0) != 0
-        sd_bus_message_unref(owned)
-        guard running else { return nil }
-        guard let reply = call(session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress") else { return nil }
+        guard sessionBusExists(), let session = try? BusConnection.session(callTimeout: callTimeout),
+              (try? session.nameHasOwner("org.a11y.Bus")) == true,
+              let reply = try? session.call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress") else { return nil }
         defer { sd_bus_message_unref(reply) }
         return BusMessage(pointer: reply).readString().flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -123,19 +110,6 @@ public final class AccessibleBanners {
         if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return true }
         guard let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 else { return false }
         return access(String(cString: runtime) + "/bus", F_OK) == 0
-    }
-
-    /// A synchronous call with at most one string argument; the caller unrefs the reply.
-    private static func call(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String, argument: String? = nil) -> OpaquePointer? {
-        var created: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &created, destination, path, interface, member) >= 0, let message = created else { return nil }
-        defer { sd_bus_message_unref(message) }
-        if let argument { BusMessage(pointer: message).append(argument) }
-        var error = sd_bus_error()
-        defer { sd_bus_error_free(&error) }
-        var reply: OpaquePointer?
-        guard sd_bus_call(bus, message, 0, &error, &reply) >= 0 else { return nil }
-        return reply
     }
 
     /// Answers every call to a path below /org/a11y/atspi/accessible.
@@ -160,28 +134,20 @@ public final class AccessibleBanners {
 
     // MARK: The owner's loop
 
-    /// The connection's descriptor (`sd_bus_get_fd`), to poll for ``pollEvents``.
-    public var fileDescriptor: Int32 { sd_bus_get_fd(bus) }
+    /// The connection's descriptor, to poll for ``pollEvents``.
+    public var fileDescriptor: Int32 { connection.fileDescriptor }
 
-    /// What to poll the descriptor for now (`sd_bus_get_events`).
-    public var pollEvents: Int16 { Int16(truncatingIfNeeded: max(0, sd_bus_get_events(bus))) }
+    /// What to poll the descriptor for now.
+    public var pollEvents: Int16 { connection.pollEvents }
 
-    /// When sd-bus wants ``process()`` called without I/O, in seconds on CLOCK_MONOTONIC
-    /// (`sd_bus_get_timeout`); nil for never.
-    public var deadline: Double? {
-        var usec: UInt64 = 0
-        guard sd_bus_get_timeout(bus, &usec) >= 0, usec != UInt64.max else { return nil }
-        return Double(usec) / 1e6
-    }
+    /// When sd-bus wants ``process()`` called without I/O, in seconds on CLOCK_MONOTONIC; nil
+    /// for never.
+    public var deadline: Double? { connection.deadline }
 
-    /// Answers everything the bus has for us (`sd_bus_process` until it has nothing more);
-    /// false when the connection is gone (the accessibility bus stopped).
+    /// Answers everything the bus has for us; false when the connection is gone (the
+    /// accessibility bus stopped).
     public func process() -> Bool {
-        while true {
-            let result = sd_bus_process(bus, nil)
-            if result < 0 { return false }
-            if result == 0 { return true }
-        }
+        (try? connection.process()) != nil
     }
 
     // MARK: Banners

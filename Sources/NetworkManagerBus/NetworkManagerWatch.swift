@@ -10,6 +10,7 @@
 // Start reading at `NetworkManagerWatch.start()`.
 
 import CSDBus
+import SDBus
 import Glibc
 
 /// Something NetworkManager did on the bus.
@@ -20,27 +21,6 @@ public enum NetworkManagerEvent: Sendable, Hashable {
     case gone
 }
 
-/// A failed sd-bus call: what was asked and the error that came back.
-public struct SystemBusError: Error, Hashable, CustomStringConvertible {
-    /// The sd-bus call or D-Bus method, e.g. `sd_bus_open_system`.
-    public var operation: String
-    /// The reason: a D-Bus error's message, or strerror(3) of a negative errno.
-    public var reason: String
-
-    /// `operation: reason`.
-    public var description: String { "\(operation): \(reason)" }
-
-    init(_ operation: String, code: Int32) {
-        self.operation = operation
-        reason = String(cString: strerror(-code))
-    }
-
-    init(_ operation: String, error: sd_bus_error) {
-        self.operation = operation
-        reason = error.message.map { String(cString: $0) } ?? error.name.map { String(cString: $0) } ?? "failed"
-    }
-}
-
 /// One connection to the system bus, watching NetworkManager's connectivity.
 public final class NetworkManagerWatch {
     /// NetworkManager's well-known name on the bus.
@@ -49,42 +29,31 @@ public final class NetworkManagerWatch {
     /// Seconds a synchronous call at start-up may take (sd-bus's own default is 25).
     private static let callTimeout: UInt64 = 5_000_000
 
-    private let bus: OpaquePointer
+    private let connection: BusConnection
+    private var bus: OpaquePointer { connection.bus }
     private var slots: [OpaquePointer] = []
     private var pendingRead: OpaquePointer?
     private var received: [NetworkManagerEvent] = []
 
     /// Connects to the system bus (`sd_bus_open_system`: DBUS_SYSTEM_BUS_ADDRESS, else
     /// /run/dbus/system_bus_socket).
-    public init() throws(SystemBusError) {
-        var opened: OpaquePointer?
-        let result = sd_bus_open_system(&opened)
-        guard result >= 0, let opened else { throw SystemBusError("cannot connect to the system bus", code: result) }
-        bus = opened
-        sd_bus_set_method_call_timeout(bus, Self.callTimeout)
+    public init() throws(BusError) {
+        connection = try BusConnection.system(callTimeout: Self.callTimeout)
     }
 
     deinit {
         if let pendingRead { sd_bus_slot_unref(pendingRead) }
         for slot in slots { sd_bus_slot_unref(slot) }
-        sd_bus_flush_close_unref(bus)
     }
 
     /// Whether NetworkManager owns its name on the bus now (`org.freedesktop.DBus.NameHasOwner`).
-    public func serviceIsRunning() throws(SystemBusError) -> Bool {
-        let reply = try call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "NameHasOwner", argument: Self.service)
-        defer { sd_bus_message_unref(reply) }
-        var owned: Int32 = 0
-        let result = sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "b")), &owned)
-        guard result >= 0 else { throw SystemBusError("NameHasOwner", code: result) }
-        return owned != 0
+    public func serviceIsRunning() throws(BusError) -> Bool {
+        try connection.nameHasOwner(Self.service)
     }
 
     /// Subscribes to the property's changes and to NetworkManager leaving and returning, then
     /// reads the property (in that order, so no change falls in between); returns its value.
-    public func start() throws(SystemBusError) -> UInt32 {
+    public func start() throws(BusError) -> UInt32 {
         let properties = "type='signal',sender='\(Self.service)',path='\(Self.objectPath)',"
             + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='\(Self.service)'"
         let owner = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
@@ -102,35 +71,24 @@ public final class NetworkManagerWatch {
         var value: UInt32 = 0
         let result = sd_bus_get_property_trivial(
             bus, Self.service, Self.objectPath, Self.service, "Connectivity", &error, CChar(UInt8(ascii: "u")), &value)
-        guard result >= 0 else {
-            throw sd_bus_error_is_set(&error) != 0 ? SystemBusError("Connectivity", error: error) : SystemBusError("Connectivity", code: result)
-        }
+        guard result >= 0 else { throw BusError("Connectivity", error: &error, code: result) }
         return value
     }
 
-    /// The bus connection's descriptor (`sd_bus_get_fd`).
-    public var fileDescriptor: Int32 { sd_bus_get_fd(bus) }
+    /// The bus connection's descriptor.
+    public var fileDescriptor: Int32 { connection.fileDescriptor }
 
-    /// What to poll the descriptor for now (`sd_bus_get_events`): POLLIN, plus POLLOUT while
-    /// messages wait to be written.
-    public var pollEvents: Int16 { Int16(truncatingIfNeeded: max(0, sd_bus_get_events(bus))) }
+    /// What to poll the descriptor for now: POLLIN, plus POLLOUT while messages wait to be written.
+    public var pollEvents: Int16 { connection.pollEvents }
 
     /// When sd-bus wants ``process()`` called even without I/O (a call's timeout), in seconds on
-    /// CLOCK_MONOTONIC (`sd_bus_get_timeout`); nil for never.
-    public var deadline: Double? {
-        var usec: UInt64 = 0
-        guard sd_bus_get_timeout(bus, &usec) >= 0, usec != UInt64.max else { return nil }
-        return Double(usec) / 1e6
-    }
+    /// CLOCK_MONOTONIC; nil for never.
+    public var deadline: Double? { connection.deadline }
 
-    /// Handles everything the bus has for us (`sd_bus_process` until it has nothing more);
-    /// returns what NetworkManager did, in order. Throws when the connection is gone.
-    public func process() throws(SystemBusError) -> [NetworkManagerEvent] {
-        while true {
-            let result = sd_bus_process(bus, nil)
-            guard result >= 0 else { throw SystemBusError("the system bus connection", code: result) }
-            if result == 0 { break }
-        }
+    /// Handles everything the bus has for us; returns what NetworkManager did, in order.
+    /// Throws when the connection is gone.
+    public func process() throws(BusError) -> [NetworkManagerEvent] {
+        try connection.process()
         defer { received = [] }
         return received
     }
@@ -138,10 +96,10 @@ public final class NetworkManagerWatch {
     // MARK: Signals
 
     /// Adds a match rule whose messages go to `callback`, with this watch as its userdata.
-    private func addMatch(_ rule: String, _ callback: sd_bus_message_handler_t) throws(SystemBusError) {
+    private func addMatch(_ rule: String, _ callback: sd_bus_message_handler_t) throws(BusError) {
         var slot: OpaquePointer?
         let result = sd_bus_add_match(bus, &slot, rule, callback, Unmanaged.passUnretained(self).toOpaque())
-        guard result >= 0, let slot else { throw SystemBusError("AddMatch", code: result) }
+        guard result >= 0, let slot else { throw BusError("AddMatch", code: result) }
         slots.append(slot)
     }
 
@@ -212,25 +170,5 @@ public final class NetworkManagerWatch {
         var value: UInt32 = 0
         guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &value) > 0 else { return nil }
         return value
-    }
-
-    // MARK: Calls
-
-    /// A synchronous method call with one string argument; the caller unrefs the reply.
-    private func call(destination: String, path: String, interface: String, member: String, argument: String) throws(SystemBusError) -> OpaquePointer {
-        var message: OpaquePointer?
-        var result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
-        guard result >= 0, let message else { throw SystemBusError(member, code: result) }
-        defer { sd_bus_message_unref(message) }
-        result = argument.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
-        guard result >= 0 else { throw SystemBusError(member, code: result) }
-        var error = sd_bus_error()
-        defer { sd_bus_error_free(&error) }
-        var reply: OpaquePointer?
-        result = sd_bus_call(bus, message, 0, &error, &reply)
-        guard result >= 0, let reply else {
-            throw sd_bus_error_is_set(&error) != 0 ? SystemBusError(member, error: error) : SystemBusError(member, code: result)
-        }
-        return reply
     }
 }

@@ -20,6 +20,7 @@ import Glibc
 import NetworkManagerBus
 import NetworkPath
 import OwnerProtocol
+import SDBus
 import WindowBannerClient
 
 struct MonitorCommand: ParsableCommand {
@@ -431,7 +432,7 @@ final class NetworkBannerMonitor {
             let required = connectivity.source == .networkmanager
             let watch: NetworkManagerWatch
             let running: Bool
-            do throws(SystemBusError) {
+            do throws(BusError) {
                 watch = try NetworkManagerWatch()
                 running = try watch.serviceIsRunning()
             } catch {
@@ -447,7 +448,7 @@ final class NetworkBannerMonitor {
             // NetworkManager's portal opens the check URL: under the test hook it must be local.
             try connectivity.refuseUnlessAllowed()
             let value: UInt32
-            do throws(SystemBusError) {
+            do throws(BusError) {
                 value = try watch.start()
             } catch {
                 guard !required else { throw CommandFailure("\(error)", code: ExitStatus.networkMonitorFailed) }
@@ -480,7 +481,7 @@ final class NetworkBannerMonitor {
 
     private func busReady() {
         guard case .networkManager(let watch, let busWatch, let busTimer) = source else { return }
-        do throws(SystemBusError) {
+        do throws(BusError) {
             for event in try watch.process() {
                 switch event {
                 case .connectivity(let value):
