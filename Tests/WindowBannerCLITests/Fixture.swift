@@ -2,6 +2,8 @@
 // script would and looking at what the user sees: the work area the window manager
 // publishes and the banner's windows. Waiting is woken by X events or by the process ending.
 
+import Foundation
+import Glibc
 import ProcessTestSupport
 import X11TestSupport
 
@@ -106,4 +108,16 @@ final class Fixture {
         observer.drainEvents()
         return observer.maps
     }
+}
+
+/// The process id a test's command writes to `marker` (`echo $$ > marker`), in its own time:
+/// nothing announces the write, so the file is looked at every 10 ms, for at most 10 s; 0 when
+/// none came.
+func awaitPID(writtenTo marker: String) -> pid_t {
+    func written() -> pid_t {
+        pid_t((try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+    }
+    let deadline = monotonicSeconds() + 10
+    while written() <= 0, monotonicSeconds() < deadline { poll(nil, 0, 10) }
+    return written()
 }

@@ -58,14 +58,8 @@ extension WindowBannerCLITests {
             let banner = try fixture.launch(["run", "--title", "T", "--compact", "never", "--", "sh", "-c", "echo $$ > \(marker); exec sleep 600"])
             #expect(fixture.waitForBanner(height: 80))
             defer { unlink(marker) }
-            // The command writes its pid in its own time: have it before the server goes. Nothing
-            // announces the write, so look every 10 ms (bounded).
-            func commandPID() -> pid_t {
-                pid_t((try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-            }
-            let started = monotonicSeconds() + 10
-            while commandPID() <= 0, monotonicSeconds() < started { poll(nil, 0, 10) }
-            let child = commandPID()
+            // Have the command's pid before the server goes.
+            let child = awaitPID(writtenTo: marker)
             #expect(child > 0)
             fixture.observer.close()
             fixture.desktop.stop()

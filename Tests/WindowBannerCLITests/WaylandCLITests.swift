@@ -187,13 +187,7 @@ struct WaylandCLITests {
         #expect(try session.run(["status", "--format", "{title}"]).output == "Waiting\n")
         let socket = try #require(try FileManager.default.contentsOfDirectory(atPath: session.runtimeDirectory + "/window-banner")
             .first { $0.hasSuffix(".sock") }.map { session.runtimeDirectory + "/window-banner/" + $0 })
-        // The command writes its pid in its own time; nothing announces it, so look every 10 ms (bounded).
-        func commandPID() -> pid_t {
-            pid_t((try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        }
-        let started = monotonicSeconds() + 10
-        while commandPID() <= 0, monotonicSeconds() < started { poll(nil, 0, 10) }
-        let child = commandPID()
+        let child = awaitPID(writtenTo: marker)
         #expect(child > 0)
 
         session.sway.kill()
