@@ -37,10 +37,14 @@ extension BannerX11Tests {
             #expect(observer.workAreas().first == Rect(x: before.x, y: bar + 40, width: before.width, height: before.height - 40))
             #expect(fixture.run { observer.geometry(of: client) == Rect(x: maximized.x, y: maximized.y + 40, width: maximized.width, height: maximized.height - 40) },
                     "the maximized client is at \(String(describing: observer.geometry(of: client))), was \(maximized)")
-            // The bar's pixels as they were (its clock aside), the banner's right under it.
-            let shot = try #require(observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: bar + 40)))
+            // The bar's pixels as they were (its clock aside), the banner's right under it. The
+            // shell composites in its own time after the X state changed: await the banner's pixels.
             let red = Pixel(hex: 0xFF3B30)
-            #expect(shot.count(matching: red, tolerance: 8) >= 1280 * 40 / 2)
+            var shot = try #require(observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: bar + 40)))
+            #expect(fixture.run {
+                shot = observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: bar + 40)) ?? shot
+                return shot.count(matching: red, tolerance: 8) >= 1280 * 40 / 2
+            }, "the banner's red never showed under the bar")
             for y in [0, bar / 2, bar - 1] {
                 #expect(shot.pixel(x: 2, y: y) == barBefore.pixel(x: 2, y: y), "the top bar's row \(y) changed")
                 #expect(shot.pixel(x: 1277, y: y) == barBefore.pixel(x: 1277, y: y), "the top bar's row \(y) changed")
