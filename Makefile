@@ -84,7 +84,7 @@ test: deps po
 leaks: deps
 	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS="suppressions='$(CURDIR)/scripts/lsan.supp':print_suppressions=0" \
-		scripts/check-leftovers.sh $(SWIFT) test --skip-build --scratch-path .build-asan --filter 'BannerCoreTests|BannerX11Tests|BannerWaylandTests' \
+		scripts/check-leftovers.sh $(SWIFT) test --skip-build --scratch-path .build-asan --filter 'BannerCoreTests|BannerRuntimeTests|BannerX11Tests|BannerWaylandTests' \
 		--skip SoakTests
 
 # The long runs `make test` keeps short: 10,000 present/update/dismiss cycles (memory and X

@@ -228,9 +228,10 @@ extension WaylandHost: BannerSurface {
     public func frameNeeded() { requestFrame() }
 }
 
-/// The display's fonts, icons and colours at one output's scale.
+/// The display's fonts, icons and colours at one output's scale. Held by the host, which the
+/// display holds: the display is not held back (it closes its fonts when released).
 private final class ScaledResources: LookResources {
-    let display: WaylandDisplay
+    unowned let display: WaylandDisplay
     let pixelsPerPoint: Double
     var fonts: FontLibrary { display.fonts }
     var icons: IconLibrary { display.icons }

@@ -29,6 +29,7 @@ final class FakeResources: LookResources {
     let pixelsPerPoint = 1.0
     let fonts = FontLibrary(opener: FreeTypeFontOpener())
     let icons = IconLibrary(searchPath: .processDefault)
+    deinit { fonts.closeAll() }
     func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
         switch colour.value {
         case .rgba(let rgba): return rgba
