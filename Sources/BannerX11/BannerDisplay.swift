@@ -284,7 +284,9 @@ public final class BannerDisplay: BannerBackend {
             refreshScale()
         }
         if panels.needsRefresh, panels.refresh() { panelsChanged = true }
-        if workArea.needsRefresh, workArea.refresh() { shellPanelsChanged = true }
+        // The work area is read once the banners stop moving (below), no round trips mid-slide:
+        // it moves a banner only when a shell's own bar changes.
+        if workArea.needsRefresh, !hosts.contains(where: \.isAnimating), workArea.refresh() { shellPanelsChanged = true }
         if shellPanelsChanged || panelsChanged {
             shellPanelsChanged = false
             if refreshShellPanels() { panelsChanged = true }
@@ -325,6 +327,8 @@ public final class BannerDisplay: BannerBackend {
             StartupTrace.mark("first frame flushed")
             StartupTrace.report()
         }
+        // The work area changed while the banners moved: read it now that they stopped.
+        if workArea.needsRefresh, !hosts.contains(where: \.isAnimating) { return monotonicNow() }
         // Fonts opened from an earlier owner's memory, once the banners have stopped moving:
         // fontconfig's own answer, and the banners drawn again if it differs.
         if fonts.needsCheck, fonts.checkRemembered(settled: !hosts.contains(where: \.isAnimating)) {
