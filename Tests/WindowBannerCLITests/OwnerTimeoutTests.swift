@@ -27,10 +27,13 @@ extension WindowBannerCLITests {
             kill(pid_t(pid), SIGSTOP)
             defer { kill(pid_t(pid), SIGCONT) }
 
+            // The owner reads what the given-up commands sent once it runs again, in no set order
+            // among them and the next commands: the stalled show queues under an id of its own and
+            // the stalled dismiss names nothing, so neither can undo what follows.
             let commands: [(arguments: [String], request: String)] = [
-                (["show", "--title", "During the stall", "--owner-timeout", "1"], "show"),
+                (["show", "--title", "During the stall", "--id", "stalled", "--enqueue", "--owner-timeout", "1"], "show"),
                 (["status", "--owner-timeout", "1"], "status"),
-                (["dismiss", "--owner-timeout", "1.5"], "dismiss"),
+                (["dismiss", "--id", "nothing-shown", "--owner-timeout", "1.5"], "dismiss"),
                 (["stats", "--owner-timeout", "1"], "stats"),
                 // The default bound, a few seconds, with no flag at all.
                 (["status", "--json"], "status"),
@@ -58,7 +61,7 @@ extension WindowBannerCLITests {
             let status = try owner.status()
             #expect(status.owner?.pid == pid)
             #expect(status.title == "After the stall")
-            #expect(try owner.run(["dismiss"]).status == 0)
+            #expect(try owner.run(["dismiss", "--all"]).status == 0)
             #expect(owner.fixture.waitForRestoredDesktop())
         }
 
