@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "BannerRuntime", targets: ["BannerRuntime"]),
         .library(name: "BannerX11", targets: ["BannerX11"]),
         .library(name: "BannerWayland", targets: ["BannerWayland"]),
+        .library(name: "BannerGnomeShell", targets: ["BannerGnomeShell"]),
         .library(name: "NetworkPath", targets: ["NetworkPath"]),
         .executable(name: "window-banner", targets: ["window-banner"]),
         .executable(name: "window-banner-x11", targets: ["window-banner-x11"]),
@@ -71,6 +72,14 @@ let package = Package(
             dependencies: ["CWayland", "CWaylandProtocols", "CPixman", "CText", "BannerRuntime", "BannerCore"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
+        // GNOME Shell, which has no layer-shell: the banner drawn here (BannerWayland's pixman
+        // drawing) and shown by the shell extension in Resources/gnome-shell, over the session
+        // bus (SDBus); the compositor's connection is held to learn when the session ends.
+        .target(
+            name: "BannerGnomeShell",
+            dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "SDBus", "CSDBus"],
+            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+        ),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
         // What `show`, `dismiss`, `status` and `stats` need, and nothing that draws: options,
@@ -96,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "SDBus", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "SDBus", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]

@@ -137,6 +137,9 @@ public struct BannerPresentation: Sendable {
         )
     }
 
+    /// The slide running now (the banner's reveal, 0 hidden … 1 down); nil while it stands
+    /// still. A backend whose display server animates for it (GNOME Shell's Clutter) hands it on.
+    public var runningSlide: Animation? { slide }
     /// When the running animations end; nil when nothing moves.
     public var animationEnd: MonotonicTime? {
         [slide?.end, fade?.end, progressMove?.end].compactMap { $0 }.max()

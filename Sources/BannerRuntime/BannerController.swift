@@ -71,6 +71,8 @@ public final class BannerController {
     public var phase: BannerPresentation.Phase { presentation.phase }
     /// True while the banner moves: a slide, a cross-fade, a progress bar.
     public var isAnimating: Bool { presentation.isAnimating }
+    /// The slide running now (see ``BannerPresentation/runningSlide``); nil while none runs.
+    public var runningSlide: Animation? { presentation.runningSlide }
     /// The banner presented now (or sliding out), as given.
     public var appearance: TopBannerAppearance? { presentation.appearance }
 

@@ -5,13 +5,13 @@
 import BannerCore
 import Glibc
 
-enum NamedColours {
+public enum NamedColours {
     /// rgb.txt's places, Debian's first.
     static let files = ["/usr/share/X11/rgb.txt", "/etc/X11/rgb.txt", "/usr/lib/X11/rgb.txt"]
 
     /// The colour named `name` (case and spaces ignored, as the X server compares them); nil for
     /// a name the table does not have, or when no table can be read.
-    static func lookup(_ name: String) -> RGBA? {
+    public static func lookup(_ name: String) -> RGBA? {
         let wanted = normalised(name)
         for path in files {
             guard let file = fopen(path, "r") else { continue }

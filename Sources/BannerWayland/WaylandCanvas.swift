@@ -49,6 +49,11 @@ final class BackBuffer {
 
     var canvas: PixmanCanvas { PixmanCanvas(image: image, width: width, height: height, glyphs: glyphs) }
 
+    /// The pixels, `height` rows of `width` × 4 bytes, for the duration of `body`.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        body(UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
+    }
+
     /// Copies the buffer into `canvas` with its top row at `y` (negative: sliding in from above
     /// the surface's top edge), leaving every other pixel transparent.
     func show(on canvas: PixmanCanvas, y: Int) {

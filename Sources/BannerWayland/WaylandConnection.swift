@@ -81,8 +81,9 @@ public final class WaylandConnection {
     /// `WAYLAND_DISPLAY` (else `wayland-0`) when nil, and reads its globals and outputs in two
     /// round trips. Throws `.noLayerShell` where the compositor has no layer shell, and
     /// `.noPixman` before connecting where pixman cannot be loaded (it would reserve space it
-    /// could never draw in).
-    public init(displayName: String? = nil) throws {
+    /// could never draw in). With `requiringLayerShell` false, a compositor without layer shell
+    /// is a connection too: GNOME's, which the GNOME backend holds only to learn when it ends.
+    public init(displayName: String? = nil, requiringLayerShell: Bool = true) throws {
         if let reason = cpixman_unavailable() { throw WaylandError.noPixman(String(cString: reason)) }
         let shown = displayName ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
         guard let display = wl_display_connect(displayName) else { throw WaylandError.cannotConnect(display: shown) }
@@ -108,7 +109,7 @@ public final class WaylandConnection {
         try roundtrip()
         guard compositor != nil else { throw WaylandError.missingGlobal("wl_compositor") }
         guard shm != nil else { throw WaylandError.missingGlobal("wl_shm") }
-        guard layerShell != nil else { throw WaylandError.noLayerShell }
+        guard layerShell != nil || !requiringLayerShell else { throw WaylandError.noLayerShell }
     }
 
     deinit {

@@ -58,6 +58,9 @@
     F(int, sd_bus_message_close_container, (sd_bus_message *m), (m), unavailable)                             \
     F(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents), unavailable) \
     F(int, sd_bus_message_exit_container, (sd_bus_message *m), (m), unavailable)                              \
+    F(int, sd_bus_message_append_array, (sd_bus_message *m, char type, const void *ptr, size_t size), (m, type, ptr, size), unavailable) \
+    F(const char *, sd_bus_message_get_sender, (sd_bus_message *m), (m), NULL)                                \
+    F(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m), NULL)                         \
     F(const char *, sd_bus_message_get_path, (sd_bus_message *m), (m), NULL)                                  \
     F(const char *, sd_bus_message_get_interface, (sd_bus_message *m), (m), NULL)                             \
     F(const char *, sd_bus_message_get_member, (sd_bus_message *m), (m), NULL)                                \

@@ -37,6 +37,17 @@ public struct BusMessage {
         _ = sd_bus_message_append_basic(pointer, Self.type("b"), &value)
     }
 
+    /// `sd_bus_message_append_basic` of a `d`.
+    public func append(_ value: Double) {
+        var value = value
+        _ = sd_bus_message_append_basic(pointer, Self.type("d"), &value)
+    }
+
+    /// `sd_bus_message_append_array` of bytes: an `ay` holding `bytes`.
+    public func append(bytes: UnsafeRawBufferPointer) {
+        _ = sd_bus_message_append_array(pointer, Self.type("y"), bytes.baseAddress, bytes.count)
+    }
+
     /// `sd_bus_message_open_container` … `close_container` around `body`: an array (`a`), a
     /// struct (`r`), a dictionary entry (`e`) or a variant (`v`) holding `contents`.
     public func inContainer(_ code: Character, _ contents: String, _ body: () -> Void) {
@@ -57,6 +68,29 @@ public struct BusMessage {
         var value: Int32 = 0
         guard sd_bus_message_read_basic(pointer, Self.type(code), &value) > 0 else { return nil }
         return value
+    }
+
+    /// `sd_bus_message_read_basic` of a `d`.
+    public func readDouble() -> Double? {
+        var value = 0.0
+        guard sd_bus_message_read_basic(pointer, Self.type("d"), &value) > 0 else { return nil }
+        return value
+    }
+
+    /// `sd_bus_message_read_basic` of a `b`.
+    public func readBool() -> Bool? {
+        var value: Int32 = 0
+        guard sd_bus_message_read_basic(pointer, Self.type("b"), &value) > 0 else { return nil }
+        return value != 0
+    }
+
+    /// `sd_bus_message_enter_container` … `exit_container` around `body`: false, reading
+    /// nothing, when the next argument is not that container (or it is an empty array).
+    public func entering(_ code: Character, _ contents: String, _ body: () -> Void) -> Bool {
+        guard sd_bus_message_enter_container(pointer, Self.type(code), contents) > 0 else { return false }
+        body()
+        _ = sd_bus_message_exit_container(pointer)
+        return true
     }
 
     /// A variant holding an `i`, read and left; nil when it holds something else.

@@ -84,6 +84,8 @@ struct DaemonCommand: ParsableCommand {
             switch try openWaylandSession(paths.display) {
             case .layerShell(let banners):
                 try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
+            case .gnomeShell(let banners):
+                try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
             case .xwayland(let banners, let notice):
                 // GNOME's Wayland session: the owner of the Wayland display draws through
                 // Xwayland, and the first `show` tells its caller so.

@@ -1,11 +1,14 @@
 // The display for the commands that draw (the owner, run, demo): an X display, or a Wayland
-// compositor's socket — and, where that compositor has no layer-shell (GNOME's Mutter), the
-// session's Xwayland, where an X11 dock's strut reserves the space for Wayland windows too.
+// compositor's socket — and, where that compositor has no layer-shell (GNOME's Mutter), GNOME
+// Shell's extension, else the session's Xwayland, where an X11 dock's strut reserves the space
+// for Wayland windows too.
 
 import BannerCore
+import BannerGnomeShell
 import BannerRuntime
 import BannerWayland
 import BannerX11
+import Glibc
 import WindowBannerClient
 
 /// Opens the banner display, or ends the command with 69 naming the display.
@@ -24,31 +27,57 @@ func openBannerDisplay(_ name: String?, timing: BannerTiming = .standard) throws
 enum WaylandSessionBackend {
     /// The compositor itself: a layer surface with an exclusive zone.
     case layerShell(WaylandDisplay)
-    /// The session's Xwayland, because the compositor has no layer-shell; `notice` is the one
-    /// line that says so.
+    /// GNOME Shell, through its extension (the compositor has no layer-shell).
+    case gnomeShell(GnomeShellDisplay)
+    /// The session's Xwayland, because the compositor has no layer-shell and the GNOME Shell
+    /// extension is not there; `notice` is the one line that says so, and how to get it.
     case xwayland(BannerDisplay, notice: String)
 }
 
-/// Connects to the Wayland compositor at `name`; on one without layer-shell (GNOME's), opens
-/// the session's Xwayland (`DISPLAY` in `environment`) instead. Fails with 69 naming why — both
-/// ways when neither works.
+/// Connects to the Wayland compositor at `name`; on one without layer-shell (GNOME's), to the
+/// GNOME Shell extension, else to the session's Xwayland (`DISPLAY` in `environment`). Fails
+/// with 69 naming why — every way tried when none works.
 func openWaylandSession(
     _ name: String, environment: [String: String] = processEnvironment(), timing: BannerTiming = .standard
 ) throws(CommandFailure) -> WaylandSessionBackend {
     do {
         return .layerShell(try WaylandDisplay(name: name, timing: timing))
     } catch WaylandError.noLayerShell {
-        let refused = "the Wayland compositor \(name.printable) has no layer-shell (GNOME's Mutter has none)"
+        let extensionProblem: String
+        do {
+            return .gnomeShell(try GnomeShellDisplay(waylandDisplay: name, timing: timing))
+        } catch let problem as ShellExtensionError {
+            extensionProblem = "\(problem)"
+        } catch {
+            throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
+        }
+        let refused = "the Wayland compositor \(name.printable) has no layer-shell (GNOME's Mutter has none) and \(extensionProblem)"
         guard let xDisplay = environment["DISPLAY"], !xDisplay.isEmpty else {
-            throw CommandFailure("\(refused), and no Xwayland to show the banner through instead (DISPLAY is not set)", code: ExitStatus.displayUnavailable)
+            throw CommandFailure("\(refused), and no Xwayland to show the banner through instead (DISPLAY is not set); see docs/gnome.md", code: ExitStatus.displayUnavailable)
         }
         do throws(BannerDisplayError) {
             let banners = try BannerDisplay(name: xDisplay, timing: timing)
-            return .xwayland(banners, notice: "\(refused): the banner is shown through Xwayland (\(xDisplay.printable)); see docs/gnome.md")
+            return .xwayland(banners, notice: "\(refused): the banner is shown through Xwayland (\(xDisplay.printable)); \(nativeBannerHint(environment)) (docs/gnome.md)")
         } catch {
             throw CommandFailure("\(refused), and Xwayland cannot be used instead: \(error)", code: ExitStatus.displayUnavailable)
         }
     } catch {
         throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
     }
+}
+
+/// How to get the native GNOME banner: enable the extension where it is installed (for this
+/// user or system-wide), else install it first.
+private func nativeBannerHint(_ environment: [String: String]) -> String {
+    let home = environment["HOME"] ?? ""
+    let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+    let dataDirectories = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+        .split(separator: ":").map(String.init)
+    let installed = ([dataHome] + dataDirectories).contains { directory in
+        access("\(directory)/gnome-shell/extensions/\(GnomeShellDisplay.extensionUUID)/metadata.json", R_OK) == 0
+    }
+    let enable = "gnome-extensions enable \(GnomeShellDisplay.extensionUUID)"
+    return installed
+        ? "for the native banner: \(enable)"
+        : "for the native banner install the extension (make install, or the window-banner package), log in again and run \(enable)"
 }

@@ -69,6 +69,10 @@ struct RunCommand: ParsableCommand {
                 banners.onWarning = Terminal.warning
                 banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
                 try show(look, on: banners, policy: policy, placement: placement, fullscreen: fullscreen, duration: duration)
+            case .gnomeShell(let banners):
+                banners.onWarning = Terminal.warning
+                banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
+                try show(look, on: banners, policy: policy, placement: placement, fullscreen: fullscreen, duration: duration)
             case .xwayland(let banners, let notice):
                 Terminal.warning(notice)
                 banners.onWarning = Terminal.warning

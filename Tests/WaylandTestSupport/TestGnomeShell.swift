@@ -3,13 +3,28 @@
 // own), on a private session bus and a second private bus standing in for the system bus (the
 // shell asks that one for logind and dies without it). It starts its Xwayland at once; what the
 // shell reserves shows in Mutter's work area on that Xwayland (`_GTK_WORKAREAS_D0`), which is
-// read back with xprop. Everything (shell, Xwayland, buses) is one process group, killed whole.
+// read back with xprop. WindowBanner's shell extension can be installed (built from
+// Resources/gnome-shell by scripts/build-extension.sh, the 42–44 variant) and enabled before the
+// shell starts, which then starts out of its overview. Everything (shell, Xwayland, buses) is
+// one process group, killed whole; the clients started here are killed too.
 
 import Foundation
 import Glibc
 import ProcessTestSupport
 
 public final class TestGnomeShell {
+    /// What of WindowBanner's shell extension the session has when the shell starts.
+    public enum Extension {
+        case none
+        /// In the user's extensions directory, not enabled.
+        case installed
+        /// Installed, and listed in `org.gnome.shell enabled-extensions`.
+        case enabled
+    }
+
+    /// The extension's UUID (its directory's name).
+    public static let extensionUUID = "window-banner@window-banner"
+
     /// The directory holding the runtime directory, HOME and the start-up script.
     public let directory: String
     /// `XDG_RUNTIME_DIR` of the shell and its clients.
@@ -20,10 +35,12 @@ public final class TestGnomeShell {
     public private(set) var xDisplay = ""
     public private(set) var xAuthority = ""
     private let shell: Subprocess
+    private var clients: [Subprocess] = []
 
-    /// Starts the shell with a `width`×`height` virtual monitor; waits until its Wayland socket,
-    /// its Xwayland and its top bar (in the work area) are there.
-    public init(width: Int = 1280, height: Int = 800) throws {
+    /// Starts the shell with a `width`×`height` virtual monitor and the extension `setup`; waits until its
+    /// Wayland socket, its Xwayland and its top bar (in the work area) are there, and an enabled
+    /// extension is on the bus. `--unsafe-mode` lets a test take screenshots over D-Bus.
+    public init(width: Int = 1280, height: Int = 800, withExtension setup: Extension = .none) throws {
         var template = Array("/tmp/window-banner-gnome-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -31,13 +48,17 @@ public final class TestGnomeShell {
         mkdir(runtimeDirectory, 0o700)
         mkdir(directory + "/home", 0o700)
         chmod(directory, 0o755)
+        if setup != .none { try Self.installExtension(home: directory + "/home", work: directory) }
+        // gsettings writes through dconf, which the private session bus starts on demand.
+        let enable = setup == .enabled ? "gsettings set org.gnome.shell enabled-extensions \"['\(Self.extensionUUID)']\"" : ""
         let script = """
             dbus-daemon --session --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
             dbus-daemon --session --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/system-bus" &
             until [ -s "$XDG_RUNTIME_DIR/session-bus" ] && [ -s "$XDG_RUNTIME_DIR/system-bus" ]; do sleep 0.05; done
             export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/session-bus")"
             export DBUS_SYSTEM_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/system-bus")"
-            exec gnome-shell --headless --wayland --virtual-monitor \(width)x\(height) --wayland-display \(waylandDisplay)
+            \(enable)
+            exec gnome-shell --headless --unsafe-mode --wayland --virtual-monitor \(width)x\(height) --wayland-display \(waylandDisplay)
             """
         try TestSway.write(script, to: directory + "/session")
         if geteuid() == 0 {
@@ -50,6 +71,10 @@ public final class TestGnomeShell {
             extra: ["NO_AT_BRIDGE": "1", "XDG_SESSION_TYPE": "wayland"], log: directory + "/shell.log")
         do {
             try awaitStart()
+            if setup == .enabled {
+                try awaitBusName("org.windowbanner.Shell")
+                try leaveOverview()
+            }
         } catch {
             stop()
             throw error
@@ -64,6 +89,10 @@ public final class TestGnomeShell {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        for client in clients {
+            client.killGroup()
+            _ = client.waitForExit(timeout: 5)
+        }
         shell.killGroup()
         _ = shell.waitForExit(timeout: 5)
         // Xwayland killed with the shell leaves its socket and lock behind.
@@ -75,12 +104,107 @@ public final class TestGnomeShell {
         _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
     }
 
-    /// The environment of a client of this session: Wayland, and Xwayland beside it.
+    /// The environment of a client of this session: Wayland, Xwayland beside it, the session bus.
     public var environment: [String: String] {
         [
             "PATH": "/usr/bin:/bin", "HOME": directory + "/home", "XDG_RUNTIME_DIR": runtimeDirectory,
             "WAYLAND_DISPLAY": waylandDisplay, "DISPLAY": xDisplay, "XAUTHORITY": xAuthority, "LANG": "C.UTF-8",
+            "DBUS_SESSION_BUS_ADDRESS": sessionBus,
         ]
+    }
+
+    /// The address of the session's private bus.
+    public var sessionBus: String {
+        let text = (try? String(contentsOfFile: runtimeDirectory + "/session-bus", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    // MARK: The extension
+
+    /// Builds the extension (scripts/build-extension.sh) and installs its 42–44 variant, the one
+    /// Debian's shell 43 loads, into `home`'s extensions directory.
+    private static func installExtension(home: String, work: String) throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let built = work + "/extension"
+        try Subprocess.run("/bin/sh", [source.path + "/scripts/build-extension.sh", built])
+        let extensions = home + "/.local/share/gnome-shell/extensions"
+        try Subprocess.run("/bin/sh", ["-c", "mkdir -p \"$1\" && cp -r \"$2\" \"$1/\"", "sh", extensions, built + "/42/" + extensionUUID])
+        if geteuid() == 0 {
+            try Subprocess.run("/bin/chown", ["-R", "\(TestSway.unprivilegedUser):\(TestSway.unprivilegedUser)", home])
+        }
+    }
+
+    /// Runs `gdbus call` on the session bus as the session's user; its output.
+    @discardableResult
+    public func gdbus(_ destination: String, _ path: String, _ method: String, _ arguments: [String] = []) throws -> String {
+        let result = try run(["gdbus", "call", "--session", "--dest", destination, "--object-path", path, "--method", method] + arguments)
+        guard result.status == 0 else { throw TestFailure("gdbus \(method) failed: \(result.error)") }
+        return result.output
+    }
+
+    /// Waits until `name` has an owner on the session bus.
+    public func awaitBusName(_ name: String, owned: Bool = true, timeout: Double = 30) throws {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            let answer = try gdbus("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", [name])
+            if answer.contains(owned ? "true" : "false") { return }
+            poll(nil, 0, 50)
+        }
+        throw TestFailure("\(name) is \(owned ? "not" : "still") on the session bus after \(timeout) s: \(log)")
+    }
+
+    /// Leaves the overview the shell starts in (the `OverviewActive` property, set over D-Bus).
+    public func leaveOverview() throws {
+        try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Set", ["org.gnome.Shell", "OverviewActive", "<false>"])
+        let deadline = monotonicSeconds() + 20
+        while monotonicSeconds() < deadline {
+            if try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Get", ["org.gnome.Shell", "OverviewActive"])
+                .contains("false") { return }
+            poll(nil, 0, 50)
+        }
+        throw TestFailure("the shell stayed in its overview")
+    }
+
+    // MARK: What a user sees
+
+    /// A maximized foot counting its re-layouts (see `TestSway.startFoot(appID:)`).
+    public func startMaximizedFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
+        var variables = environment
+        variables["PATH"] = nil
+        variables["HOME"] = nil
+        variables["XDG_RUNTIME_DIR"] = nil
+        let terminal = try TestSway.startFoot(in: directory, runtime: runtimeDirectory, environment: variables, appID: appID, footArguments: ["--maximized"])
+        clients.append(terminal.process)
+        return terminal
+    }
+
+    /// A screenshot of the screen's `width`×`height` top-left area, through the shell's own
+    /// Screenshot API (open to tests in `--unsafe-mode`), as 8-bit RGB.
+    public func screenshot(width: Int, height: Int) throws -> Screenshot {
+        let png = directory + "/shot-\(UInt32.random(in: 0...UInt32.max)).png"
+        try gdbus("org.gnome.Shell.Screenshot", "/org/gnome/Shell/Screenshot", "org.gnome.Shell.Screenshot.ScreenshotArea",
+                  ["0", "0", "\(width)", "\(height)", "false", png])
+        defer { unlink(png) }
+        // The PNG as a PPM, through GdkPixbuf (python3-gi): the same reader as TestSway's grim shots.
+        let ppm = png + ".ppm"
+        defer { unlink(ppm) }
+        try Subprocess.run("/usr/bin/python3", ["-c", """
+            import sys, gi
+            gi.require_version('GdkPixbuf', '2.0')
+            from gi.repository import GdkPixbuf
+            image = GdkPixbuf.Pixbuf.new_from_file(sys.argv[1])
+            width, height, channels = image.get_width(), image.get_height(), image.get_n_channels()
+            data, stride = image.get_pixels(), image.get_rowstride()
+            with open(sys.argv[2], 'wb') as out:
+                out.write(b'P6 %d %d 255\\n' % (width, height))
+                for row in range(height):
+                    pixels = data[row * stride:row * stride + width * channels]
+                    rgb = bytearray(width * 3)
+                    for channel in range(3):
+                        rgb[channel::3] = pixels[channel::channels]
+                    out.write(rgb)
+            """, png, ppm])
+        return try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: ppm)))
     }
 
     /// Runs `command` as the session's user (the user the shell runs as) in `environment`;
@@ -152,7 +276,7 @@ public final class TestGnomeShell {
         return nil
     }
 
-    private var log: String {
+    public var log: String {
         ((try? String(contentsOfFile: directory + "/shell.log", encoding: .utf8)) ?? "").split(separator: "\n").suffix(8).joined(separator: "\n")
     }
 }

@@ -217,6 +217,16 @@ public final class TestSway {
     /// user sees and is not counted. The file also holds the pixel height foot last set, so a
     /// test can await foot's own view of its size; its app_id is `appID`.
     public func startFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
+        let terminal = try Self.startFoot(in: directory, runtime: runtimeDirectory, environment: ["WAYLAND_DISPLAY": socketName], appID: appID)
+        clients.append(terminal.process)
+        return terminal
+    }
+
+    /// A resize-counting foot (see `startFoot(appID:)`) in `directory`, as the unprivileged user,
+    /// in `environment`, with `footArguments` (`--maximized`) before its program.
+    static func startFoot(
+        in directory: String, runtime: String, environment: [String: String], appID: String, footArguments: [String] = []
+    ) throws -> ResizeCountingTerminal {
         let counter = directory + "/\(appID)-resizes"
         // SIGWINCH is blocked and taken with sigwait, so the count and the file are only ever
         // written from one place: a handler writing the file while the script's own first write
@@ -241,11 +251,16 @@ public final class TestSway {
                     count += 1
                     record()
             """
-        try Self.write(script, to: directory + "/count-resizes.py")
-        // WAYLAND_DEBUG: foot's log lists every event sway sent it, its window's configures too.
-        let process = try startClient(["foot", "--app-id", appID, "python3", directory + "/count-resizes.py", counter],
-                                      environment: ["WAYLAND_DEBUG": "client"], log: "\(appID).log")
-        return ResizeCountingTerminal(appID: appID, counterPath: counter, logPath: directory + "/\(appID).log", process: process)
+        try write(script, to: directory + "/count-resizes.py")
+        // WAYLAND_DEBUG: foot's log lists every event the compositor sent it, its window's
+        // configures too.
+        var variables = environment
+        variables["WAYLAND_DEBUG"] = "client"
+        let log = directory + "/\(appID).log"
+        let process = try spawn(
+            ["foot", "--app-id", appID] + footArguments + ["/usr/bin/python3", directory + "/count-resizes.py", counter],
+            in: directory, runtime: runtime, extra: variables, log: log)
+        return ResizeCountingTerminal(appID: appID, counterPath: counter, logPath: log, process: process)
     }
 
     /// A screenshot of `output` taken with grim (its wlr-screencopy), as 8-bit RGB.

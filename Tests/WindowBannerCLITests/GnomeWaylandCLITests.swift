@@ -1,7 +1,7 @@
-// GNOME on Wayland, the real shell (`gnome-shell --headless --wayland`, Debian's 43): Mutter has
-// no layer-shell, so `show` and `run` draw through the session's Xwayland, where the X11 dock's
-// strut reserves the space for Wayland windows too, and say so in one line; the banner sits
-// under GNOME's top bar. With no Xwayland either: exit 69, one line naming both. The oracle is
+// GNOME on Wayland, the real shell (`gnome-shell --headless --wayland`, Debian's 43) without
+// WindowBanner's extension: Mutter has no layer-shell, so `show` and `run` draw through the
+// session's Xwayland, where the X11 dock's strut reserves the space for Wayland windows too, and
+// say so in one line, with how to get the native banner; the banner sits under GNOME's top bar. With no Xwayland either: exit 69, one line naming both. The oracle is
 // Mutter's own per-monitor work area (`_GTK_WORKAREAS_D0`, what Wayland windows are maximized
 // into), read on its Xwayland.
 
@@ -11,9 +11,10 @@ import Testing
 import WaylandTestSupport
 import X11TestSupport
 
-@Suite("GNOME on Wayland: through Xwayland", .serialized, .needsProgram("/usr/bin/gnome-shell", package: "gnome-shell"))
+@Suite("GNOME on Wayland without the extension: through Xwayland", .serialized, .needsProgram("/usr/bin/gnome-shell", package: "gnome-shell"))
 struct GnomeWaylandCLITests {
-    static let notice = "the Wayland compositor wb-gnome has no layer-shell (GNOME's Mutter has none): the banner is shown through Xwayland"
+    static let notice = "the Wayland compositor wb-gnome has no layer-shell (GNOME's Mutter has none) and the GNOME Shell extension "
+        + "\(TestGnomeShell.extensionUUID) is not enabled: the banner is shown through Xwayland"
 
     @Test func showDrawsThroughXwaylandUnderTheTopBarAndSaysSoOnce() throws {
         let shell = try TestGnomeShell()
@@ -24,6 +25,9 @@ struct GnomeWaylandCLITests {
         let shown = try shell.run([program, "show", "--title", "No Internet Connection", "--compact", "never", "--sticky"])
         #expect(shown.status == 0, "\(shown.error)")
         #expect(shown.error.hasPrefix("window-banner: warning: \(Self.notice)"), "\(shown.error)")
+        // Not installed: how to get it.
+        #expect(shown.error.hasSuffix("for the native banner install the extension (make install, or the window-banner package), "
+            + "log in again and run gnome-extensions enable \(TestGnomeShell.extensionUUID) (docs/gnome.md)\n"), "\(shown.error)")
         #expect(shown.error.split(separator: "\n").count == 1, "\(shown.error)")
         let expected = before.map { SwayRect(x: $0.x, y: bar + 80, width: $0.width, height: $0.height - 80) }
         #expect(shell.awaitWorkAreas { $0 == expected } == expected)
@@ -54,6 +58,8 @@ struct GnomeWaylandCLITests {
         environment["DISPLAY"] = nil
         let shown = try shell.run([windowBannerExecutable(), "show", "--title", "T"], environment: environment)
         #expect(shown.status == 69)
-        #expect(shown.error == "window-banner: the Wayland compositor wb-gnome has no layer-shell (GNOME's Mutter has none), and no Xwayland to show the banner through instead (DISPLAY is not set)\n")
+        #expect(shown.error == "window-banner: the Wayland compositor wb-gnome has no layer-shell (GNOME's Mutter has none) and the GNOME Shell "
+            + "extension \(TestGnomeShell.extensionUUID) is not enabled, and no Xwayland to show the banner through instead (DISPLAY is not set); "
+            + "see docs/gnome.md\n")
     }
 }

@@ -1,0 +1,530 @@
+// WindowBanner's GNOME Shell extension: the shell's side of the GNOME backend. The owner process
+// (window-banner's BannerGnomeShell) lays out and draws every banner itself — the same pixels as
+// on any other desktop — and hands each monitor's image to this extension over the session bus;
+// the extension shows it as chrome under the top bar, reserves its height with one strut
+// (`Main.layoutManager.addChrome(…, {affectsStruts: true})`, as the top bar's own box does),
+// slides it with Clutter's easing, and tells the owner where the user clicked. Nothing here
+// decides a look.
+//
+// One source for every shell: scripts/build-extension.sh wraps this body for GNOME 42–44
+// (`imports.*`, `init()`) and for 45+ (ES modules, `export default class … extends Extension`).
+// It expects `Gio`, `GLib`, `St`, `Clutter`, `Cogl`, `Main` and `shellMajor` in scope.
+// Start reading at `BannerService`.
+
+const BusName = 'org.windowbanner.Shell';
+const ObjectPath = '/org/windowbanner/Shell';
+const InterfaceName = 'org.windowbanner.Shell1';
+const InvalidArgs = `${InterfaceName}.Error.InvalidArgs`;
+const AccessDenied = `${InterfaceName}.Error.AccessDenied`;
+
+const InterfaceXML = `<node>
+  <interface name="${InterfaceName}">
+    <property name="Version" type="u" access="read"/>
+    <method name="GetMonitors">
+      <arg name="monitors" type="a(sbiiiidi)" direction="out"/>
+    </method>
+    <method name="Show">
+      <arg name="monitor" type="s" direction="in"/>
+      <arg name="banner" type="a{sv}" direction="in"/>
+    </method>
+    <method name="Hide">
+      <arg name="monitor" type="s" direction="in"/>
+    </method>
+    <signal name="MonitorsChanged"/>
+    <signal name="Pointer">
+      <arg name="monitor" type="s"/>
+      <arg name="serial" type="u"/>
+      <arg name="button" type="s"/>
+      <arg name="pressed" type="b"/>
+      <arg name="x" type="i"/>
+      <arg name="y" type="i"/>
+    </signal>
+    <signal name="Painted">
+      <arg name="monitor" type="s"/>
+      <arg name="serial" type="u"/>
+    </signal>
+  </interface>
+</node>`;
+
+/** The interface's version: the owner refuses an extension that speaks another. */
+const Version = 1;
+
+/** Bounds on every field of `Show`: what a banner can be, and nothing a bug could allocate. */
+const Limits = {
+    side: 16384, // image width, device pixels
+    height: 1024, // image height and reserved height
+    offset: 2048, // translation of the image, up or down
+    duration: 5, // seconds of a slide
+    name: 64, // a monitor's name
+};
+
+const Placements = ['below-panels', 'screen-edge'];
+const FullscreenPolicies = ['show', 'delay'];
+
+/** The core's cubic curves (BannerCore's EasingCurve) as Clutter's. */
+const Curves = {
+    'ease-out': Clutter.AnimationMode.EASE_OUT_CUBIC,
+    'ease-in': Clutter.AnimationMode.EASE_IN_CUBIC,
+    'ease-in-out': Clutter.AnimationMode.EASE_IN_OUT_CUBIC,
+    'linear': Clutter.AnimationMode.LINEAR,
+};
+
+/** A `Show` the extension refuses, naming the field. */
+class BannerFieldError extends Error {}
+
+/**
+ * The fields of one `Show` call, read from its `a{sv}` and checked: a missing or wrong field
+ * throws BannerFieldError naming it; unknown keys are ignored (a newer owner's extras).
+ */
+function readBanner(fields) {
+    const read = (key, type, required) => {
+        const value = fields[key];
+        if (value === undefined) {
+            if (required)
+                throw new BannerFieldError(`${key} is missing`);
+            return undefined;
+        }
+        if (!(value instanceof GLib.Variant) || value.get_type_string() !== type)
+            throw new BannerFieldError(`${key} is not of type ${type}`);
+        return type === 'ay' ? value.get_data_as_bytes() : value.unpack();
+    };
+    const number = (key, type, low, high, required = false) => {
+        const value = read(key, type, required);
+        if (value !== undefined && !(Number.isFinite(value) && value >= low && value <= high))
+            throw new BannerFieldError(`${key} ${value} is outside ${low}…${high}`);
+        return value;
+    };
+    const choice = (key, choices) => {
+        const value = read(key, 's', false);
+        if (value !== undefined && !choices.includes(value))
+            throw new BannerFieldError(`${key} '${value.slice(0, 32)}' is not one of ${choices.join(', ')}`);
+        return value;
+    };
+
+    const banner = {
+        serial: number('serial', 'u', 0, 0xffffffff, true),
+        reserve: number('reserve', 'i', 0, Limits.height, true),
+        placement: choice('placement', Placements) ?? 'below-panels',
+        fullscreen: choice('fullscreen', FullscreenPolicies) ?? 'delay',
+        offset: number('offset', 'd', -Limits.offset, Limits.offset),
+        slideTo: number('slideTo', 'd', -Limits.offset, Limits.offset),
+        slideDuration: number('slideDuration', 'd', 0, Limits.duration) ?? 0,
+        curve: choice('curve', Object.keys(Curves)) ?? 'ease-out',
+    };
+    const pixels = read('pixels', 'ay', false);
+    if (pixels !== undefined) {
+        const width = number('width', 'i', 1, Limits.side, true);
+        const height = number('height', 'i', 1, Limits.height, true);
+        const stride = number('stride', 'i', width * 4, Limits.side * 4, true);
+        if (pixels.get_size() !== stride * height)
+            throw new BannerFieldError(`pixels has ${pixels.get_size()} bytes, not stride × height = ${stride * height}`);
+        banner.image = {pixels, width, height, stride};
+    }
+    return banner;
+}
+
+/**
+ * One monitor's banner: the chrome that reserves its space (from the monitor's top edge down
+ * to the banner's bottom, so the strut counts — a strut must touch the edge), a clip under the
+ * top bar, and the image inside it, which slides. The chrome is resized once per show and once
+ * per dismissal; the image moves without touching it, so windows are laid out again only then.
+ */
+class MonitorBanner {
+    constructor(service, monitorName) {
+        this._service = service;
+        this.monitorName = monitorName;
+        this.owner = null;
+        this._serial = 0;
+        this._fullscreen = null;
+        this._chrome = null;
+        this._paintedHandler = 0;
+    }
+
+    /** Shows `banner` (checked by readBanner) for `owner`, the caller's unique bus name. */
+    show(owner, monitor, banner) {
+        if (banner.reserve === 0) {
+            this.destroy();
+            return;
+        }
+        this.owner = owner;
+        this._serial = banner.serial;
+        if (this._chrome === null || this._fullscreen !== banner.fullscreen)
+            this._makeChrome(banner.fullscreen);
+        const inset = banner.placement === 'below-panels' ? this._service.topInset(monitor) : 0;
+        this._chrome.set_position(monitor.x, monitor.y);
+        if (this._chrome.width !== monitor.width || this._chrome.height !== inset + banner.reserve)
+            this._chrome.set_size(monitor.width, inset + banner.reserve);
+        this._clip.set_position(0, inset);
+        this._clip.set_size(monitor.width, banner.reserve);
+        if (banner.image !== undefined)
+            this._setImage(banner.image);
+        if (banner.offset !== undefined) {
+            this._image.remove_all_transitions();
+            this._image.translation_y = banner.offset;
+        }
+        if (banner.slideTo !== undefined) {
+            this._image.ease({
+                translation_y: banner.slideTo,
+                duration: Math.round(banner.slideDuration * 1000),
+                mode: Curves[banner.curve],
+            });
+        }
+        this.updateVisibility();
+    }
+
+    /** Hidden in the overview and while the screen is locked; the space stays reserved. */
+    updateVisibility() {
+        if (this._clip !== null && this._clip !== undefined)
+            this._clip.visible = !Main.overview.visible && !Main.sessionMode.isLocked;
+    }
+
+    _makeChrome(fullscreen) {
+        const old = this._chrome;
+        this._chrome = new St.Widget({name: 'window-banner', reactive: false, x: 0, y: 0, width: 0, height: 0});
+        this._clip = new St.Widget({clip_to_allocation: true, reactive: false});
+        this._image = new St.Widget({reactive: true, track_hover: false});
+        this._content = null;
+        this._clip.add_child(this._image);
+        this._chrome.add_child(this._clip);
+        // 'delay': under a full-screen window until it ends (the chrome hides, like the top bar).
+        Main.layoutManager.addChrome(this._chrome, {affectsStruts: true, trackFullscreen: fullscreen === 'delay'});
+        this._fullscreen = fullscreen;
+        this._image.connect('button-press-event', (actor, event) => this._button(event, true));
+        this._image.connect('button-release-event', (actor, event) => this._button(event, false));
+        this._image.connect('scroll-event', (actor, event) => this._scroll(event));
+        if (old !== null) {
+            Main.layoutManager.removeChrome(old);
+            old.destroy();
+        }
+    }
+
+    _setImage(image) {
+        if (this._content === null || this._content.preferred_width !== image.width || this._content.preferred_height !== image.height) {
+            this._content = St.ImageContent.new_with_preferred_size(image.width, image.height);
+            this._image.set_content(this._content);
+        }
+        const format = Cogl.PixelFormat.BGRA_8888_PRE;
+        if (shellMajor >= 46) {
+            const context = global.stage.context.get_backend().get_cogl_context();
+            this._content.set_bytes(context, image.pixels, format, image.width, image.height, image.stride);
+        } else {
+            this._content.set_bytes(image.pixels, format, image.width, image.height, image.stride);
+        }
+        this._image.set_size(image.width, image.height);
+        this._reportPaint();
+    }
+
+    /** Tells the owner once the stage has painted this image (what `make bench` times). */
+    _reportPaint() {
+        if (this._paintedHandler !== 0)
+            return;
+        this._paintedHandler = global.stage.connect('after-paint', () => {
+            global.stage.disconnect(this._paintedHandler);
+            this._paintedHandler = 0;
+            this._service.emitToOwner(this.owner, 'Painted', new GLib.Variant('(su)', [this.monitorName, this._serial]));
+        });
+    }
+
+    _button(event, pressed) {
+        const code = event.get_button();
+        this._pointer(code === Clutter.BUTTON_PRIMARY ? 'primary' : 'other', pressed, event);
+        if (pressed && this._grab === undefined)
+            this._grab = global.stage.grab(this._image);
+        if (!pressed && this._grab !== undefined) {
+            this._grab.dismiss();
+            this._grab = undefined;
+        }
+        return Clutter.EVENT_STOP;
+    }
+
+    _scroll(event) {
+        const direction = event.get_scroll_direction();
+        const up = direction === Clutter.ScrollDirection.UP ||
+            (direction === Clutter.ScrollDirection.SMOOTH && event.get_scroll_delta()[1] < 0);
+        if (up)
+            this._pointer('wheel-up', true, event);
+        return Clutter.EVENT_STOP;
+    }
+
+    /** The pointer's position in the image's own pixels, to the owner alone. */
+    _pointer(button, pressed, event) {
+        const [stageX, stageY] = event.get_coords();
+        const [, x, y] = this._image.transform_stage_point(stageX, stageY);
+        this._service.emitToOwner(this.owner, 'Pointer',
+            new GLib.Variant('(susbii)', [this.monitorName, this._serial, button, pressed, Math.round(x), Math.round(y)]));
+    }
+
+    /** Removes the banner and its strut: the windows get the space back. */
+    destroy() {
+        if (this._paintedHandler !== 0) {
+            global.stage.disconnect(this._paintedHandler);
+            this._paintedHandler = 0;
+        }
+        if (this._grab !== undefined) {
+            this._grab.dismiss();
+            this._grab = undefined;
+        }
+        if (this._chrome !== null) {
+            Main.layoutManager.removeChrome(this._chrome);
+            this._chrome.destroy();
+        }
+        this._chrome = null;
+        this._clip = null;
+        this._image = null;
+        this._content = null;
+        this.owner = null;
+    }
+}
+
+/**
+ * The extension while it is enabled: `org.windowbanner.Shell` on the session bus, one
+ * MonitorBanner per monitor showing a banner, and the shell's signals that hide them (overview,
+ * lock screen) or move them (monitors). Only callers running as the shell's own user are
+ * served; a banner is removed when the process that showed it leaves the bus. Nothing runs
+ * while no call comes: no timer, no polling.
+ */
+class BannerService {
+    constructor() {
+        this._banners = new Map();
+        this._names = new Map(); // Main.layoutManager.monitors index → connector name
+        this._namesKnown = false;
+        this._nameWaiters = null; // while DisplayConfig is being asked: what waits for its answer
+        this._allowed = new Set();
+        this._pending = new Map(); // sender → calls waiting for its user to be checked
+        this._ownerWatches = new Map();
+        this._uid = new Gio.Credentials().get_unix_user();
+        this._dbus = Gio.DBusExportedObject.wrapJSObject(InterfaceXML, this);
+        this._dbus.export(Gio.DBus.session, ObjectPath);
+        this._nameId = Gio.bus_own_name_on_connection(Gio.DBus.session, BusName, Gio.BusNameOwnerFlags.NONE, null, null);
+        this._signals = [
+            [Main.overview, Main.overview.connect('showing', () => this._updateVisibility())],
+            [Main.overview, Main.overview.connect('hidden', () => this._updateVisibility())],
+            [Main.sessionMode, Main.sessionMode.connect('updated', () => this._updateVisibility())],
+            [Main.layoutManager, Main.layoutManager.connect('monitors-changed', () => this._monitorsChanged())],
+        ];
+        this._monitorsChanged();
+    }
+
+    destroy() {
+        for (const [object, id] of this._signals)
+            object.disconnect(id);
+        for (const banner of this._banners.values())
+            banner.destroy();
+        this._banners.clear();
+        for (const id of this._ownerWatches.values())
+            Gio.bus_unwatch_name(id);
+        this._ownerWatches.clear();
+        Gio.bus_unown_name(this._nameId);
+        this._dbus.unexport();
+    }
+
+    // The D-Bus interface
+
+    get Version() {
+        return Version;
+    }
+
+    GetMonitorsAsync(parameters, invocation) {
+        this._authorizedWithNames(invocation, () => {
+            const primary = Main.layoutManager.primaryIndex;
+            const scale = St.ThemeContext.get_for_stage(global.stage).scale_factor;
+            const monitors = Main.layoutManager.monitors.map(monitor => [
+                this._name(monitor), monitor.index === primary, monitor.x, monitor.y, monitor.width, monitor.height,
+                scale, this.topInset(monitor),
+            ]);
+            invocation.return_value(new GLib.Variant('(a(sbiiiidi))', [monitors]));
+        });
+    }
+
+    ShowAsync(parameters, invocation) {
+        this._authorizedWithNames(invocation, () => {
+            const [name, fields] = parameters;
+            const monitor = this._monitor(name);
+            if (monitor === null) {
+                invocation.return_dbus_error(InvalidArgs, `monitor '${String(name).slice(0, Limits.name)}' is not one of ${this._monitorNames()}`);
+                return;
+            }
+            let banner;
+            try {
+                banner = readBanner(fields);
+            } catch (error) {
+                if (!(error instanceof BannerFieldError))
+                    throw error;
+                invocation.return_dbus_error(InvalidArgs, error.message);
+                return;
+            }
+            const sender = invocation.get_sender();
+            this._watchOwner(sender);
+            const key = this._name(monitor);
+            if (!this._banners.has(key))
+                this._banners.set(key, new MonitorBanner(this, key));
+            this._banners.get(key).show(sender, monitor, banner);
+            invocation.return_value(null);
+        });
+    }
+
+    HideAsync(parameters, invocation) {
+        this._authorized(invocation, () => {
+            const [name] = parameters;
+            const banner = this._banners.get(name);
+            if (banner !== undefined) {
+                banner.destroy();
+                this._banners.delete(name);
+            }
+            invocation.return_value(null);
+        });
+    }
+
+    /** A signal to the owner alone (unicast): no other client hears where the user clicked. */
+    emitToOwner(owner, member, parameters) {
+        if (owner === null)
+            return;
+        Gio.DBus.session.emit_signal(owner, ObjectPath, InterfaceName, member, parameters);
+    }
+
+    // Callers
+
+    /**
+     * Runs `call` when the caller is the shell's own user (asked of the bus once per caller),
+     * else answers AccessDenied. Calls of one caller run in the order they came.
+     */
+    _authorized(invocation, call) {
+        const sender = invocation.get_sender();
+        if (this._allowed.has(sender)) {
+            call();
+            return;
+        }
+        const waiting = this._pending.get(sender);
+        if (waiting !== undefined) {
+            waiting.push([invocation, call]);
+            return;
+        }
+        this._pending.set(sender, [[invocation, call]]);
+        Gio.DBus.session.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+            'GetConnectionUnixUser', new GLib.Variant('(s)', [sender]), new GLib.VariantType('(u)'),
+            Gio.DBusCallFlags.NONE, 5000, null, (connection, result) => {
+                let allowed = false;
+                try {
+                    const [uid] = connection.call_finish(result).deepUnpack();
+                    allowed = uid === this._uid;
+                } catch (error) {
+                    allowed = false;
+                }
+                const calls = this._pending.get(sender) ?? [];
+                this._pending.delete(sender);
+                if (allowed)
+                    this._allowed.add(sender);
+                for (const [waitingInvocation, waitingCall] of calls) {
+                    if (allowed)
+                        waitingCall();
+                    else
+                        waitingInvocation.return_dbus_error(AccessDenied, 'only the session\'s own user may show banners');
+                }
+            });
+    }
+
+    /** `_authorized`, once the monitors' names are known. */
+    _authorizedWithNames(invocation, call) {
+        this._authorized(invocation, () => this._withNames(call));
+    }
+
+    /** Removes the banners of `owner` when it leaves the bus (it ended, or crashed). */
+    _watchOwner(owner) {
+        if (this._ownerWatches.has(owner))
+            return;
+        const id = Gio.bus_watch_name_on_connection(Gio.DBus.session, owner, Gio.BusNameWatcherFlags.NONE, null, () => {
+            Gio.bus_unwatch_name(this._ownerWatches.get(owner));
+            this._ownerWatches.delete(owner);
+            this._allowed.delete(owner);
+            for (const [name, banner] of this._banners) {
+                if (banner.owner === owner) {
+                    banner.destroy();
+                    this._banners.delete(name);
+                }
+            }
+        });
+        this._ownerWatches.set(owner, id);
+    }
+
+    // Monitors
+
+    /** The bottom of the top bar on `monitor`, from its top edge; 0 where it has none. */
+    topInset(monitor) {
+        const box = Main.layoutManager.panelBox;
+        if (!box.visible || monitor.index !== Main.layoutManager.primaryIndex)
+            return 0;
+        return Math.max(0, Math.round(box.y + box.height - monitor.y));
+    }
+
+    _name(monitor) {
+        return this._names.get(monitor.index) ?? `monitor-${monitor.index}`;
+    }
+
+    _monitor(name) {
+        if (typeof name !== 'string' || name.length > Limits.name)
+            return null;
+        return Main.layoutManager.monitors.find(monitor => this._name(monitor) === name) ?? null;
+    }
+
+    _monitorNames() {
+        return Main.layoutManager.monitors.map(monitor => this._name(monitor)).join(', ');
+    }
+
+    _updateVisibility() {
+        for (const banner of this._banners.values())
+            banner.updateVisibility();
+    }
+
+    /** The monitors changed: banners on monitors that went are removed, the owner is told. */
+    _monitorsChanged() {
+        this._namesKnown = false;
+        this._withNames(() => {
+            const present = new Set(Main.layoutManager.monitors.map(monitor => this._name(monitor)));
+            for (const [name, banner] of this._banners) {
+                if (!present.has(name)) {
+                    banner.destroy();
+                    this._banners.delete(name);
+                }
+            }
+            this._dbus.emit_signal('MonitorsChanged', null);
+        });
+    }
+
+    /**
+     * Runs `then` once the monitors' connector names (`DP-1`, `Meta-0`) are known: they come
+     * from Mutter's DisplayConfig, the source GNOME's own Settings reads, asked without blocking
+     * (it is served by this very process). Where it cannot answer, monitors keep their index
+     * names until the next time.
+     */
+    _withNames(then) {
+        if (this._namesKnown) {
+            then();
+            return;
+        }
+        if (this._nameWaiters !== null) {
+            this._nameWaiters.push(then);
+            return;
+        }
+        this._nameWaiters = [then];
+        Gio.DBus.session.call('org.gnome.Mutter.DisplayConfig', '/org/gnome/Mutter/DisplayConfig',
+            'org.gnome.Mutter.DisplayConfig', 'GetCurrentState', null, null, Gio.DBusCallFlags.NONE, 5000, null,
+            (connection, result) => {
+                this._names.clear();
+                try {
+                    const [, , logicalMonitors] = connection.call_finish(result).deepUnpack();
+                    for (const [x, y, , , , specs] of logicalMonitors) {
+                        const monitor = Main.layoutManager.monitors.find(candidate => candidate.x === x && candidate.y === y);
+                        if (monitor !== undefined && specs.length > 0)
+                            this._names.set(monitor.index, String(specs[0][0]).slice(0, Limits.name));
+                    }
+                    this._namesKnown = true;
+                } catch (error) {
+                    this._namesKnown = false;
+                }
+                const waiters = this._nameWaiters;
+                this._nameWaiters = null;
+                for (const waiting of waiters)
+                    waiting();
+            });
+    }
+}

@@ -1,0 +1,185 @@
+// The GNOME backend's display: GNOME Shell's monitors as its extension reports them, one
+// `GnomeShellHost` per monitor, the fonts and icons every banner is drawn with, and the two
+// connections it lives on — the session bus (the extension) and the Wayland compositor, held
+// only to learn when the session ends (the owner then ends as on any lost display: exit 69).
+// The sibling of X11's BannerDisplay and Wayland's WaylandDisplay.
+// Start reading at `init(waylandDisplay:timing:loop:)`.
+
+import BannerCore
+import BannerRuntime
+import BannerWayland
+import Glibc
+import SDBus
+
+/// GNOME Shell's banners, drawn by this process and shown by the shell's extension.
+///
+/// ```swift
+/// let display = try GnomeShellDisplay(waylandDisplay: "wayland-0")
+/// try display.preferredHost?.presentTopBanner(appearance)
+/// display.loop.run(timeout: 3)
+/// ```
+public final class GnomeShellDisplay: BannerBackend {
+    public let loop: EventLoop
+    /// The Wayland display the session runs on (`wayland-0`).
+    public let name: String
+    /// Points to pixels at a UI scale of 1, as on Wayland (96 DPI); a monitor's scale multiplies it.
+    public let pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
+    public let fonts = FontLibrary(opener: FreeTypeFontOpener())
+    public let icons = IconLibrary(searchPath: .processDefault)
+    public private(set) var hosts: [GnomeShellHost] = []
+    public var onMonitorsChanged: (() -> Void)?
+    /// Things worth a line in a log: an icon that cannot be shown, the extension refusing a call
+    /// or leaving the bus.
+    public var onWarning: (String) -> Void = { _ in } {
+        didSet { fonts.warn = onWarning }
+    }
+    public var iconSearchPath: IconSearchPath {
+        get { icons.searchPath }
+        set { icons.searchPath = newValue }
+    }
+    /// Called when the shell has painted the image of a banner for the first time after a
+    /// change: (monitor, serial). What `make bench` times.
+    public var onPainted: ((String, UInt32) -> Void)?
+    /// The extension's UUID, for `gnome-extensions enable`.
+    public static let extensionUUID = ShellExtension.uuid
+    let timing: BannerTiming
+    let pacer = FramePacer()
+    let shell: ShellExtension
+    /// Whether the extension owns its name on the bus now.
+    var extensionIsThere: Bool { shell.owner != nil }
+    private let compositor: WaylandConnection
+    private var everyMonitorBanner = EveryMonitorBanner()
+    private var colours: [String: RGBA] = [:]
+    private var busWatch: EventLoop.Token?
+    private var compositorWatch: EventLoop.Token?
+    private var monitorsStale = false
+    private var closed = false
+
+    /// Connects to the Wayland compositor `waylandDisplay` (nil: `WAYLAND_DISPLAY`) and to the
+    /// extension on the session bus. Throws `ShellExtensionError` when the extension is not
+    /// enabled (or speaks another version), and the compositor's error when it cannot be reached.
+    public init(waylandDisplay: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws {
+        self.loop = loop
+        self.timing = timing
+        compositor = try WaylandConnection(displayName: waylandDisplay, requiringLayerShell: false)
+        name = waylandDisplay ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        shell = try ShellExtension.connect()
+        hosts = try shell.monitors().map { GnomeShellHost(monitor: $0, display: self) }
+        shell.onPointer = { [weak self] monitor, button, pressed, x, y in
+            self?.hosts.first { $0.monitorName == monitor }?.pointer(button: button, pressed: pressed, x: x, y: y)
+        }
+        shell.onPainted = { [weak self] monitor, serial in self?.onPainted?(monitor, serial) }
+        shell.onMonitorsChanged = { [weak self] in self?.monitorsStale = true }
+        shell.onRefused = { [weak self] reason in self?.onWarning(reason) }
+        shell.onPresence = { [weak self] present in self?.extensionPresence(present) }
+        busWatch = loop.watch(fd: shell.connection.fileDescriptor) { [weak self] in self?.serveBus() }
+        compositorWatch = loop.watch(fd: compositor.fileDescriptor) { [weak self] in
+            guard let self, !closed else { return }
+            do { try compositor.dispatch() } catch { lost("lost the connection to the Wayland compositor (\(error))") }
+        }
+        loop.beforeEverySleep { [weak self] in
+            guard let self, !closed else { return nil }
+            if monitorsStale {
+                monitorsStale = false
+                refreshMonitors()
+            }
+            do {
+                _ = try compositor.prepareToSleep()
+                try shell.connection.process()
+            } catch {
+                lost("lost the session bus or the compositor (\(error))")
+            }
+            if let busWatch { self.loop.change(busWatch, events: shell.connection.pollEvents) }
+            return shell.connection.deadline.map { MonotonicTime(seconds: $0) }
+        }
+    }
+
+    deinit { close() }
+
+    /// The primary monitor's host (the one with the top bar).
+    public var preferredHost: GnomeShellHost? { hosts.first { $0.monitor.isPrimary } ?? hosts.first }
+
+    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+        try everyMonitorBanner.present(appearance, on: hosts, check: check)
+    }
+
+    public func dismissTopBannerOnEveryMonitor() {
+        everyMonitorBanner.dismiss(on: hosts)
+    }
+
+    /// Removes every banner (and its strut) at once and lets both connections go.
+    public func close() {
+        guard !closed else { return }
+        for host in hosts { host.close() }
+        _ = try? shell.connection.process()
+        closed = true
+        hosts.removeAll()
+        if let busWatch { loop.cancel(busWatch) }
+        if let compositorWatch { loop.cancel(compositorWatch) }
+        fonts.closeAll()
+    }
+
+    @discardableResult
+    public func runUntilIdle(timeout: Double = 5) -> Bool {
+        loop.run(timeout: timeout) { !hosts.contains(where: \.isAnimating) }
+    }
+
+    public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
+        switch colour.value {
+        case .rgba(let rgba):
+            return rgba
+        case .x11Name(let name):
+            if let known = colours[name] { return known }
+            guard let rgba = NamedColours.lookup(name) else { throw .colour(name) }
+            colours[name] = rgba
+            return rgba
+        }
+    }
+
+    // MARK: The bus and the shell
+
+    private func serveBus() {
+        guard !closed else { return }
+        do { try shell.connection.process() } catch { lost("lost the session bus (\(error))") }
+    }
+
+    /// The extension left the bus (disabled, or the shell restarting on X11): the banners wait,
+    /// their presentations going on, and are sent again whole when it comes back.
+    private func extensionPresence(_ present: Bool) {
+        if present {
+            monitorsStale = true
+            for host in hosts { host.resend() }
+        } else {
+            onWarning("the GNOME Shell extension \(ShellExtension.uuid) left the session bus: banners wait until it is back")
+        }
+    }
+
+    /// The monitors as the extension reports them now: hosts kept by name, new ones added (they
+    /// get a banner shown on every monitor), gone ones closed.
+    private func refreshMonitors() {
+        guard let monitors = try? shell.monitors(), !monitors.isEmpty else { return }
+        var added: [GnomeShellHost] = []
+        var kept: [GnomeShellHost] = []
+        for monitor in monitors {
+            if let host = hosts.first(where: { $0.monitorName == monitor.name }) {
+                host.monitorChanged(to: monitor)
+                kept.append(host)
+            } else {
+                let host = GnomeShellHost(monitor: monitor, display: self)
+                kept.append(host)
+                added.append(host)
+            }
+        }
+        for host in hosts where !kept.contains(where: { $0 === host }) { host.close() }
+        let model = kept.first { $0.isBannerPresented }
+        let changed = hosts.count != kept.count || !added.isEmpty
+        hosts = kept
+        if !added.isEmpty { everyMonitorBanner.monitorsAdded(added, among: hosts, model: model) }
+        if changed { onMonitorsChanged?() }
+    }
+
+    /// The session ended: the process ends as it does when any display goes (see DisplayLoss).
+    private func lost(_ reason: String) {
+        DisplayLoss.end(reason)
+    }
+}

@@ -1,0 +1,246 @@
+// One banner on one GNOME Shell monitor: what its BannerController (the runtime's, shared with
+// X11 and Wayland) decides, drawn here into an image (BannerWayland's pixman drawing: the same
+// pixels as on any desktop) and handed to the shell extension. The extension reserves the
+// height once per show and once per dismissal and runs the slide itself with Clutter's easing
+// of the same curve, so a slide costs one call, not one per frame; a cross-fade or a moving
+// progress bar sends an image per frame slot. The sibling of X11's BannerHost and Wayland's
+// WaylandHost.
+
+import BannerCore
+import BannerRuntime
+import BannerWayland
+
+/// The banner of one monitor of GNOME Shell.
+public final class GnomeShellHost: ControlledBannerHost {
+    /// The monitor's connector name (`DP-1`, `Meta-0`), as GNOME's Settings shows it.
+    public let monitorName: String
+    /// Over full-screen windows (`show`) or hidden under them until they end (`delay`).
+    public var fullscreenPolicy: FullscreenPolicy = .show
+    /// Under the top bar (the default) or over it, at the screen's edge.
+    public var placement: EdgePlacement = .belowPanels
+    /// Why a presented banner is not on screen: the extension is gone (disabled, the shell
+    /// restarting) until it comes back.
+    public var hiddenReason: String? { isBannerPresented && !display.extensionIsThere ? "extension-disabled" : nil }
+    /// The presentation, looks, gestures and actions of this monitor's banner.
+    public private(set) lazy var controller = BannerController(surface: self, timing: display.timing)
+
+    private unowned let display: GnomeShellDisplay
+    private(set) var monitor: ShellMonitor
+    private let image = BannerImage()
+    private var resources: ScaledResources
+    /// What the extension has of this banner: nothing until the first call of a presentation.
+    private var sent: SentState?
+    private var serial: UInt32 = 0
+    private var nextFrameDue: MonotonicTime?
+    private var timer: EventLoop.Token?
+
+    /// What was last sent: the content drawn, the reserved height and the slide (or resting
+    /// offset) the image is on.
+    private struct SentState {
+        var content: DrawnContent?
+        var reserve = 0
+        var slideStart: MonotonicTime?
+        var restingOffset: Double?
+        var placement = ""
+        var fullscreen = ""
+    }
+
+    init(monitor: ShellMonitor, display: GnomeShellDisplay) {
+        self.monitor = monitor
+        self.display = display
+        monitorName = monitor.name
+        resources = ScaledResources(display: display, pixelsPerPoint: display.pixelsPerPoint * monitor.scale)
+    }
+
+    /// The monitor moved, resized or changed scale: the banner is laid out and drawn again.
+    func monitorChanged(to changed: ShellMonitor) {
+        guard changed != monitor else { return }
+        monitor = changed
+        controller.forgetLooks()
+        if controller.phase != .hidden { resend() }
+    }
+
+    /// The extension came back (or is new): everything is sent again on the next frame.
+    func resend() {
+        sent = nil
+        if controller.phase != .hidden { requestFrame() }
+    }
+
+    /// True while the banner moves: a slide, a cross-fade, a progress bar.
+    public var isAnimating: Bool { nextFrameDue != nil }
+    /// Logical pixels reserved for the banner now; 0 when none is.
+    public var reservedHeight: Int { sent?.reserve ?? 0 }
+
+    /// The height of the banner presented here once settled; nil when none is.
+    public var presentedHeight: Int? {
+        guard isBannerPresented, let appearance = controller.appearance,
+              let look = try? controller.look(for: controller.effective(appearance)) else { return nil }
+        return look.height
+    }
+
+    /// Ends the presentation at once (the monitor gone, the display closing).
+    func close() {
+        if sent != nil { display.shell.hide(monitorName) }
+        sent = nil
+        stopFrames()
+        controller.end()
+    }
+
+    // MARK: Frames, on the owner's clock
+
+    private func requestFrame() {
+        schedule(at: monotonicNow())
+    }
+
+    private func schedule(at due: MonotonicTime) {
+        nextFrameDue = due
+        if let timer { display.loop.cancel(timer) }
+        timer = display.loop.after(seconds: max(0, due - monotonicNow())) { [weak self] in
+            guard let self else { return }
+            timer = nil
+            frame(at: monotonicNow())
+        }
+    }
+
+    private func stopFrames() {
+        nextFrameDue = nil
+        if let timer { display.loop.cancel(timer) }
+        timer = nil
+    }
+
+    private func frame(at now: MonotonicTime) {
+        let milestones = controller.advance(to: now)
+        defer { for milestone in milestones { controller.onMilestone?(milestone) } }
+        guard let frame = controller.frame(at: now) else {
+            if sent != nil { display.shell.hide(monitorName) }
+            sent = nil
+            stopFrames()
+            return
+        }
+        if controller.isAnimating {
+            schedule(at: display.pacer.nextFrame(after: now, origin: controller.frameOrigin))
+        } else {
+            stopFrames()
+        }
+        guard let new = try? controller.look(for: frame.appearance) else { return }
+        let old = frame.fadingFrom.flatMap { try? controller.look(for: $0) }
+        let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
+        let reserve = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
+        let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: reserve)
+        if display.extensionIsThere {
+            send(frame: frame, new: new, old: old, height: height, reserve: reserve, at: now)
+        }
+        controller.onFrame?(RenderedFrame(
+            time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset,
+            bannerHeight: height, reservedHeight: reserve, panelInset: self.placement == .belowPanels ? monitor.topInset : 0,
+            reveal: frame.reveal, fadeProgress: frame.fadeProgress, progress: frame.progress))
+    }
+
+    /// The one call this frame needs, if any: a new image when the content changed, the
+    /// reservation when its height or policies did, a slide when one started.
+    private func send(frame: BannerFrame, new: Look, old: Look?, height: Int, reserve: Int, at now: MonotonicTime) {
+        var state = sent ?? SentState()
+        let placementName = placement == .belowPanels ? "below-panels" : "screen-edge"
+        let fullscreenName = fullscreenPolicy == .show ? "show" : "delay"
+        var fields = ShowFields(serial: serial &+ 1, reserve: reserve, placement: placementName, fullscreen: fullscreenName)
+        var changed = sent == nil || state.reserve != reserve || state.placement != placementName || state.fullscreen != fullscreenName
+
+        let content = DrawnContent(
+            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height,
+            newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
+        if content != state.content {
+            let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
+                ?? new.cornerRadius
+            guard image.draw(content, radius: radius, scale: resources.pixelsPerPoint) else { return }
+            fields.image = image
+            state.content = content
+            changed = true
+        }
+
+        // The image's place: a slide is handed over once, as it starts (Clutter eases it along
+        // the core's curve); standing still, its offset once.
+        if let slide = controller.runningSlide {
+            if state.slideStart != slide.start || sent == nil {
+                fields.offset = Double(offset(reveal: frame.reveal, height: height))
+                fields.slideTo = Double(offset(reveal: slide.to, height: height))
+                fields.slideDuration = max(0, slide.end - now)
+                fields.curve = Self.curveName(slide.curve)
+                state.slideStart = slide.start
+                state.restingOffset = nil
+                changed = true
+            }
+        } else {
+            let resting = Double(offset(reveal: frame.reveal, height: height))
+            if state.restingOffset != resting || state.slideStart != nil {
+                fields.offset = resting
+                state.restingOffset = resting
+                state.slideStart = nil
+                changed = true
+            }
+        }
+        guard changed else { return }
+        state.reserve = reserve
+        state.placement = placementName
+        state.fullscreen = fullscreenName
+        serial = fields.serial
+        sent = state
+        display.shell.show(monitorName, fields)
+    }
+
+    private func offset(reveal: Double, height: Int) -> Int {
+        BannerLayout.placement(bannerHeight: height, reveal: reveal, reservedHeight: height).contentOffset
+    }
+
+    private static func curveName(_ curve: EasingCurve) -> String {
+        switch curve {
+        case .linear: "linear"
+        case .easeOut: "ease-out"
+        case .easeIn: "ease-in"
+        case .easeInOut: "ease-in-out"
+        }
+    }
+
+    // MARK: The pointer, as the extension reports it
+
+    func pointer(button: String, pressed: Bool, x: Int, y: Int) {
+        switch button {
+        case "primary": controller.pointerButton(.primary, pressed: pressed, x: x, y: y)
+        case "wheel-up": controller.pointerButton(.wheelUp, pressed: true, x: 0, y: 0)
+        default: controller.pointerButton(.other, pressed: pressed, x: x, y: y)
+        }
+    }
+}
+
+// MARK: The surface the controller draws on
+
+extension GnomeShellHost: BannerSurface {
+    public var compactGeometry: MonitorGeometry {
+        MonitorGeometry(x: monitor.x, y: monitor.y, width: monitor.width, height: monitor.height)
+    }
+    public var lookResources: any LookResources {
+        let pixelsPerPoint = display.pixelsPerPoint * monitor.scale
+        if resources.pixelsPerPoint != pixelsPerPoint { resources = ScaledResources(display: display, pixelsPerPoint: pixelsPerPoint) }
+        return resources
+    }
+    public var lookWidth: Int { monitor.width }
+    /// A frame at 60 Hz, for cross-fades and progress bars (slides are the shell's).
+    public var frameSlot: Double { display.pacer.interval }
+    public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { display.withLoadedIcon(appearance) }
+    public func frameNeeded() { requestFrame() }
+}
+
+/// The display's fonts, icons and colours at one monitor's scale (held by the host; the display
+/// is not held back by it).
+private final class ScaledResources: LookResources {
+    unowned let display: GnomeShellDisplay
+    let pixelsPerPoint: Double
+    var fonts: FontLibrary { display.fonts }
+    var icons: IconLibrary { display.icons }
+
+    init(display: GnomeShellDisplay, pixelsPerPoint: Double) {
+        self.display = display
+        self.pixelsPerPoint = pixelsPerPoint
+    }
+
+    func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA { try display.resolve(colour) }
+}

@@ -1,0 +1,264 @@
+// The owner's side of the GNOME Shell extension's D-Bus interface (Resources/gnome-shell):
+// `org.windowbanner.Shell` on the session bus. The owner asks for the monitors, shows an image
+// per monitor with its reserved height and its slide, hides it; the extension tells the owner,
+// and only the owner (unicast signals), where the user clicked and when an image was painted.
+// Every call is sent without waiting: the loop goes on drawing, and a refusal is a warning.
+// Start reading at `ShellExtension.connect(bus:)`.
+
+import BannerWayland
+import CSDBus
+import Glibc
+import SDBus
+
+/// A monitor as the shell lays it out: its connector name, its place in stage pixels, the UI's
+/// scale factor and the bottom of the top bar on it (0 where it has none).
+public struct ShellMonitor: Sendable, Hashable {
+    public var name: String
+    public var isPrimary: Bool
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public var scale: Double
+    public var topInset: Int
+}
+
+/// Why the extension cannot be used.
+public enum ShellExtensionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nobody owns `org.windowbanner.Shell`: the extension is not installed, or not enabled.
+    case notEnabled
+    /// The extension speaks another version of the interface than this program.
+    case otherVersion(UInt32)
+    case bus(String)
+
+    public var description: String {
+        switch self {
+        case .notEnabled: "the GNOME Shell extension \(ShellExtension.uuid) is not enabled"
+        case .otherVersion(let version):
+            "the GNOME Shell extension \(ShellExtension.uuid) speaks version \(version) of its interface, this program \(ShellExtension.version)"
+        case .bus(let reason): "the session bus: \(reason)"
+        }
+    }
+}
+
+/// What one `Show` call changes on a monitor: always its serial, reserved height and policies;
+/// a new image when the content changed; the image's offset, or a slide, when it moves.
+struct ShowFields {
+    var serial: UInt32
+    /// Logical pixels reserved below the top bar (or the screen's edge): the strut's height.
+    var reserve: Int
+    var placement: String
+    var fullscreen: String
+    /// Where the image's top is, from the reserved area's top (negative: partly hidden).
+    var offset: Double?
+    /// A slide from where the image is to here, over `slideDuration` seconds along `curve`.
+    var slideTo: Double?
+    var slideDuration: Double = 0
+    var curve: String = "ease-out"
+    /// The image to show from now on, when it changed.
+    var image: BannerImage?
+}
+
+/// One connection to the session bus, talking to the extension.
+final class ShellExtension {
+    /// The extension's UUID (its directory under `gnome-shell/extensions`).
+    static let uuid = "window-banner@window-banner"
+    static let service = "org.windowbanner.Shell"
+    static let path = "/org/windowbanner/Shell"
+    static let interface = "org.windowbanner.Shell1"
+    /// The interface version this program speaks (the extension's `Version` property).
+    static let version: UInt32 = 1
+
+    /// A press or release over the banner of `monitor`, in the image's pixels.
+    var onPointer: ((_ monitor: String, _ button: String, _ pressed: Bool, _ x: Int, _ y: Int) -> Void)?
+    /// The shell painted the image of `monitor` sent with `serial`.
+    var onPainted: ((_ monitor: String, _ serial: UInt32) -> Void)?
+    var onMonitorsChanged: (() -> Void)?
+    /// The extension left the bus (disabled, the shell restarting) or came back.
+    var onPresence: ((_ present: Bool) -> Void)?
+    /// A call the extension refused or never answered.
+    var onRefused: ((String) -> Void)?
+
+    let connection: BusConnection
+    private var bus: OpaquePointer { connection.bus }
+    private var slots: [OpaquePointer] = []
+    /// The extension's unique name now; signals from anyone else are ignored.
+    private(set) var owner: String?
+
+    /// The extension on the session bus, checked for its version; throws when it is not there.
+    init(connection: BusConnection) throws(ShellExtensionError) {
+        self.connection = connection
+        try start()
+    }
+
+    deinit {
+        for slot in slots { sd_bus_slot_unref(slot) }
+    }
+
+    /// The extension on the session bus (`DBUS_SESSION_BUS_ADDRESS`).
+    static func connect() throws(ShellExtensionError) -> ShellExtension {
+        let connection: BusConnection
+        do { connection = try BusConnection.session(callTimeout: 2_000_000) } catch { throw .bus(error.reason) }
+        return try ShellExtension(connection: connection)
+    }
+
+    /// Subscribes to its signals and to its name's owner, then checks it is there (in that order:
+    /// nothing said in between is missed).
+    private func start() throws(ShellExtensionError) {
+        do {
+            try addMatch("type='signal',path='\(Self.path)',interface='\(Self.interface)'") { message, userdata, _ in
+                if let message, let userdata { ShellExtension.from(userdata).signal(message) }
+                return 0
+            }
+            try addMatch("type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'") { message, userdata, _ in
+                if let message, let userdata { ShellExtension.from(userdata).ownerChanged(message) }
+                return 0
+            }
+            owner = try nameOwner()
+        } catch {
+            throw .bus(error.reason)
+        }
+        guard owner != nil else { throw .notEnabled }
+        let version = try interfaceVersion()
+        guard version == Self.version else { throw .otherVersion(version) }
+    }
+
+    private func nameOwner() throws(BusError) -> String? {
+        guard try connection.nameHasOwner(Self.service) else { return nil }
+        let reply = try connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", strings: [Self.service])
+        defer { sd_bus_message_unref(reply) }
+        return try BusConnection.readString(reply, what: "GetNameOwner")
+    }
+
+    private func interfaceVersion() throws(ShellExtensionError) -> UInt32 {
+        do {
+            let reply = try connection.property(Self.service, Self.path, Self.interface, "Version", type: "u")
+            defer { sd_bus_message_unref(reply) }
+            return BusMessage(pointer: reply).readInt32("u").map { UInt32(bitPattern: $0) } ?? 0
+        } catch {
+            throw .bus(error.description)
+        }
+    }
+
+    // MARK: Calls
+
+    /// The shell's monitors, in its order (a synchronous call: at start-up and after they change).
+    func monitors() throws(ShellExtensionError) -> [ShellMonitor] {
+        let reply: OpaquePointer
+        do { reply = try connection.call(Self.service, Self.path, Self.interface, "GetMonitors") } catch { throw .bus(error.description) }
+        defer { sd_bus_message_unref(reply) }
+        let message = BusMessage(pointer: reply)
+        var monitors: [ShellMonitor] = []
+        _ = message.entering("a", "(sbiiiidi)") {
+            while monitors.count < 64, message.entering("r", "sbiiiidi", {
+                if let name = message.readString(), let primary = message.readBool(), let x = message.readInt32(), let y = message.readInt32(),
+                   let width = message.readInt32(), let height = message.readInt32(), let scale = message.readDouble(),
+                   let inset = message.readInt32(), width > 0, height > 0, scale > 0, scale <= 8 {
+                    monitors.append(ShellMonitor(
+                        name: String(name.prefix(64)), isPrimary: primary, x: Int(x), y: Int(y), width: Int(width), height: Int(height),
+                        scale: scale, topInset: max(0, min(Int(inset), Int(height)))))
+                }
+            }) {}
+        }
+        return monitors
+    }
+
+    /// Shows (or changes) the banner of `monitor`.
+    func show(_ monitor: String, _ fields: ShowFields) {
+        call("Show") { message in
+            message.append(monitor)
+            message.inContainer("a", "{sv}") {
+                entry(message, "serial", "u") { message.append(fields.serial) }
+                entry(message, "reserve", "i") { message.append(Int32(clamping: fields.reserve)) }
+                entry(message, "placement", "s") { message.append(fields.placement) }
+                entry(message, "fullscreen", "s") { message.append(fields.fullscreen) }
+                if let offset = fields.offset { entry(message, "offset", "d") { message.append(offset) } }
+                if let slideTo = fields.slideTo {
+                    entry(message, "slideTo", "d") { message.append(slideTo) }
+                    entry(message, "slideDuration", "d") { message.append(fields.slideDuration) }
+                    entry(message, "curve", "s") { message.append(fields.curve) }
+                }
+                _ = fields.image?.withPixels { bytes, width, height, stride in
+                    entry(message, "width", "i") { message.append(Int32(width)) }
+                    entry(message, "height", "i") { message.append(Int32(height)) }
+                    entry(message, "stride", "i") { message.append(Int32(stride)) }
+                    entry(message, "pixels", "ay") { message.append(bytes: bytes) }
+                }
+            }
+        }
+    }
+
+    /// Removes the banner of `monitor`, and its strut.
+    func hide(_ monitor: String) {
+        call("Hide") { message in message.append(monitor) }
+    }
+
+    private func entry(_ message: BusMessage, _ key: String, _ type: String, _ value: () -> Void) {
+        message.inContainer("e", "sv") {
+            message.append(key)
+            message.inContainer("v", type, value)
+        }
+    }
+
+    /// Sends `member` without waiting; a refusal comes back through ``onRefused``.
+    private func call(_ member: String, _ arguments: (BusMessage) -> Void) {
+        var created: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &created, Self.service, Self.path, Self.interface, member) >= 0, let message = created else {
+            onRefused?("\(member): cannot build the call")
+            return
+        }
+        defer { sd_bus_message_unref(message) }
+        arguments(BusMessage(pointer: message))
+        let sent = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
+            guard let reply, let userdata, sd_bus_message_is_method_error(reply, nil) != 0 else { return 0 }
+            let error = sd_bus_message_get_error(reply)
+            let reason = error?.pointee.message.map { String(cString: $0) } ?? error?.pointee.name.map { String(cString: $0) } ?? "failed"
+            ShellExtension.from(userdata).onRefused?("the GNOME Shell extension refused a banner: \(reason)")
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque(), 0)
+        if sent < 0 { onRefused?("\(member): \(String(cString: strerror(-sent)))") }
+    }
+
+    // MARK: Signals
+
+    private func addMatch(_ rule: String, _ callback: sd_bus_message_handler_t) throws(BusError) {
+        var slot: OpaquePointer?
+        let result = sd_bus_add_match(bus, &slot, rule, callback, Unmanaged.passUnretained(self).toOpaque())
+        guard result >= 0, let slot else { throw BusError("AddMatch", code: result) }
+        slots.append(slot)
+    }
+
+    private static func from(_ userdata: UnsafeMutableRawPointer) -> ShellExtension {
+        Unmanaged<ShellExtension>.fromOpaque(userdata).takeUnretainedValue()
+    }
+
+    /// Pointer, Painted or MonitorsChanged, from the extension itself.
+    private func signal(_ pointer: OpaquePointer) {
+        guard let sender = sd_bus_message_get_sender(pointer), String(cString: sender) == owner,
+              let member = sd_bus_message_get_member(pointer) else { return }
+        let message = BusMessage(pointer: pointer)
+        switch String(cString: member) {
+        case "Pointer":
+            guard let monitor = message.readString(), message.readInt32("u") != nil, let button = message.readString(),
+                  let pressed = message.readBool(), let x = message.readInt32(), let y = message.readInt32() else { return }
+            onPointer?(monitor, button, pressed, Int(x), Int(y))
+        case "Painted":
+            guard let monitor = message.readString(), let serial = message.readInt32("u") else { return }
+            onPainted?(monitor, UInt32(bitPattern: serial))
+        case "MonitorsChanged":
+            onMonitorsChanged?()
+        default:
+            return
+        }
+    }
+
+    /// `NameOwnerChanged` of the service: the extension left (disabled, the shell restarting)
+    /// or came back.
+    private func ownerChanged(_ pointer: OpaquePointer) {
+        let message = BusMessage(pointer: pointer)
+        guard message.readString() != nil, message.readString() != nil, let new = message.readString() else { return }
+        owner = new.isEmpty ? nil : new
+        onPresence?(owner != nil)
+    }
+}

@@ -1,0 +1,184 @@
+// GNOME on Wayland natively: the real shell (`gnome-shell --headless --wayland`, Debian's 43) with
+// WindowBanner's extension installed and enabled before it starts. The oracles are the shell's
+// own: Mutter's work area (`_GTK_WORKAREAS_D0` on its Xwayland, what windows are maximized
+// into), a maximized foot's configures from its own protocol log, and the shell's Screenshot
+// API for pixels. The fallback through Xwayland is tested on the same shell with the extension
+// installed but not enabled; the 45+ variant is loaded by gjs against the real typelibs.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import WaylandTestSupport
+import X11TestSupport
+
+@Suite("GNOME on Wayland: the shell extension", .serialized, .needsProgram("/usr/bin/gnome-shell", package: "gnome-shell"))
+struct GnomeShellExtensionTests {
+    static let uuid = TestGnomeShell.extensionUUID
+    static let show = ["show", "--title", "No Internet Connection", "--background", "#2050d0", "--compact", "never", "--sticky"]
+
+    @Test func theBannerSitsUnderTheTopBarAndMaximizedWindowsMoveByItsHeightOnceEachWay() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        let foot = try shell.startMaximizedFoot()
+        try foot.awaitFilling(windowHeight: area.height)
+        let barBefore = try shell.screenshot(width: area.width, height: area.y)
+        let settled = foot.configures()
+
+        let shown = try shell.run([program] + Self.show)
+        #expect(shown.status == 0, "\(shown.error)")
+        #expect(shown.error.isEmpty, "no Xwayland notice: \(shown.error)")
+        let reserved = before.map { SwayRect(x: $0.x, y: $0.y + 80, width: $0.width, height: $0.height - 80) }
+        #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+        try foot.awaitFilling(windowHeight: area.height - 80)
+
+        // The banner's own pixels under the bar, the bar's unchanged.
+        let screen = try Self.screen(of: shell, row: area.y + 40, showing: 0x2050d0, width: area.width)
+        #expect(screen.pixel(area.width / 2, area.y + 40) == 0x2050d0, "\(shell.log)")
+        #expect(screen.pixel(area.width / 2, area.y + 79) == 0x2050d0 || screen.pixel(4, area.y + 40) == 0x2050d0)
+        #expect((0..<area.y).allSatisfy { screen.pixel(area.width / 2, $0) == barBefore.pixel(area.width / 2, $0) })
+
+        let dismissed = try shell.run([program, "dismiss", "--all", "--quit"])
+        #expect(dismissed.status == 0, "\(dismissed.error)")
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
+        try foot.awaitFilling(windowHeight: area.height)
+        // One re-layout for the show and one for the dismissal, whatever the slide did between.
+        #expect(foot.configures() == settled + 2, "foot was configured \(foot.configures() - settled) times")
+    }
+
+    @Test func theSpaceIsGivenBackWhenTheOwnerDies() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        #expect(try shell.run([program] + Self.show).status == 0)
+        #expect(shell.awaitWorkAreas { $0.first?.y == (before.first?.y ?? 0) + 80 }.first?.y == (before.first?.y ?? 0) + 80)
+        let owner = try #require(Self.owner(of: shell.waylandDisplay))
+        kill(owner, SIGKILL)
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
+    }
+
+    @Test func theOwnerSurvivesTheExtensionBeingDisabledAndShowsItsBannerAgainWhenItIsBack() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let reserved = before.map { SwayRect(x: $0.x, y: $0.y + 80, width: $0.width, height: $0.height - 80) }
+        #expect(try shell.run([program] + Self.show).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+
+        #expect(try shell.run(["gnome-extensions", "disable", Self.uuid]).status == 0)
+        try shell.awaitBusName("org.windowbanner.Shell", owned: false)
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
+        let waiting = try shell.run([program, "status", "--format", "{title}"])
+        #expect(waiting.status == 0 && waiting.output == "No Internet Connection\n", "\(waiting.error)")
+
+        #expect(try shell.run(["gnome-extensions", "enable", Self.uuid]).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
+    }
+
+    @Test func badFieldsAreRefusedByTheExtensionNamingTheFieldAndTheBannerStays() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let reserved = before.map { SwayRect(x: $0.x, y: $0.y + 80, width: $0.width, height: $0.height - 80) }
+        #expect(try shell.run([program] + Self.show).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+        let monitor = try shell.gdbus("org.windowbanner.Shell", "/org/windowbanner/Shell", "org.windowbanner.Shell1.GetMonitors")
+        let name = try #require(monitor.split(separator: "'").dropFirst().first.map(String.init))
+
+        func refused(_ fields: String) throws -> String {
+            let result = try shell.run(["gdbus", "call", "--session", "--dest", "org.windowbanner.Shell", "--object-path", "/org/windowbanner/Shell",
+                                        "--method", "org.windowbanner.Shell1.Show", name, fields])
+            #expect(result.status != 0, "accepted \(fields)")
+            return result.error
+        }
+        #expect(try refused("{'serial': <uint32 1>, 'reserve': <5000>}").contains("reserve 5000 is outside 0…1024"))
+        #expect(try refused("{'reserve': <40>}").contains("serial is missing"))
+        #expect(try refused("{'serial': <uint32 1>, 'reserve': <40>, 'placement': <'sideways'>}").contains("placement 'sideways' is not one of"))
+        #expect(try refused("{'serial': <uint32 1>, 'reserve': <40>, 'pixels': <[byte 1, 2, 3]>, 'width': <1>, 'height': <1>, 'stride': <4>}")
+            .contains("pixels has 3 bytes"))
+        let unknown = try shell.run(["gdbus", "call", "--session", "--dest", "org.windowbanner.Shell", "--object-path", "/org/windowbanner/Shell",
+                                     "--method", "org.windowbanner.Shell1.Show", "HDMI-9", "{}"])
+        #expect(unknown.error.contains("monitor 'HDMI-9' is not one of \(name)"), "\(unknown.error)")
+        // What the owner showed is untouched.
+        #expect(shell.workAreas() == reserved)
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
+    }
+
+    @Test func withTheExtensionInstalledButNotEnabledTheBannerComesThroughXwaylandAndSaysHowToEnableIt() throws {
+        let shell = try TestGnomeShell(withExtension: .installed)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let shown = try shell.run([program] + Self.show)
+        #expect(shown.status == 0, "\(shown.error)")
+        #expect(shown.error == "window-banner: warning: the Wayland compositor wb-gnome has no layer-shell (GNOME's Mutter has none) and the GNOME Shell "
+            + "extension \(Self.uuid) is not enabled: the banner is shown through Xwayland (\(shell.xDisplay)); for the native banner: "
+            + "gnome-extensions enable \(Self.uuid) (docs/gnome.md)\n")
+        let reserved = before.map { SwayRect(x: $0.x, y: $0.y + 80, width: $0.width, height: $0.height - 80) }
+        #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
+    }
+
+    @Test(.needsProgram("/usr/bin/gjs", package: "gjs"))
+    func theVariantForShell45AndLaterLoadsInGjs() throws {
+        var template = Array("/tmp/window-banner-gjs-XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { _ = try? Subprocess.run("/bin/rm", ["-rf", directory]) }
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        try Subprocess.run("/bin/sh", [source + "/scripts/build-extension.sh", directory + "/built"])
+        let built = directory + "/built/45/" + Self.uuid
+        let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: built + "/metadata.json"))) as? [String: Any]
+        #expect(metadata?["uuid"] as? String == Self.uuid)
+        #expect((metadata?["shell-version"] as? [String])?.first == "45")
+        // The shell's own modules (resource:///org/gnome/shell/…) exist only inside the shell:
+        // stand-ins for the three it imports; every gi:// module is the real typelib.
+        let module = try String(contentsOfFile: built + "/extension.js", encoding: .utf8)
+            .replacingOccurrences(of: "resource:///org/gnome/shell/", with: "./shell/")
+        for (path, text) in [
+            "extension.js": module,
+            "shell/ui/main.js": "export const overview = {}; export const sessionMode = {}; export const layoutManager = {};",
+            "shell/misc/config.js": "export const PACKAGE_VERSION = '45.0';",
+            "shell/extensions/extension.js": "export class Extension { constructor(metadata) { this.metadata = metadata; } }",
+            "load.js": """
+                import WindowBannerExtension from './extension.js';
+                const extension = new WindowBannerExtension({uuid: '\(Self.uuid)'});
+                print(typeof extension.enable, typeof extension.disable);
+                """,
+        ] {
+            let url = URL(fileURLWithPath: directory + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let loaded = try Subprocess.run("/bin/sh", ["-c", """
+            cd "$1" && GI_TYPELIB_PATH=$(ls -d /usr/lib/*/mutter-* | head -n 1):/usr/lib/gnome-shell \
+            LD_LIBRARY_PATH=$(ls -d /usr/lib/*/mutter-* | head -n 1):/usr/lib/gnome-shell gjs -m load.js
+            """, "sh", directory])
+        #expect(loaded == "function function\n")
+    }
+
+    /// The owner process of `display` (it left its starter's process group: it outlives a `show`).
+    static func owner(of display: String) -> pid_t? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.lazy.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard arguments.first?.hasSuffix("/window-banner-x11") == true, arguments.contains("daemon"), arguments.contains(display) else { return nil }
+            return pid
+        }.first
+    }
+
+    /// Screenshots until `row`'s middle pixel is `colour` (the banner settled there), at most 20 s.
+    static func screen(of shell: TestGnomeShell, row: Int, showing colour: UInt32, width: Int) throws -> WaylandTestSupport.Screenshot {
+        let deadline = monotonicSeconds() + 20
+        var shot = try shell.screenshot(width: width, height: row + 60)
+        while shot.pixel(width / 2, row) != colour, monotonicSeconds() < deadline {
+            poll(nil, 0, 50)
+            shot = try shell.screenshot(width: width, height: row + 60)
+        }
+        return shot
+    }
+}
