@@ -130,6 +130,14 @@ bench: deps
 	bin="$$($(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --show-bin-path)"; \
 		"$$bin/window-banner-bench" --window-banner "$$bin/window-banner" --bin $(BENCH_BIN) $(BENCH_FLAGS)
 
+# The GNOME Shell extension (Resources/gnome-shell, built by scripts/build-extension.sh): the
+# variant for the shell this machine has — 42–44's legacy script, or 45+'s ES module (also
+# without a shell) — installed where the shell looks, DATADIR/gnome-shell/extensions (for
+# PREFIX ~/.local, the user's own extensions). GNOME_SHELL_MAJOR=46 picks another.
+EXTENSION_UUID := window-banner@window-banner
+GNOME_SHELL_MAJOR ?= $(shell gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')
+EXTENSION_VARIANT = $(if $(GNOME_SHELL_MAJOR),$(if $(shell [ $(GNOME_SHELL_MAJOR) -lt 45 ] && echo old),42,45),45)
+
 # The three binaries (side by side in BINDIR: window-banner runs window-banner-x11 from its own
 # directory, which runs window-banner-config from its own), the man page (generated from the
 # argument parser), shell completions, the systemd user units, the example config and the
@@ -161,8 +169,12 @@ install: deps po
 		install -Dm644 Resources/locale/$$lang/LC_MESSAGES/window-banner.mo "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/window-banner.mo" || exit 1; \
 	done
 	install -Dm644 Resources/man/window-banner-config.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner-config.1"
+	scripts/build-extension.sh "$(SCRATCH)/gnome-shell"
+	install -Dm644 -t "$(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(EXTENSION_UUID)" \
+		"$(SCRATCH)/gnome-shell/$(EXTENSION_VARIANT)/$(EXTENSION_UUID)/extension.js" "$(SCRATCH)/gnome-shell/$(EXTENSION_VARIANT)/$(EXTENSION_UUID)/metadata.json"
 
 uninstall:
+	rm -rf "$(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(EXTENSION_UUID)"
 	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner-x11" "$(DESTDIR)$(BINDIR)/window-banner-config" \
 		"$(DESTDIR)$(DATADIR)/man/man1/window-banner.1" "$(DESTDIR)$(DATADIR)/man/man5/window-banner.toml.5" \
 		"$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner" \

@@ -37,6 +37,9 @@ packages=(
   # tests: GNOME Shell itself, whose top bar the compositor draws (no X11 window carries it:
   # GnomeShellTests runs `gnome-shell --x11` on Xvfb with private session and system buses)
   gnome-shell
+  # tests: gjs loads the GNOME Shell extension's 45+ variant (GnomeShellExtensionTests), which no
+  # shell here runs; python3-gi's GdkPixbuf reads the shell's PNG screenshots
+  gjs gir1.2-gdkpixbuf-2.0
   # tests: real screen lockers and savers (ScreenLockTests: i3lock's window at the root,
   # xsecurelock's in the compositing overlay, xscreensaver blanking), a real compositing manager
   # (CompositorTests)

@@ -153,16 +153,9 @@ public final class TestGnomeShell {
         throw TestFailure("\(name) is \(owned ? "not" : "still") on the session bus after \(timeout) s: \(log)")
     }
 
-    /// Leaves the overview the shell starts in (the `OverviewActive` property, set over D-Bus).
+    /// Leaves the overview the shell starts in.
     public func leaveOverview() throws {
-        try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Set", ["org.gnome.Shell", "OverviewActive", "<false>"])
-        let deadline = monotonicSeconds() + 20
-        while monotonicSeconds() < deadline {
-            if try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Get", ["org.gnome.Shell", "OverviewActive"])
-                .contains("false") { return }
-            poll(nil, 0, 50)
-        }
-        throw TestFailure("the shell stayed in its overview")
+        try setOverview(false)
     }
 
     // MARK: What a user sees
@@ -205,6 +198,50 @@ public final class TestGnomeShell {
                     out.write(rgb)
             """, png, ppm])
         return try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: ppm)))
+    }
+
+    /// Starts `command` as the session's user in `environment`, without waiting; it is killed
+    /// with the session.
+    public func start(_ command: [String]) throws -> Subprocess {
+        var variables = environment
+        for name in ["PATH", "HOME", "XDG_RUNTIME_DIR"] { variables[name] = nil }
+        let process = try TestSway.spawn(command, in: directory, runtime: runtimeDirectory, extra: variables, log: nil)
+        clients.append(process)
+        return process
+    }
+
+    /// Evaluates `code` in the shell (its `Eval`, open to tests in `--unsafe-mode`); its result.
+    @discardableResult
+    public func evaluate(_ code: String) throws -> String {
+        let answer = try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Eval", [code])
+        guard answer.hasPrefix("(true,") else { throw TestFailure("Eval failed: \(answer)") }
+        return answer
+    }
+
+    /// A click of the primary button at (`x`, `y`) on the screen, through a virtual pointer of
+    /// the shell's own seat: the input path a real mouse takes.
+    public func click(x: Int, y: Int) throws {
+        try evaluate("""
+            const Clutter = imports.gi.Clutter; const GLib = imports.gi.GLib;
+            const seat = Clutter.get_default_backend().get_default_seat();
+            const pointer = seat.create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
+            pointer.notify_absolute_motion(GLib.get_monotonic_time(), \(x), \(y));
+            pointer.notify_button(GLib.get_monotonic_time(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.PRESSED);
+            pointer.notify_button(GLib.get_monotonic_time(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.RELEASED);
+            true
+            """)
+    }
+
+    /// Enters or leaves the overview (the `OverviewActive` property), and waits until it has.
+    public func setOverview(_ active: Bool) throws {
+        try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Set", ["org.gnome.Shell", "OverviewActive", "<\(active)>"])
+        let deadline = monotonicSeconds() + 20
+        while monotonicSeconds() < deadline {
+            if try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Get", ["org.gnome.Shell", "OverviewActive"])
+                .contains("\(active)") { return }
+            poll(nil, 0, 50)
+        }
+        throw TestFailure("the overview did not \(active ? "open" : "close")")
     }
 
     /// Runs `command` as the session's user (the user the shell runs as) in `environment`;

@@ -145,6 +145,9 @@ extension WindowBannerCLITests {
                 "/usr/share/window-banner/icons/window-banner-offline.png", "/usr/share/window-banner/icons/window-banner-online.png",
                 "/usr/share/doc/window-banner/config.example.toml", "/usr/share/doc/window-banner/copyright",
                 "/usr/share/doc/window-banner/changelog.gz",
+                // The GNOME Shell extension, system-wide, in the variant for Debian's shell (43).
+                "/usr/share/gnome-shell/extensions/window-banner@window-banner/extension.js",
+                "/usr/share/gnome-shell/extensions/window-banner@window-banner/metadata.json",
             ]
             expected += TestLocales.locales.keys.map { "/usr/share/locale/\($0)/LC_MESSAGES/window-banner.mo" }
             #expect(paths.isSuperset(of: expected), "missing: \(Set(expected).subtracting(paths).sorted())")
@@ -160,6 +163,16 @@ extension WindowBannerCLITests {
             let executables = Set(entries.filter { $0.mode.hasPrefix("-") && $0.mode.contains("x") }.map(\.path))
             #expect(executables == ["/usr/bin/window-banner", "/usr/bin/window-banner-x11", "/usr/bin/window-banner-config",
                                     "/usr/lib/NetworkManager/dispatcher.d/90-window-banner"])
+        }
+
+        @Test func theExtensionIsTheVariantDebiansShellLoads() throws {
+            let root = try Self.extract(try Self.package())
+            let directory = root.path + "/usr/share/gnome-shell/extensions/window-banner@window-banner"
+            let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/metadata.json"))) as? [String: Any]
+            #expect(metadata?["uuid"] as? String == "window-banner@window-banner")
+            #expect((metadata?["shell-version"] as? [String])?.contains("43") == true)
+            let script = try String(contentsOfFile: directory + "/extension.js", encoding: .utf8)
+            #expect(script.contains("function init()") && !script.contains("import "))
         }
 
         @Test func theUnitsRunTheInstalledPrograms() throws {

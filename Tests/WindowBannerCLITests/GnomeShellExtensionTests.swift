@@ -70,13 +70,45 @@ struct GnomeShellExtensionTests {
         #expect(try shell.run(["gnome-extensions", "disable", Self.uuid]).status == 0)
         try shell.awaitBusName("org.windowbanner.Shell", owned: false)
         #expect(shell.awaitWorkAreas { $0 == before } == before)
-        let waiting = try shell.run([program, "status", "--format", "{title}"])
-        #expect(waiting.status == 0 && waiting.output == "No Internet Connection\n", "\(waiting.error)")
+        // Still the owner's banner, hidden until the extension is back.
+        #expect(try Self.status(of: shell, until: "No Internet Connection extension-disabled\n") == "No Internet Connection extension-disabled\n")
 
         #expect(try shell.run(["gnome-extensions", "enable", Self.uuid]).status == 0)
         #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+        #expect(try Self.status(of: shell, until: "No Internet Connection \n") == "No Internet Connection \n")
         #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
         #expect(shell.awaitWorkAreas { $0 == before } == before)
+    }
+
+    @Test func aClickOnTheBannerReachesTheOwnerAndEndsWaitAsAClick() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        let waiting = try shell.start([windowBannerExecutable()] + Self.show + ["--wait"])
+        let screen = try Self.screen(of: shell, row: area.y + 40, showing: 0x2050d0, width: area.width)
+        #expect(screen.pixel(area.width / 2, area.y + 40) == 0x2050d0)
+        try shell.click(x: area.width / 2, y: area.y + 40)
+        #expect(waiting.waitForExit(timeout: 20) == 12, "\(waiting.standardError)")
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
+    }
+
+    @Test func theBannerIsHiddenInTheOverviewWithItsSpaceKept() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        let reserved = before.map { SwayRect(x: $0.x, y: $0.y + 80, width: $0.width, height: $0.height - 80) }
+        #expect(try shell.run([program] + Self.show).status == 0)
+        #expect(try Self.screen(of: shell, row: area.y + 40, showing: 0x2050d0, width: area.width).pixel(area.width / 2, area.y + 40) == 0x2050d0)
+
+        try shell.setOverview(true)
+        let overview = try Self.screen(of: shell, row: area.y + 40, notShowing: 0x2050d0, width: area.width)
+        #expect((0..<area.width).allSatisfy { overview.pixel($0, area.y + 40) != 0x2050d0 })
+        #expect(shell.workAreas() == reserved)
+
+        try shell.setOverview(false)
+        #expect(try Self.screen(of: shell, row: area.y + 40, showing: 0x2050d0, width: area.width).pixel(area.width / 2, area.y + 40) == 0x2050d0)
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
     }
 
     @Test func badFieldsAreRefusedByTheExtensionNamingTheFieldAndTheBannerStays() throws {
@@ -171,14 +203,33 @@ struct GnomeShellExtensionTests {
         }.first
     }
 
-    /// Screenshots until `row`'s middle pixel is `colour` (the banner settled there), at most 20 s.
-    static func screen(of shell: TestGnomeShell, row: Int, showing colour: UInt32, width: Int) throws -> WaylandTestSupport.Screenshot {
+    /// Screenshots until `row`'s middle pixel is `colour` (the banner settled there), or is not
+    /// (`notShowing`), at most 20 s; the last one.
+    static func screen(
+        of shell: TestGnomeShell, row: Int, showing colour: UInt32? = nil, notShowing absent: UInt32? = nil, width: Int
+    ) throws -> WaylandTestSupport.Screenshot {
+        func wanted(_ shot: WaylandTestSupport.Screenshot) -> Bool {
+            let pixel = shot.pixel(width / 2, row)
+            return colour.map { pixel == $0 } ?? absent.map { pixel != $0 } ?? true
+        }
         let deadline = monotonicSeconds() + 20
         var shot = try shell.screenshot(width: width, height: row + 60)
-        while shot.pixel(width / 2, row) != colour, monotonicSeconds() < deadline {
+        while !wanted(shot), monotonicSeconds() < deadline {
             poll(nil, 0, 50)
             shot = try shell.screenshot(width: width, height: row + 60)
         }
         return shot
+    }
+
+    /// `status --format '{title} {hidden}'` once it reads `expected` (the owner hears the bus in
+    /// its own time), at most 20 s; the last answer.
+    static func status(of shell: TestGnomeShell, until expected: String) throws -> String {
+        let deadline = monotonicSeconds() + 20
+        var answer = try shell.run([windowBannerExecutable(), "status", "--format", "{title} {hidden}"]).output
+        while answer != expected, monotonicSeconds() < deadline {
+            poll(nil, 0, 50)
+            answer = try shell.run([windowBannerExecutable(), "status", "--format", "{title} {hidden}"]).output
+        }
+        return answer
     }
 }
