@@ -22,6 +22,8 @@ final class Results {
     var startup: [StartupStep] = []
     /// Section 9, on sway.
     var sway: SwayResults?
+    /// Section 11, on GNOME Shell.
+    var gnome: GnomeResults?
     /// Section 10, the owner's accessibility connection.
     var accessibility: AccessibilityCost?
     var loader: LoaderStatistics?
@@ -213,8 +215,29 @@ struct Report {
                             note: "from the locker's kill to the banner's MapNotify (its back buffer, drawn before, is the window's background)"))
         }
         if let sway = results.sway { rows += swayRows(sway) }
+        if let gnome = results.gnome { rows += gnomeRows(gnome) }
         if let accessibility = results.accessibility { rows += accessibility.rows }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
+        return rows
+    }
+
+    /// Section 11's rows: the warm owner is the reference; each of ours says how it compares with
+    /// GNOME's own notification banner.
+    private static func gnomeRows(_ gnome: GnomeResults) -> [Row] {
+        var rows: [Row] = []
+        let theirs = Summary(gnome.firstFrames.first { $0.tool == GnomeBench.notification }?.samples ?? [])?.median
+        for (tool, samples) in gnome.firstFrames {
+            var note = ""
+            if tool != GnomeBench.notification, let theirs, theirs > 0, let ours = Summary(samples)?.median {
+                note = "\(fixed(ours / theirs, 2)) × notify-send → GNOME Shell"
+            }
+            if tool == GnomeBench.warm { note += "; the shell's own clock, the first frame its stage painted with the banner part-way down (a probe through Eval)" }
+            rows.append(Row(metric: "GNOME Shell: command → first frame showing it", tool: tool, unit: "ms", samples: samples, reference: GnomeBench.warm, note: note))
+        }
+        for (tool, counts) in gnome.relayouts {
+            rows.append(Row(metric: "GNOME Shell: foot re-laid out per show + dismiss", tool: tool, unit: "", samples: counts,
+                            note: tool == GnomeBench.notification ? "a notification reserves no space: it covers the terminal" : "once when the extension's strut is set, once when it goes"))
+        }
         return rows
     }
 

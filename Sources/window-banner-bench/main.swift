@@ -11,6 +11,8 @@
 //      and memory, seen through wlr-screencopy (bench/screencopy-probe.c)  (Sway)
 //  10. the owner's accessibility connection: warm and cold show → first frame and RSS, without
 //      and with an accessibility bus and a listening AT-SPI client  (AccessibilityCost)
+//  11. on GNOME Shell (headless, with WindowBanner's extension): command → first painted frame
+//      next to notify-send → GNOME's own notification banner, foot's relayouts  (Gnome)
 //   and where a warm `show` spends its time        (StartupCost)
 // and writes one table as Markdown and JSON, plus a chart of frame intervals (Report).
 // Every process it starts is ended when it ends. Start reading here.
@@ -171,6 +173,12 @@ func main() throws {
         results.describe(sway: sway, banner: options.banner)
         results.sway = try SwayBench(desktop: sway, banner: options.banner, work: options.work)
             .run(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds)
+    }
+    section("11. GNOME Shell: \(rounds) rounds of 3 tools", results) {
+        let gnome = try GnomeDesktop(supervisor: supervisor, work: options.work, banner: try absolutePath(options.banner))
+        defer { gnome.stop() }
+        results.describe(gnome: gnome)
+        results.gnome = try GnomeBench(desktop: gnome, work: options.work).run(runs: options.runs, warmup: options.warmup)
     }
     section("10. accessibility: \(rounds) rounds without and with an accessibility bus, warm then cold", results) {
         results.accessibility = try lineup.accessibilityCost(runs: options.runs, warmup: options.warmup)
