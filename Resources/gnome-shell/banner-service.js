@@ -178,20 +178,34 @@ class MonitorBanner {
             this._clip.visible = !Main.overview.visible && !Main.sessionMode.isLocked;
     }
 
+    /**
+     * The chrome for `fullscreen` (its tracking is fixed when it is added): made on the first
+     * show, and again when the policy changes — the image, with its content and place, moves
+     * into the new one.
+     */
     _makeChrome(fullscreen) {
         const old = this._chrome;
         this._chrome = new St.Widget({name: 'window-banner', reactive: false, x: 0, y: 0, width: 0, height: 0});
-        this._clip = new St.Widget({clip_to_allocation: true, reactive: false});
-        this._image = new St.Widget({reactive: true, track_hover: false});
-        this._content = null;
+        const clip = new St.Widget({clip_to_allocation: true, reactive: false});
+        if (old !== null) {
+            clip.set_position(this._clip.x, this._clip.y);
+            clip.set_size(this._clip.width, this._clip.height);
+            this._clip.remove_child(this._image);
+            this._chrome.set_position(old.x, old.y);
+            this._chrome.set_size(old.width, old.height);
+        } else {
+            this._image = new St.Widget({reactive: true, track_hover: false});
+            this._content = null;
+            this._image.connect('button-press-event', (actor, event) => this._button(event, true));
+            this._image.connect('button-release-event', (actor, event) => this._button(event, false));
+            this._image.connect('scroll-event', (actor, event) => this._scroll(event));
+        }
+        this._clip = clip;
         this._clip.add_child(this._image);
         this._chrome.add_child(this._clip);
         // 'delay': under a full-screen window until it ends (the chrome hides, like the top bar).
         Main.layoutManager.addChrome(this._chrome, {affectsStruts: true, trackFullscreen: fullscreen === 'delay'});
         this._fullscreen = fullscreen;
-        this._image.connect('button-press-event', (actor, event) => this._button(event, true));
-        this._image.connect('button-release-event', (actor, event) => this._button(event, false));
-        this._image.connect('scroll-event', (actor, event) => this._scroll(event));
         if (old !== null) {
             Main.layoutManager.removeChrome(old);
             old.destroy();

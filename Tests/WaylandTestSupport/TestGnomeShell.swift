@@ -40,7 +40,11 @@ public final class TestGnomeShell {
     /// Starts the shell with a `width`×`height` virtual monitor and the extension `setup`; waits until its
     /// Wayland socket, its Xwayland and its top bar (in the work area) are there, and an enabled
     /// extension is on the bus. `--unsafe-mode` lets a test take screenshots over D-Bus.
-    public init(width: Int = 1280, height: Int = 800, withExtension setup: Extension = .none) throws {
+    /// `busForEveryone`: the session bus admits every user (root too), as a session bus never
+    /// does, so a test can see that the extension itself turns other users away.
+    public init(
+        width: Int = 1280, height: Int = 800, more: [(width: Int, height: Int)] = [], withExtension setup: Extension = .none, busForEveryone: Bool = false
+    ) throws {
         var template = Array("/tmp/window-banner-gnome-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -49,16 +53,25 @@ public final class TestGnomeShell {
         mkdir(directory + "/home", 0o700)
         chmod(directory, 0o755)
         if setup != .none { try Self.installExtension(home: directory + "/home", work: directory) }
-        // gsettings writes through dconf, which the private session bus starts on demand.
-        let enable = setup == .enabled ? "gsettings set org.gnome.shell enabled-extensions \"['\(Self.extensionUUID)']\"" : ""
+        var sessionBusConfiguration = "session"
+        if busForEveryone {
+            try TestSway.write(Self.busForEveryone, to: directory + "/session-bus.conf")
+            sessionBusConfiguration = "config-file=" + directory + "/session-bus.conf"
+        }
+        let monitors = more.map { "--virtual-monitor \($0.width)x\($0.height)" }.joined(separator: " ")
+        // gsettings writes through dconf, which the private session bus starts on demand. No
+        // notification banners: the shell's own start-up notice ("Screen Lock disabled") would
+        // sit over the top of the screen, and with no user activity it never times out.
+        let enable = (setup == .enabled ? "gsettings set org.gnome.shell enabled-extensions \"['\(Self.extensionUUID)']\"\n" : "")
+            + "gsettings set org.gnome.desktop.notifications show-banners false"
         let script = """
-            dbus-daemon --session --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
+            dbus-daemon --\(sessionBusConfiguration) --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
             dbus-daemon --session --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/system-bus" &
             until [ -s "$XDG_RUNTIME_DIR/session-bus" ] && [ -s "$XDG_RUNTIME_DIR/system-bus" ]; do sleep 0.05; done
             export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/session-bus")"
             export DBUS_SYSTEM_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/system-bus")"
             \(enable)
-            exec gnome-shell --headless --unsafe-mode --wayland --virtual-monitor \(width)x\(height) --wayland-display \(waylandDisplay)
+            exec gnome-shell --headless --unsafe-mode --wayland --virtual-monitor \(width)x\(height) \(monitors) --wayland-display \(waylandDisplay)
             """
         try TestSway.write(script, to: directory + "/session")
         if geteuid() == 0 {
@@ -70,7 +83,7 @@ public final class TestGnomeShell {
             ["/bin/sh", directory + "/session"], in: directory, runtime: runtimeDirectory,
             extra: ["NO_AT_BRIDGE": "1", "XDG_SESSION_TYPE": "wayland"], log: directory + "/shell.log")
         do {
-            try awaitStart()
+            try awaitStart(monitors: 1 + more.count)
             if setup == .enabled {
                 try awaitBusName("org.windowbanner.Shell")
                 try leaveOverview()
@@ -118,6 +131,24 @@ public final class TestGnomeShell {
         let text = (try? String(contentsOfFile: runtimeDirectory + "/session-bus", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").first.map(String.init) ?? ""
     }
+
+    /// A session bus that lets every user connect (session.conf's services, no user check).
+    private static let busForEveryone = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:tmpdir=/tmp</listen>
+          <auth>EXTERNAL</auth>
+          <standard_session_servicedirs/>
+          <policy context="default">
+            <allow user="*"/>
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
 
     // MARK: The extension
 
@@ -283,7 +314,7 @@ public final class TestGnomeShell {
         return areas
     }
 
-    private func awaitStart() throws {
+    private func awaitStart(monitors: Int) throws {
         let deadline = monotonicSeconds() + 60
         while monotonicSeconds() < deadline {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
@@ -291,8 +322,9 @@ public final class TestGnomeShell {
                let display = xwaylandDisplay() {
                 xAuthority = runtimeDirectory + "/" + cookie
                 xDisplay = display
-                // Its top bar in the work area: the shell is up.
-                if workAreas().first.map({ $0.y > 0 }) == true { return }
+                // Its top bar in the work area of each monitor: the shell is up.
+                let areas = workAreas()
+                if areas.count == monitors, areas.first.map({ $0.y > 0 }) == true { return }
             }
             poll(nil, 0, 50)
         }

@@ -101,10 +101,25 @@ final class ScreenReaderClient {
     private let process: Subprocess
     private var events: [Event] = []
 
-    init(on bus: PrivateSessionBus) throws {
-        var environment = bus.environment
+    convenience init(on bus: PrivateSessionBus) throws {
+        try self.init(environment: bus.environment)
+    }
+
+    /// A listener on the session bus `environment` names (its address and runtime directory),
+    /// running as `user` when given (a session's bus admits its own user only).
+    init(environment session: [String: String], user: uid_t? = nil) throws {
+        var environment = session
         environment["PATH"] = "/usr/bin:/bin"
-        process = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.script], environment: environment)
+        if let user {
+            // The checkout may be private: the script goes where that user can read it.
+            let copy = session["XDG_RUNTIME_DIR", default: "/tmp"] + "/atspi-client.py"
+            try Subprocess.run("/usr/bin/install", ["-m", "644", Self.script, copy])
+            process = try Subprocess(
+                executable: "/usr/bin/setpriv",
+                arguments: ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--", "/usr/bin/python3", copy], environment: environment)
+        } else {
+            process = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.script], environment: environment)
+        }
         guard process.readLine(timeout: 20) == "\"ready\"" else {
             throw TestFailure("the AT-SPI client did not start: \(process.standardError)")
         }

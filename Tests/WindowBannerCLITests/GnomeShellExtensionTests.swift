@@ -111,6 +111,89 @@ struct GnomeShellExtensionTests {
         #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
     }
 
+    @Test func everyMonitorGetsTheBannerUnderItsOwnTopEdgeWithMonitorAll() throws {
+        let shell = try TestGnomeShell(more: [(1024, 768)], withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 2 && $0[0].y > 0 }
+        #expect(before.count == 2 && before[1].y == 0, "the top bar is on the primary monitor only: \(before)")
+        #expect(try shell.run([program] + Self.show + ["--monitor", "all"]).status == 0)
+        let reserved = before.map { SwayRect(x: $0.x, y: $0.y + 80, width: $0.width, height: $0.height - 80) }
+        #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+        #expect(try shell.run([program, "dismiss", "--all"]).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
+
+        // One monitor by its connector name, as GNOME's Settings shows it.
+        let monitors = try shell.gdbus("org.windowbanner.Shell", "/org/windowbanner/Shell", "org.windowbanner.Shell1.GetMonitors")
+        let names = monitors.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(names.count == 2 && names.allSatisfy { $0.hasPrefix("Meta-") }, "\(monitors)")
+        let second = try #require(names.last)
+        #expect(try shell.run([program] + Self.show + ["--monitor", second]).status == 0)
+        let secondOnly = [before[0], SwayRect(x: before[1].x, y: 80, width: before[1].width, height: before[1].height - 80)]
+        #expect(shell.awaitWorkAreas { $0 == secondOnly } == secondOnly)
+        let unknown = try shell.run([program] + Self.show + ["--monitor", "HDMI-7"])
+        #expect(unknown.status == 64 && unknown.error.contains("no monitor named 'HDMI-7'"), "\(unknown.error)")
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
+    }
+
+    @Test func underAFullScreenWindowItWaitsWithFullscreenDelayAndShowsOverItWithShow() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        let fullScreen = try shell.start(["foot", "--fullscreen", "--override", "colors.background=ffffff", "sleep", "600"])
+        _ = try Self.screen(of: shell, row: 10, showing: 0xffffff, width: area.width)
+
+        #expect(try shell.run([program] + Self.show + ["--fullscreen", "delay"]).status == 0)
+        let hidden = try Self.screen(of: shell, row: area.y + 40, showing: 0xffffff, width: area.width)
+        #expect((0..<area.width).allSatisfy { hidden.pixel($0, area.y + 40) != 0x2050d0 }, "the banner is over the full-screen window")
+        #expect(try shell.run([program] + Self.show + ["--fullscreen", "show"]).status == 0)
+        let over = try Self.screen(of: shell, row: 40, showing: 0x2050d0, width: area.width)
+        #expect(over.pixel(area.width / 2, 40) == 0x2050d0, "with --fullscreen show it is at the top, over the full-screen window")
+
+        // The full-screen window gone, a delayed banner comes back under the top bar.
+        #expect(try shell.run([program] + Self.show + ["--fullscreen", "delay"]).status == 0)
+        fullScreen.killGroup()
+        _ = fullScreen.waitForExit(timeout: 5)
+        #expect(try Self.screen(of: shell, row: area.y + 40, showing: 0x2050d0, width: area.width).pixel(area.width / 2, area.y + 40) == 0x2050d0)
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
+    }
+
+    @Test func onlyTheSessionsOwnUserIsServed() throws {
+        try #require(geteuid() == 0, "another user is needed: root, calling on the session's user's bus")
+        let shell = try TestGnomeShell(withExtension: .enabled, busForEveryone: true)
+        // A bus that lets root in (a session bus does not): the extension still refuses it.
+        let call = try Subprocess(
+            executable: "/usr/bin/gdbus",
+            arguments: ["call", "--session", "--dest", "org.windowbanner.Shell", "--object-path", "/org/windowbanner/Shell",
+                        "--method", "org.windowbanner.Shell1.GetMonitors"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": shell.sessionBus, "PATH": "/usr/bin:/bin"])
+        #expect(call.waitForExit(timeout: 20) != 0)
+        #expect(call.standardError.contains("org.windowbanner.Shell1.Error.AccessDenied"), "\(call.standardError)")
+    }
+
+    @Test(.needsProgram("/usr/libexec/at-spi-bus-launcher", package: "at-spi2-core"))
+    func aScreenReaderHearsTheBannerOncePerShowAndOncePerChangeOfWords() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let reader = try ScreenReaderClient(
+            environment: ["DBUS_SESSION_BUS_ADDRESS": shell.sessionBus, "XDG_RUNTIME_DIR": shell.runtimeDirectory, "HOME": shell.directory + "/home"],
+            user: geteuid() == 0 ? TestSway.unprivilegedUser : nil)
+        let show = [program, "show", "--id", "net", "--style", "offline", "--title", "Network down", "--compact", "never", "--sticky"]
+        #expect(try shell.run(show).status == 0)
+        let first = WindowBannerCLITests.AccessibilityTests.announcement("Network down")
+        #expect(WindowBannerCLITests.AccessibilityTests.showing(reader.events { WindowBannerCLITests.AccessibilityTests.showing($0).contains(first) }) == [first])
+        var changed = show
+        changed[changed.firstIndex(of: "Network down") ?? 0] = "Network back"
+        #expect(try shell.run(changed).status == 0)
+        #expect(try shell.run(changed).status == 0)
+        #expect(try shell.run([program, "dismiss", "--all"]).status == 0)
+        let again = WindowBannerCLITests.AccessibilityTests.announcement("Network back")
+        let heard = WindowBannerCLITests.AccessibilityTests.showing(reader.events { WindowBannerCLITests.AccessibilityTests.showing($0).contains(again) })
+        #expect(heard == [first, again])
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
+    }
+
     @Test func badFieldsAreRefusedByTheExtensionNamingTheFieldAndTheBannerStays() throws {
         let shell = try TestGnomeShell(withExtension: .enabled)
         let program = windowBannerExecutable()
