@@ -125,15 +125,7 @@ public final class GnomeShellDisplay: BannerBackend {
     }
 
     public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
-        switch colour.value {
-        case .rgba(let rgba):
-            return rgba
-        case .x11Name(let name):
-            if let known = colours[name] { return known }
-            guard let rgba = NamedColours.lookup(name) else { throw .colour(name) }
-            colours[name] = rgba
-            return rgba
-        }
+        try NamedColours.resolve(colour, remembering: &colours)
     }
 
     // MARK: The bus and the shell

@@ -27,7 +27,7 @@ public final class GnomeShellHost: ControlledBannerHost {
     private unowned let display: GnomeShellDisplay
     private(set) var monitor: ShellMonitor
     private let image = BannerImage()
-    private var resources: ScaledResources
+    private var resources: ScaledResources<GnomeShellDisplay>
     /// What the extension has of this banner: nothing until the first call of a presentation.
     private var sent: SentState?
     private var serial: UInt32 = 0
@@ -227,20 +227,4 @@ extension GnomeShellHost: BannerSurface {
     public var frameSlot: Double { display.pacer.interval }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { display.withLoadedIcon(appearance) }
     public func frameNeeded() { requestFrame() }
-}
-
-/// The display's fonts, icons and colours at one monitor's scale (held by the host; the display
-/// is not held back by it).
-private final class ScaledResources: LookResources {
-    unowned let display: GnomeShellDisplay
-    let pixelsPerPoint: Double
-    var fonts: FontLibrary { display.fonts }
-    var icons: IconLibrary { display.icons }
-
-    init(display: GnomeShellDisplay, pixelsPerPoint: Double) {
-        self.display = display
-        self.pixelsPerPoint = pixelsPerPoint
-    }
-
-    func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA { try display.resolve(colour) }
 }

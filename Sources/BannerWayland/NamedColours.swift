@@ -9,6 +9,19 @@ public enum NamedColours {
     /// rgb.txt's places, Debian's first.
     static let files = ["/usr/share/X11/rgb.txt", "/etc/X11/rgb.txt", "/usr/lib/X11/rgb.txt"]
 
+    /// `colour` in pixels' terms: a name looked up in the table (once: `known` keeps it).
+    public static func resolve(_ colour: BannerColor, remembering known: inout [String: RGBA]) throws(BannerValueError) -> RGBA {
+        switch colour.value {
+        case .rgba(let rgba):
+            return rgba
+        case .x11Name(let name):
+            if let remembered = known[name] { return remembered }
+            guard let rgba = lookup(name) else { throw .colour(name) }
+            known[name] = rgba
+            return rgba
+        }
+    }
+
     /// The colour named `name` (case and spaces ignored, as the X server compares them); nil for
     /// a name the table does not have, or when no table can be read.
     public static func lookup(_ name: String) -> RGBA? {

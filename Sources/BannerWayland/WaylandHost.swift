@@ -32,7 +32,7 @@ public final class WaylandHost: ControlledBannerHost {
     private let glyphs = GlyphCache()
     private var drawnContent: DrawnContent?
     /// The display's fonts, icons and colours at this output's scale.
-    private var resources: ScaledResources
+    private var resources: ScaledResources<WaylandDisplay>
     private var framePending = false
 
     init(output: WaylandOutput, display: WaylandDisplay) {
@@ -228,18 +228,18 @@ extension WaylandHost: BannerSurface {
     public func frameNeeded() { requestFrame() }
 }
 
-/// The display's fonts, icons and colours at one output's scale. Held by the host, which the
-/// display holds: the display is not held back (it closes its fonts when released).
-private final class ScaledResources: LookResources {
-    unowned let display: WaylandDisplay
-    let pixelsPerPoint: Double
-    var fonts: FontLibrary { display.fonts }
-    var icons: IconLibrary { display.icons }
+/// A display's fonts, icons and colours at one output's (or monitor's) scale. Held by the host,
+/// which the display holds: the display is not held back (it closes its fonts when released).
+public final class ScaledResources<Display: LookResources>: LookResources {
+    public unowned let display: Display
+    public let pixelsPerPoint: Double
+    public var fonts: FontLibrary { display.fonts }
+    public var icons: IconLibrary { display.icons }
 
-    init(display: WaylandDisplay, pixelsPerPoint: Double) {
+    public init(display: Display, pixelsPerPoint: Double) {
         self.display = display
         self.pixelsPerPoint = pixelsPerPoint
     }
 
-    func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA { try display.resolve(colour) }
+    public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA { try display.resolve(colour) }
 }

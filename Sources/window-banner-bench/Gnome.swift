@@ -39,6 +39,7 @@ final class GnomeDesktop {
     private var children: [Child] = []
     private var shell: Child?
     private let counter: String
+    private var foot: FootCounter { FootCounter(path: counter, supervisor: supervisor) }
     private var runtimeCount = 0
     /// `window-banner`, copied with the two programs it runs beside it where the user can run
     /// them (the checkout may be private).
@@ -61,7 +62,7 @@ final class GnomeDesktop {
         let variant = try Self.shellMajor(supervisor) < 45 ? "42" : "45"
         try supervisor.run(["mkdir", "-p", home + "/.local/share/gnome-shell/extensions"], environment: ["PATH": basePath])
         try supervisor.run(["cp", "-r", "\(built)/\(variant)/\(Self.uuid)", home + "/.local/share/gnome-shell/extensions/"], environment: ["PATH": basePath])
-        try writeFile(directory + "/count-resizes.py", Self.resizeCounter)
+        try writeFile(directory + "/count-resizes.py", FootCounter.script)
         let programs = original.split(separator: "/").dropLast().joined(separator: "/")
         try makeDirectory(directory + "/bin")
         for program in ["window-banner", "window-banner-x11", "window-banner-config"] {
@@ -201,52 +202,17 @@ final class GnomeDesktop {
 
     /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
     func poll(seconds: Double, until condition: () throws -> Bool) throws -> Bool {
-        let deadline = monotonicMilliseconds() + seconds * 1000
-        while monotonicMilliseconds() < deadline {
-            if try condition() { return true }
-            supervisor.observe(seconds: 0.02)
-        }
-        return try condition()
+        try supervisor.check(seconds: seconds, until: condition)
     }
 
     // MARK: foot
 
-    private static let resizeCounter = """
-        import fcntl, os, signal, struct, sys, termios
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGWINCH})
-        def record(count):
-            rows, columns, width, height = struct.unpack('HHHH', fcntl.ioctl(0, termios.TIOCGWINSZ, b'\\0' * 8))
-            with open(sys.argv[1] + '.new', 'w') as file:
-                file.write(f'{count} {width} {height}\\n')
-            os.rename(sys.argv[1] + '.new', sys.argv[1])
-        count = 0
-        record(count)
-        while True:
-            signal.sigwait({signal.SIGWINCH})
-            count += 1
-            record(count)
-
-        """
-
     /// foot's resizes so far and its pty's height in pixels, or nil before its program started.
-    func footSize() -> (resizes: Int, height: Int)? {
-        guard let fields = readFile(counter)?.split(whereSeparator: { $0 == " " || $0 == "\n" }), fields.count == 3,
-              let count = Int(fields[0]), let height = Int(fields[2]) else { return nil }
-        return (count, height)
-    }
+    func footSize() -> (resizes: Int, height: Int)? { foot.size() }
 
     /// Waits until foot has been given no new size for half a second; its resizes so far.
     @discardableResult
-    func settleFoot() throws -> (resizes: Int, height: Int) {
-        var seen = footSize()
-        for _ in 0..<20 {
-            supervisor.observe(seconds: 0.5)
-            let now = footSize()
-            if let now, now.resizes == seen?.resizes { return now }
-            seen = now
-        }
-        throw BenchFailure("foot kept being resized for 10 s")
-    }
+    func settleFoot() throws -> (resizes: Int, height: Int) { try foot.settle() }
 
     // MARK: owners
 

@@ -291,3 +291,16 @@ final class Supervisor {
         return (ends[0], ends[1])
     }
 }
+
+extension Supervisor {
+    /// Checks `condition` every 20 ms (it watches files or asks a server, which nothing
+    /// announces) until it holds (true) or `seconds` pass (false), serving the children meanwhile.
+    func check(seconds: Double, until condition: () throws -> Bool) throws -> Bool {
+        let deadline = monotonicMilliseconds() + seconds * 1000
+        while monotonicMilliseconds() < deadline {
+            if try condition() { return true }
+            observe(seconds: 0.02)
+        }
+        return try condition()
+    }
+}

@@ -64,6 +64,7 @@ final class SwayDesktop {
     private(set) var frames: [ScreenFrame] = []
     private(set) var mako: Child?
     private let counter: String
+    private var foot: FootCounter { FootCounter(path: counter, supervisor: supervisor) }
     private var probeReady = false
     private var children: [Child] = []
 
@@ -83,7 +84,7 @@ final class SwayDesktop {
             output HEADLESS-1 resolution \(Self.width)x\(Self.height)@\(refresh)Hz scale 1 bg #336699 solid_color
 
             """)
-        try writeFile(directory + "/count-resizes.py", Self.resizeCounter)
+        try writeFile(directory + "/count-resizes.py", FootCounter.script)
         if geteuid() == 0 {
             for path in [directory, runtime, directory + "/home", directory + "/config", directory + "/count-resizes.py"] {
                 chown(path, Self.user, Self.user)
@@ -133,27 +134,6 @@ final class SwayDesktop {
         return environment
     }
 
-    /// A program for foot to run: it takes each SIGWINCH (foot resizes its pty whenever sway gives
-    /// its window a new size) with sigwait, not in a handler, so a count is never written while
-    /// the last one is half written, and writes the count so far and the size in pixels,
-    /// replacing the file whole so a reader never sees half of it.
-    private static let resizeCounter = """
-        import fcntl, os, signal, struct, sys, termios
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGWINCH})
-        def record(count):
-            rows, columns, width, height = struct.unpack('HHHH', fcntl.ioctl(0, termios.TIOCGWINSZ, b'\\0' * 8))
-            with open(sys.argv[1] + '.new', 'w') as file:
-                file.write(f'{count} {width} {height}\\n')
-            os.rename(sys.argv[1] + '.new', sys.argv[1])
-        count = 0
-        record(count)
-        while True:
-            signal.sigwait({signal.SIGWINCH})
-            count += 1
-            record(count)
-
-        """
-
     /// Waits for sway's Wayland and IPC sockets and for its output to answer over IPC.
     private func awaitSockets(_ runtime: String, sway: Child, log: String) throws -> (wayland: String, ipc: String) {
         var found: (wayland: String, ipc: String)?
@@ -171,15 +151,9 @@ final class SwayDesktop {
         return found
     }
 
-    /// Checks `condition` every 20 ms (it watches files, which nothing announces) until it holds
-    /// (true) or `seconds` pass (false), serving the children meanwhile.
+    /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
     func poll(seconds: Double, until condition: () throws -> Bool) throws -> Bool {
-        let deadline = monotonicMilliseconds() + seconds * 1000
-        while monotonicMilliseconds() < deadline {
-            if try condition() { return true }
-            supervisor.observe(seconds: 0.02)
-        }
-        return try condition()
+        try supervisor.check(seconds: seconds, until: condition)
     }
 
     private func take(_ line: String) {
@@ -192,25 +166,11 @@ final class SwayDesktop {
     // MARK: foot
 
     /// foot's resizes so far and its pty's height in pixels, or nil before its program started.
-    func footSize() -> (resizes: Int, height: Int)? {
-        guard let fields = readFile(counter)?.split(whereSeparator: { $0 == " " || $0 == "\n" }), fields.count == 3,
-              let count = Int(fields[0]), let height = Int(fields[2]) else { return nil }
-        return (count, height)
-    }
+    func footSize() -> (resizes: Int, height: Int)? { foot.size() }
 
-    /// Waits until foot has been given no new size for half a second (sway may re-lay it out a
-    /// while after the change that caused it); its resizes so far.
+    /// Waits until foot has been given no new size for half a second; its resizes so far.
     @discardableResult
-    func settleFoot() throws -> (resizes: Int, height: Int) {
-        var seen = footSize()
-        for _ in 0..<20 {
-            supervisor.observe(seconds: 0.5)
-            let now = footSize()
-            if let now, now.resizes == seen?.resizes { return now }
-            seen = now
-        }
-        throw BenchFailure("foot kept being resized for 10 s")
-    }
+    func settleFoot() throws -> (resizes: Int, height: Int) { try foot.settle() }
 
     // MARK: frames
 
