@@ -7,6 +7,9 @@ import PackageDescription
 // Every Swift module that imports CPixman, directly or through BannerWayland, needs the path.
 let pixmanHeaders = ["-I/usr/include/pixman-1"]
 let pixmanHeadersForSwift = pixmanHeaders.flatMap { ["-Xcc", $0] }
+// Where <pipewire/pipewire.h> and the SPA headers are (`pkg-config --cflags libpipewire-0.3`):
+// CPipeWire loads libpipewire itself, and only its C file includes them.
+let pipewireHeaders = ["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2", "-D_REENTRANT"]
 
 let package = Package(
     name: "WindowBanner",
@@ -179,12 +182,21 @@ let package = Package(
         // The owner as an AT-SPI application on the accessibility bus (sd-bus): each banner on
         // screen a notification a screen reader announces, its buttons push buttons it can press.
         .target(name: "Accessibility", dependencies: ["CSDBus", "SDBus", "BannerCore"]),
+        // libpipewire for the call watcher, loaded with dlopen on the first connection (the owner
+        // and a monitor without --calls never map it): a C shim over PipeWire's macro-only
+        // listener and loop calls. Headers from libpipewire-0.3-dev (pipewireHeaders).
+        .target(name: "CPipeWire", cSettings: [.unsafeFlags(pipewireHeaders)]),
+        // Calls from PipeWire: who captures a microphone or a camera (CallRule, pure), the call
+        // banner's timing (CallBannerPolicy, pure), and the connection that feeds them.
+        .target(name: "PipeWireCalls", dependencies: ["CPipeWire", "BannerCore"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
         // frames it expects.
         .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore"]),
+        // Calls: the rule and the timing on their own, the watcher against a real PipeWire.
+        .testTarget(name: "PipeWireCallsTests", dependencies: ["PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
         .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -37,6 +37,10 @@ packages=(
   # tests: GNOME Shell itself, whose top bar the compositor draws (no X11 window carries it:
   # GnomeShellTests runs `gnome-shell --x11` on Xvfb with private session and system buses)
   gnome-shell
+  # the call watcher's C shim: PipeWire's headers (libpipewire itself is loaded at run time);
+  # tests: a real PipeWire, WirePlumber and PulseAudio server, pactl for a virtual microphone
+  # and pw-record as the calling app (PipeWireWatchTests)
+  libpipewire-0.3-dev pipewire pipewire-bin wireplumber pipewire-pulse pulseaudio-utils
   # tests: gjs loads the GNOME Shell extension's 45+ variant (GnomeShellExtensionTests), which no
   # shell here runs; python3-gi's GdkPixbuf reads the shell's PNG screenshots
   gjs gir1.2-gdkpixbuf-2.0

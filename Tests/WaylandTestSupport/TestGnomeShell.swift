@@ -315,7 +315,7 @@ public final class TestGnomeShell {
     }
 
     private func awaitStart(monitors: Int) throws {
-        let deadline = monotonicSeconds() + 60
+        let deadline = monotonicSeconds() + 120
         while monotonicSeconds() < deadline {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
             if names.contains(waylandDisplay), let cookie = names.first(where: { $0.hasPrefix(".mutter-Xwaylandauth.") }),
@@ -328,7 +328,7 @@ public final class TestGnomeShell {
             }
             poll(nil, 0, 50)
         }
-        throw TestFailure("gnome-shell did not start in 60 s: \(log)")
+        throw TestFailure("gnome-shell did not start in 120 s: \(log)")
     }
 
     /// The display of the Xwayland the shell started (`:N` from its command line).

@@ -1,0 +1,194 @@
+// What a call is, decided from PipeWire's graph as the watcher last heard it: the capturing
+// streams (their state and who they are), the sources (microphones and cameras) and the links
+// between them. Pure Swift, no PipeWire: the rule is tested on graphs built by hand, and the
+// watcher (PipeWireWatch) only feeds it. Start reading at `CallRule.state(of:)`.
+
+/// A PipeWire node's state, as `enum pw_node_state`.
+public enum NodeState: Int32, Sendable {
+    case error = -1
+    case creating = 0
+    case suspended = 1
+    case idle = 2
+    case running = 3
+}
+
+/// A node the rule looks at: a stream capturing (`Stream/Input/…`) or a source (`Audio/Source`,
+/// `Video/Source`), with the properties that say who it is.
+public struct GraphNode: Sendable, Hashable {
+    public var mediaClass: String
+    public var state: NodeState
+    /// `application.name`, `application.process.binary`, Flatpak's `pipewire.access.portal.app_id`.
+    public var applicationName: String
+    public var binary: String
+    public var appID: String
+    /// `application.process.id`; 0 when unknown (its client's is used then).
+    public var pid: Int32
+    /// The node's client (`client.id`), whose process it is; nil when unknown.
+    public var clientID: UInt32?
+    /// `media.name` and `node.name`: meters and peak detectors are known by these.
+    public var mediaName: String
+    public var nodeName: String
+    /// `stream.monitor`, `node.passive`, `node.virtual`.
+    public var isMonitor: Bool
+    public var isPassive: Bool
+    public var isVirtual: Bool
+
+    public init(
+        mediaClass: String, state: NodeState = .creating, applicationName: String = "", binary: String = "", appID: String = "",
+        pid: Int32 = 0, clientID: UInt32? = nil, mediaName: String = "", nodeName: String = "", isMonitor: Bool = false, isPassive: Bool = false,
+        isVirtual: Bool = false
+    ) {
+        self.clientID = clientID
+        self.mediaClass = mediaClass
+        self.state = state
+        self.applicationName = applicationName
+        self.binary = binary
+        self.appID = appID
+        self.pid = pid
+        self.mediaName = mediaName
+        self.nodeName = nodeName
+        self.isMonitor = isMonitor
+        self.isPassive = isPassive
+        self.isVirtual = isVirtual
+    }
+}
+
+/// A process connected to PipeWire: its pid as its socket vouches for it, its name, its binary
+/// (from /proc) and its Flatpak app id.
+public struct GraphClient: Sendable, Hashable {
+    public var pid: Int32
+    public var applicationName: String
+    public var binary: String
+    public var appID: String
+
+    public init(pid: Int32 = 0, applicationName: String = "", binary: String = "", appID: String = "") {
+        self.pid = pid
+        self.applicationName = applicationName
+        self.binary = binary
+        self.appID = appID
+    }
+}
+
+/// The graph as last heard: nodes, clients and links by their PipeWire ids.
+public struct CallGraph: Sendable {
+    public private(set) var nodes: [UInt32: GraphNode] = [:]
+    public private(set) var clients: [UInt32: GraphClient] = [:]
+    /// Link id → (the node it comes out of, the node it goes into).
+    public private(set) var links: [UInt32: (output: UInt32, input: UInt32)] = [:]
+
+    public init() {}
+
+    /// A node as it is now (new, or changed).
+    public mutating func update(node id: UInt32, _ node: GraphNode) { nodes[id] = node }
+    /// A client as it is now.
+    public mutating func update(client id: UInt32, _ client: GraphClient) { clients[id] = client }
+    /// A link from `output` to `input`.
+    public mutating func link(_ id: UInt32, from output: UInt32, to input: UInt32) { links[id] = (output, input) }
+    /// A node or link that is gone.
+    public mutating func remove(_ id: UInt32) {
+        nodes[id] = nil
+        clients[id] = nil
+        links[id] = nil
+    }
+}
+
+/// Who is in a call now: the apps capturing a microphone or a camera, and whether a camera is.
+public struct CallState: Sendable, Hashable {
+    /// The capturing apps' names, shortened and cleaned, sorted, each once.
+    public var apps: [String]
+    public var camera: Bool
+    /// The processes capturing (for raising a window), sorted.
+    public var pids: [Int32]
+
+    public init(apps: [String] = [], camera: Bool = false, pids: [Int32] = []) {
+        self.apps = apps
+        self.camera = camera
+        self.pids = pids
+    }
+
+    /// No call.
+    public static let none = CallState()
+    public var isCall: Bool { !apps.isEmpty || camera }
+}
+
+/// What counts as a call (docs/calls.md): an application stream capturing, running, from a
+/// microphone (`Audio/Source…`) or a camera (`Video/Source…`) — not a monitor stream, a meter or
+/// peak detector, a passive or virtual stream, this process's own, or an app the user ignores.
+public struct CallRule: Sendable {
+    /// Names matched (case-insensitively, whole) against `application.name`, the binary and the
+    /// Flatpak app id (`--calls-ignore`, `calls-ignore`).
+    public var ignored: Set<String>
+    /// This process's pid: its own streams are never a call.
+    public var ownPID: Int32
+    /// The longest app name shown (more is cut with an ellipsis).
+    public static let longestName = 32
+
+    public init(ignoring ignored: [String] = [], ownPID: Int32 = 0) {
+        self.ignored = Set(ignored.map { $0.lowercased() })
+        self.ownPID = ownPID
+    }
+
+    public func state(of graph: CallGraph) -> CallState {
+        var sources: [UInt32: Bool] = [:] // node id → is a camera
+        for (id, node) in graph.nodes {
+            if node.mediaClass.hasPrefix("Audio/Source") { sources[id] = false }
+            if node.mediaClass.hasPrefix("Video/Source") { sources[id] = true }
+        }
+        var fedBy: [UInt32: Set<Bool>] = [:] // stream → kinds of source feeding it
+        for link in graph.links.values {
+            guard let camera = sources[link.output] else { continue }
+            fedBy[link.input, default: []].insert(camera)
+        }
+        var apps: Set<String> = []
+        var pids: Set<Int32> = []
+        var camera = false
+        for (id, stream) in graph.nodes where stream.state == .running {
+            // What the stream leaves unsaid, its client says.
+            let node = Self.completed(stream, by: stream.clientID.flatMap { graph.clients[$0] })
+            guard countsAsCapture(node) else { continue }
+            guard let kinds = fedBy[id] else { continue }
+            let video = node.mediaClass == "Stream/Input/Video"
+            guard video ? kinds.contains(true) : kinds.contains(false) else { continue }
+            if video { camera = true }
+            apps.insert(Self.displayName(of: node))
+            if node.pid > 0 { pids.insert(node.pid) }
+        }
+        return CallState(apps: apps.sorted(), camera: camera, pids: pids.sorted())
+    }
+
+    private static func completed(_ node: GraphNode, by client: GraphClient?) -> GraphNode {
+        guard let client else { return node }
+        var node = node
+        if node.pid <= 0 { node.pid = client.pid }
+        if node.binary.isEmpty { node.binary = client.binary }
+        if node.appID.isEmpty { node.appID = client.appID }
+        if node.applicationName.isEmpty { node.applicationName = client.applicationName }
+        return node
+    }
+
+    private func countsAsCapture(_ node: GraphNode) -> Bool {
+        guard node.mediaClass == "Stream/Input/Audio" || node.mediaClass == "Stream/Input/Video" else { return false }
+        if node.isMonitor || node.isPassive || node.isVirtual { return false }
+        if ownPID > 0, node.pid == ownPID { return false }
+        // Level meters and peak detectors (pavucontrol, GNOME Settings) read a microphone to
+        // draw a bar; PulseAudio clients name those streams so.
+        let names = (node.mediaName + " " + node.nodeName).lowercased()
+        if names.contains("peak detect") || names.contains("level meter") || names.contains("peak meter") { return false }
+        let who = [node.applicationName, node.binary, node.appID].map { $0.lowercased() }.filter { !$0.isEmpty }
+        return !who.contains(where: ignored.contains)
+    }
+
+    /// The app as the banner names it: `application.name`, else the binary, else the Flatpak
+    /// app id; control characters removed, spaces folded, at most ``longestName`` characters.
+    public static func displayName(of node: GraphNode) -> String {
+        let raw = [node.applicationName, node.binary, node.appID].first { !clean($0).isEmpty } ?? ""
+        let name = clean(raw)
+        guard !name.isEmpty else { return "an app" }
+        return name.count > longestName ? String(name.prefix(longestName - 1)) + "…" : name
+    }
+
+    private static func clean(_ text: String) -> String {
+        let visible = text.unicodeScalars.map { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? " " : Character($0) }
+        return String(visible).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}

@@ -1,0 +1,107 @@
+// The call watcher's connection to PipeWire (through CPipeWire): its descriptor for the caller's
+// poll loop, and the graph it keeps up to date from what PipeWire reports. When PipeWire goes
+// away the caller drops the watch and makes a new one later: nothing is carried over, so the
+// state after a restart is derived afresh. Start reading at `init()`.
+
+import CPipeWire
+import Glibc
+
+/// Why PipeWire cannot be watched.
+public enum PipeWireError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// libpipewire cannot be loaded: the loader's reason.
+    case unavailable(String)
+    /// No PipeWire daemon answers (yet).
+    case notRunning(String)
+    /// The connection is lost.
+    case lost
+
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): "cannot load libpipewire: \(reason)"
+        case .notRunning(let reason): "PipeWire does not answer: \(reason)"
+        case .lost: "lost the connection to PipeWire"
+        }
+    }
+}
+
+/// One connection to PipeWire and the graph heard on it.
+public final class PipeWireWatch {
+    public private(set) var graph = CallGraph()
+    /// True once everything there was at connection time has been heard.
+    public private(set) var isSynced = false
+    private let connection: OpaquePointer
+
+    /// Whether libpipewire can be loaded: nil when it can, else why not.
+    public static var unavailableReason: String? { wbpw_unavailable().map { String(cString: $0) } }
+
+    /// Connects to `remote` (a socket's name or path; nil: `PIPEWIRE_REMOTE`, else `pipewire-0`
+    /// in the runtime directory).
+    public init(remote: String? = nil) throws(PipeWireError) {
+        if let reason = Self.unavailableReason { throw .unavailable(reason) }
+        var error: Int32 = 0
+        guard let made = wbpw_connect(remote, &error) else { throw .notRunning(String(cString: strerror(-error))) }
+        connection = made
+    }
+
+    deinit { wbpw_disconnect(connection) }
+
+    /// The descriptor to poll for reading.
+    public var fileDescriptor: Int32 { wbpw_fd(connection) }
+
+    /// Handles what PipeWire sent; the graph is up to date after. Throws `.lost` when the
+    /// connection is gone.
+    public func dispatch() throws(PipeWireError) {
+        if wbpw_dispatch(connection) < 0 { throw .lost }
+        var events = [wbpw_event](repeating: wbpw_event(), count: 64)
+        while true {
+            let count = Int(events.withUnsafeMutableBufferPointer { wbpw_take_events(connection, $0.baseAddress, Int32($0.count)) })
+            for event in events.prefix(count) { apply(event) }
+            if count < events.count { break }
+        }
+        if wbpw_lost(connection) != 0 { throw .lost }
+    }
+
+    private func apply(_ event: wbpw_event) {
+        switch Int32(event.kind) {
+        case Int32(WBPW_NODE.rawValue):
+            var copy = event
+            graph.update(node: event.id, GraphNode(
+                mediaClass: text(&copy.media_class), state: NodeState(rawValue: event.state) ?? .error,
+                applicationName: text(&copy.application_name), binary: text(&copy.binary), appID: text(&copy.app_id),
+                pid: event.pid, clientID: event.client == UInt32.max ? nil : event.client, mediaName: text(&copy.media_name), nodeName: text(&copy.node_name),
+                isMonitor: event.monitor != 0, isPassive: event.passive != 0, isVirtual: event.is_virtual != 0))
+        case Int32(WBPW_CLIENT.rawValue):
+            var copy = event
+            graph.update(client: event.id, GraphClient(
+                pid: event.pid, applicationName: text(&copy.application_name), binary: event.pid > 0 ? Self.binary(of: event.pid) : "",
+                appID: text(&copy.app_id)))
+        case Int32(WBPW_LINK.rawValue):
+            graph.link(event.id, from: event.output_node, to: event.input_node)
+        case Int32(WBPW_REMOVED.rawValue):
+            graph.remove(event.id)
+        case Int32(WBPW_SYNCED.rawValue):
+            isSynced = true
+        default:
+            return
+        }
+    }
+
+    /// The name of process `pid`'s program (`/proc/PID/comm`, at most 15 bytes); empty when
+    /// it cannot be read.
+    static func binary(of pid: Int32) -> String {
+        guard let file = fopen("/proc/\(pid)/comm", "r") else { return "" }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return "" }
+        let bytes = buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A fixed C text field as a String (it is always NUL-terminated; invalid UTF-8 repaired).
+    private func text<Field>(_ field: inout Field) -> String {
+        withUnsafeBytes(of: &field) { bytes in
+            let end = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(decoding: bytes[..<end], as: UTF8.self)
+        }
+    }
+}

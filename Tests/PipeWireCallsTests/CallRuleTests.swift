@@ -1,0 +1,110 @@
+// What counts as a call (CallRule) on graphs built by hand, and the call banner's timing
+// (CallBannerPolicy) on a test clock. The same rule against the real PipeWire is in
+// PipeWireWatchTests.
+
+import BannerCore
+import PipeWireCalls
+import Testing
+
+struct CallRuleTests {
+    /// A microphone (1), a camera (2), a sink (3) and the given streams linked as `links` says.
+    static func graph(_ streams: [UInt32: GraphNode], links: [(UInt32, UInt32)]) -> CallGraph {
+        var graph = CallGraph()
+        graph.update(node: 1, GraphNode(mediaClass: "Audio/Source", nodeName: "alsa_input.usb-mic"))
+        graph.update(node: 2, GraphNode(mediaClass: "Video/Source", nodeName: "v4l2_input.webcam"))
+        graph.update(node: 3, GraphNode(mediaClass: "Audio/Sink", nodeName: "alsa_output.speakers"))
+        for (id, node) in streams { graph.update(node: id, node) }
+        for (index, link) in links.enumerated() { graph.link(UInt32(100 + index), from: link.0, to: link.1) }
+        return graph
+    }
+
+    static func capture(_ name: String, _ state: NodeState = .running, video: Bool = false, pid: Int32 = 4242) -> GraphNode {
+        GraphNode(mediaClass: video ? "Stream/Input/Video" : "Stream/Input/Audio", state: state, applicationName: name, binary: name.lowercased(), pid: pid)
+    }
+
+    @Test func anAppCapturingTheMicrophoneIsACall() {
+        let state = CallRule().state(of: Self.graph([10: Self.capture("Zoom")], links: [(1, 10)]))
+        #expect(state == CallState(apps: ["Zoom"], camera: false, pids: [4242]))
+    }
+
+    @Test func onlyRunningStreamsFedByAMicrophoneOrCameraCount() {
+        let rule = CallRule()
+        #expect(!rule.state(of: Self.graph([10: Self.capture("Zoom", .idle)], links: [(1, 10)])).isCall)
+        #expect(!rule.state(of: Self.graph([10: Self.capture("Zoom")], links: [])).isCall, "not linked to anything")
+        #expect(!rule.state(of: Self.graph([10: Self.capture("OBS")], links: [(3, 10)])).isCall, "recording the speakers' monitor")
+        #expect(!rule.state(of: Self.graph([10: Self.capture("Cheese", video: true)], links: [(1, 10)])).isCall, "a video stream fed audio")
+    }
+
+    @Test func monitorsMetersPassiveVirtualOwnAndIgnoredStreamsAreNotCalls() {
+        var meter = Self.capture("PulseAudio Volume Control")
+        meter.mediaName = "Peak detect"
+        var monitor = Self.capture("Recorder")
+        monitor.isMonitor = true
+        var passive = Self.capture("Effects")
+        passive.isPassive = true
+        var virtualStream = Self.capture("Loopback")
+        virtualStream.isVirtual = true
+        let own = Self.capture("window-banner", pid: 77)
+        let ignored = Self.capture("Discord")
+        let graph = Self.graph([10: meter, 11: monitor, 12: passive, 13: virtualStream, 14: own, 15: ignored],
+                               links: [(1, 10), (1, 11), (1, 12), (1, 13), (1, 14), (1, 15)])
+        #expect(!CallRule(ignoring: ["DISCORD"], ownPID: 77).state(of: graph).isCall)
+        #expect(CallRule(ownPID: 77).state(of: graph).apps == ["Discord"])
+    }
+
+    @Test func aCameraCountsAndIsSaid() {
+        let graph = Self.graph([10: Self.capture("Zoom"), 11: Self.capture("Zoom", video: true)], links: [(1, 10), (2, 11)])
+        #expect(CallRule().state(of: graph) == CallState(apps: ["Zoom"], camera: true, pids: [4242]))
+    }
+
+    @Test func namesComeFromTheAppThenTheBinaryThenTheFlatpakIDCleanedAndShortened() {
+        #expect(CallRule.displayName(of: GraphNode(mediaClass: "", applicationName: "Firefox", binary: "firefox-esr")) == "Firefox")
+        #expect(CallRule.displayName(of: GraphNode(mediaClass: "", binary: "signal-desktop")) == "signal-desktop")
+        #expect(CallRule.displayName(of: GraphNode(mediaClass: "", appID: "com.slack.Slack")) == "com.slack.Slack")
+        #expect(CallRule.displayName(of: GraphNode(mediaClass: "", applicationName: "Evil\u{1B}[2J\nName\u{202E}")) == "Evil [2J Name")
+        #expect(CallRule.displayName(of: GraphNode(mediaClass: "", applicationName: String(repeating: "A", count: 5000))).count == CallRule.longestName)
+        #expect(CallRule.displayName(of: GraphNode(mediaClass: "", applicationName: "\u{7}\u{7}")) == "an app")
+    }
+}
+
+struct CallBannerPolicyTests {
+    static let zoom = CallState(apps: ["Zoom"], pids: [1])
+    static let both = CallState(apps: ["Signal", "Zoom"], pids: [1, 2])
+
+    @Test func aCallShowsAfterTheStartDelayAndGoesAfterTheHideDelay() {
+        var policy = CallBannerPolicy(startDelay: 0.15, hideDelay: 1)
+        let start = MonotonicTime(seconds: 100)
+        #expect(policy.observe(Self.zoom, at: start) == [])
+        #expect(policy.nextDeadline == start + 0.15)
+        #expect(policy.advance(to: start + 0.15) == [.show(Self.zoom)])
+        #expect(policy.observe(Self.both, at: start + 2) == [.show(Self.both)], "a change of apps updates it at once")
+        #expect(policy.observe(.none, at: start + 3) == [])
+        #expect(policy.advance(to: start + 3.5) == [])
+        #expect(policy.advance(to: start + 4) == [.hide])
+        #expect(policy.nextDeadline == nil)
+    }
+
+    @Test func aMomentaryCaptureShowsNothingAndAMutedGapDoesNotFlicker() {
+        var policy = CallBannerPolicy(startDelay: 0.15, hideDelay: 1)
+        let start = MonotonicTime(seconds: 0)
+        #expect(policy.observe(Self.zoom, at: start) == [])
+        #expect(policy.observe(.none, at: start + 0.1) == [])
+        #expect(policy.advance(to: start + 1) == [], "a probe of the microphone")
+        #expect(policy.observe(Self.zoom, at: start + 2) == [])
+        #expect(policy.advance(to: start + 2.2) == [.show(Self.zoom)])
+        #expect(policy.observe(.none, at: start + 3) == [])
+        #expect(policy.observe(Self.zoom, at: start + 3.5) == [], "muted for half a second: the banner stayed")
+        #expect(policy.advance(to: start + 10) == [])
+    }
+
+    @Test func closedByTheUserItStaysAwayUntilThisCallEnds() {
+        var policy = CallBannerPolicy(startDelay: 0, hideDelay: 1)
+        let start = MonotonicTime(seconds: 0)
+        #expect(policy.observe(Self.zoom, at: start) == [.show(Self.zoom)])
+        policy.userDismissed()
+        #expect(policy.observe(Self.both, at: start + 1) == [])
+        #expect(policy.observe(.none, at: start + 2) == [])
+        #expect(policy.advance(to: start + 5) == [])
+        #expect(policy.observe(Self.zoom, at: start + 6) == [.show(Self.zoom)], "the next call shows")
+    }
+}

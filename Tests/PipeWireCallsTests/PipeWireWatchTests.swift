@@ -1,0 +1,75 @@
+// The watcher against Debian's real PipeWire (TestPipeWire: pipewire, wireplumber and
+// pipewire-pulse on a private runtime directory and bus): a caller on a virtual microphone is
+// a call named as it named itself, a meter and an ignored app are not, and PipeWire killed
+// under the watcher is a lost connection, after which a new watch derives the state afresh.
+// (A camera is only in CallRuleTests: GStreamer's pipewiresrc, the stand-in viewer, never made
+// its stream on Debian 12's PipeWire here.)
+
+import BannerCore
+import Glibc
+import PipeWireCalls
+import ProcessTestSupport
+import Testing
+
+@Suite(
+    "PipeWire: who is in a call", .serialized,
+    .needsProgram("/usr/bin/pipewire", package: "pipewire-bin"), .needsProgram("/usr/bin/wireplumber", package: "wireplumber"),
+    .needsProgram("/usr/bin/pipewire-pulse", package: "pipewire-pulse"), .needsProgram("/usr/bin/pactl", package: "pulseaudio-utils"))
+struct PipeWireWatchTests {
+    /// Serves `watch` (its descriptor, 20 ms at a time) until `condition` holds for the call
+    /// state, at most `timeout` seconds; the last state.
+    static func serve(_ watch: PipeWireWatch, rule: CallRule = CallRule(), timeout: Double = 20, until condition: (CallState) -> Bool) throws -> CallState {
+        let deadline = monotonicSeconds() + timeout
+        var state = rule.state(of: watch.graph)
+        while !(watch.isSynced && condition(state)), monotonicSeconds() < deadline {
+            var descriptor = pollfd(fd: watch.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 20)
+            try watch.dispatch()
+            state = rule.state(of: watch.graph)
+        }
+        return state
+    }
+
+    @Test func aCallerOnTheMicrophoneIsACallAndItsEndIsNot() throws {
+        let pipewire = try TestPipeWire()
+        try pipewire.addMicrophone()
+        let watch = try PipeWireWatch(remote: pipewire.runtimeDirectory + "/pipewire-0")
+        #expect(try Self.serve(watch) { _ in true } == .none)
+        let caller = try pipewire.startCaller("Zoom")
+        let state = try Self.serve(watch) { $0.apps == ["Zoom"] }
+        #expect(state.apps == ["Zoom"] && !state.camera && state.pids == [caller.pid])
+        caller.killGroup()
+        _ = caller.waitForExit(timeout: 5)
+        #expect(try Self.serve(watch) { !$0.isCall } == .none)
+    }
+
+    @Test func aPeakMeterIsNotACallAndAnIgnoredAppIsNot() throws {
+        let pipewire = try TestPipeWire()
+        try pipewire.addMicrophone()
+        let watch = try PipeWireWatch(remote: pipewire.runtimeDirectory + "/pipewire-0")
+        _ = try pipewire.startPulseRecorder("Volume Control", stream: "Peak detect")
+        _ = try pipewire.startCaller("Discord")
+        _ = try pipewire.startCaller("Signal")
+        let rule = CallRule(ignoring: ["discord"])
+        #expect(try Self.serve(watch, rule: rule) { $0.apps == ["Signal"] }.apps == ["Signal"])
+        // PipeWire's own view: three capturing streams, one of them a meter.
+        let dump = try pipewire.dump()
+        #expect(dump.contains("\"application.name\": \"Volume Control\"") && dump.contains("\"application.name\": \"Discord\""))
+    }
+
+    @Test func pipeWireKilledIsALostConnectionAndANewWatchSeesTheCallAgain() throws {
+        let pipewire = try TestPipeWire()
+        try pipewire.addMicrophone()
+        let watch = try PipeWireWatch(remote: pipewire.runtimeDirectory + "/pipewire-0")
+        _ = try pipewire.startCaller("Zoom")
+        #expect(try Self.serve(watch) { $0.apps == ["Zoom"] }.apps == ["Zoom"])
+        pipewire.killDaemons()
+        #expect(throws: PipeWireError.lost) { _ = try Self.serve(watch) { _ in false } }
+        #expect(throws: PipeWireError.self) { try PipeWireWatch(remote: pipewire.runtimeDirectory + "/pipewire-0") }
+        try pipewire.restartDaemons()
+        try pipewire.addMicrophone()
+        _ = try pipewire.startCaller("Zoom")
+        let again = try PipeWireWatch(remote: pipewire.runtimeDirectory + "/pipewire-0")
+        #expect(try Self.serve(again) { $0.apps == ["Zoom"] }.apps == ["Zoom"])
+    }
+}

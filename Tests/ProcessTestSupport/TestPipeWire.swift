@@ -1,0 +1,137 @@
+// A private PipeWire for one test, Debian's real one: `pipewire`, `wireplumber` and
+// `pipewire-pulse`, started in that order (each awaited) on a private XDG_RUNTIME_DIR and
+// session bus, so nothing of the machine's sound is touched; a virtual microphone made with
+// pactl; callers and meters (`pw-record` with an application name and properties). What
+// PipeWire itself says is read back with `pw-dump`. Everything it starts is killed when it goes.
+
+import Foundation
+import Glibc
+
+public final class TestPipeWire {
+    /// The private runtime directory (PipeWire's socket `pipewire-0` is there).
+    public let runtimeDirectory: String
+    public private(set) var sessionBus = ""
+    private var bus: Subprocess?
+    private var daemons: [Subprocess] = []
+    private var clients: [Subprocess] = []
+
+    /// Starts the session bus, then PipeWire, WirePlumber and the PulseAudio server.
+    public init() throws {
+        var template = Array("/tmp/window-banner-pw-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        runtimeDirectory = String(cString: made)
+        do {
+            let bus = try Subprocess(executable: "/usr/bin/dbus-daemon", arguments: ["--session", "--nofork", "--print-address=1"],
+                                     environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtimeDirectory])
+            self.bus = bus
+            guard let address = bus.readLine(timeout: 10), address.hasPrefix("unix:") else { throw TestFailure("dbus-daemon did not start") }
+            sessionBus = address
+            try startDaemons()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// What a client of this PipeWire needs.
+    public var environment: [String: String] {
+        ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": sessionBus, "HOME": runtimeDirectory,
+         "PIPEWIRE_RUNTIME_DIR": runtimeDirectory, "LANG": "C.UTF-8"]
+    }
+
+    private func startDaemons() throws {
+        for name in ["pipewire", "wireplumber", "pipewire-pulse"] {
+            daemons.append(try Subprocess(executable: "/usr/bin/" + name, arguments: [], environment: environment))
+            switch name {
+            case "pipewire": try waitFor("PipeWire's socket") { access(self.runtimeDirectory + "/pipewire-0", F_OK) == 0 }
+            case "wireplumber": try waitFor("WirePlumber's session") { (try? self.dump())?.contains("\"wireplumber\"") == true }
+            default: try waitFor("pipewire-pulse") { (try? self.pactl(["info"])) != nil }
+            }
+        }
+    }
+
+    /// Kills the daemons (PipeWire gone, as when it crashes), leaving the bus and the clients.
+    public func killDaemons() {
+        for daemon in daemons.reversed() {
+            daemon.killGroup()
+            _ = daemon.waitForExit(timeout: 5)
+        }
+        daemons = []
+    }
+
+    /// Starts them again, as `systemctl --user restart pipewire` does.
+    public func restartDaemons() throws {
+        killDaemons()
+        try startDaemons()
+    }
+
+    /// Ends everything this started.
+    public func stop() {
+        for client in clients {
+            client.killGroup()
+            _ = client.waitForExit(timeout: 5)
+        }
+        clients = []
+        killDaemons()
+        bus?.killGroup()
+        _ = bus?.waitForExit(timeout: 5)
+        bus = nil
+        _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory])
+    }
+
+    // MARK: Devices and clients
+
+    /// `pactl arguments…`; its output.
+    @discardableResult
+    public func pactl(_ arguments: [String]) throws -> String {
+        try Subprocess.run("/usr/bin/env", environmentArguments + ["pactl"] + arguments)
+    }
+
+    /// PipeWire's own account of its graph (`pw-dump`), as JSON text.
+    public func dump() throws -> String {
+        try Subprocess.run("/usr/bin/env", environmentArguments + ["pw-dump"])
+    }
+
+    /// A virtual microphone called `name` (an `Audio/Source/Virtual` node).
+    public func addMicrophone(_ name: String = "mic") throws {
+        try pactl(["load-module", "module-null-sink", "media.class=Audio/Source/Virtual", "sink_name=\(name)", "channel_map=front-left,front-right"])
+        try waitFor("the microphone \(name)") { (try? self.dump())?.contains("\"node.name\": \"\(name)\"") == true }
+    }
+
+    /// An app capturing from `target`: `pw-record` with `application.name` = `name` and the
+    /// process binary `binary`; running once PipeWire says its stream runs.
+    public func startCaller(_ name: String, target: String = "mic", properties: [String: String] = [:]) throws -> Subprocess {
+        var all = properties
+        all["application.name"] = name
+        let list = all.sorted { $0.key < $1.key }.map { "\($0.key) = \"\($0.value)\"" }.joined(separator: " ")
+        let caller = try Subprocess(
+            executable: "/usr/bin/pw-record", arguments: ["--target", target, "-P", "{ \(list) }", runtimeDirectory + "/\(UInt32.random(in: 0...UInt32.max)).wav"],
+            environment: environment)
+        clients.append(caller)
+        return caller
+    }
+
+    /// A PulseAudio client recording `device` through pipewire-pulse (`parec`), its stream
+    /// called `stream`, as pavucontrol's and GNOME Settings' level meters are ("Peak detect").
+    public func startPulseRecorder(_ name: String, stream: String, device: String = "mic") throws -> Subprocess {
+        let recorder = try Subprocess(
+            executable: "/usr/bin/parec", arguments: ["--device=\(device)", "--client-name=\(name)", "--stream-name=\(stream)", "--raw", "/dev/null"],
+            environment: environment)
+        clients.append(recorder)
+        return recorder
+    }
+
+    private var environmentArguments: [String] { environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } }
+
+    /// Waits (bounded, looking every 20 ms: nothing announces these to another process) until
+    /// `condition` holds.
+    private func waitFor(_ what: String, timeout: Double = 20, _ condition: () -> Bool) throws {
+        let deadline = monotonicSeconds() + timeout
+        while !condition() {
+            guard monotonicSeconds() < deadline else { throw TestFailure("\(what) did not come within \(timeout) s") }
+            poll(nil, 0, 20)
+        }
+    }
+}
