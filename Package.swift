@@ -108,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-x11",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "SDBus", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
+                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "SDBus", "PipeWireCalls", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]

@@ -126,8 +126,11 @@ public struct BannerConfig: Sendable, Equatable, Codable {
     /// Every text window-banner supplies for a banner, in English: the msgids of
     /// Resources/po/window-banner.pot.
     public static var builtInTexts: [String] {
-        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName]).sorted()
+        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName] + callSubtitleWords).sorted()
     }
+
+    /// The words of the call banner's subtitle that are not apps' names (`monitor --calls`).
+    public static let callSubtitleWords = ["camera", "an app"]
 
     /// `directory/name` without doubling a slash the environment already ends with.
     private static func joined(_ directory: String, _ name: String) -> String {
@@ -148,6 +151,12 @@ public struct MonitorSettings: Sendable, Equatable, Codable {
     public var checkInterval: Double?
     /// `check-timeout`: seconds one check may take (`--check-timeout`).
     public var checkTimeout: Double?
+    /// `calls`: watch PipeWire for calls too (`--calls`).
+    public var calls: Bool?
+    /// `calls-ignore`: apps whose captures are no call (`--calls-ignore`).
+    public var callsIgnore: [String]?
+    /// `calls-hide-delay`: seconds the call banner stays after the last capture (`--calls-hide-delay`).
+    public var callsHideDelay: Double?
 
     /// Settings with these values.
     public init(

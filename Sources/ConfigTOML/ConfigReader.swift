@@ -134,7 +134,8 @@ struct ConfigReader {
         return idleExit
     }
 
-    /// `[monitor]`: connectivity, check-url, check-expect, check-interval, check-timeout.
+    /// `[monitor]`: connectivity, check-url, check-expect, check-interval, check-timeout, calls,
+    /// calls-ignore, calls-hide-delay.
     private func monitorSettings(_ table: TOMLTable, at path: [String]) throws(ConfigError) -> MonitorSettings {
         var settings = MonitorSettings()
         for name in keysInFileOrder(table, at: path) {
@@ -155,8 +156,24 @@ struct ConfigReader {
                 let range = name == "check-interval" ? HTTPCheckRule.intervalRange : HTTPCheckRule.timeoutRange
                 let checkedSeconds = try checked(at: keyPath) { () throws(BannerValueError) in try range.check(seconds, written: written) }
                 if name == "check-interval" { settings.checkInterval = checkedSeconds } else { settings.checkTimeout = checkedSeconds }
+            case "calls":
+                settings.calls = try boolean(value, at: keyPath) == "true"
+            case "calls-ignore":
+                guard let array = value.array else { throw wrongType(value, expected: "an array of app names", at: keyPath) }
+                var names: [String] = []
+                for index in 0..<array.count {
+                    guard let name = array[index].string, !name.isEmpty, name.count <= 256 else {
+                        throw error(.badValue, at: keyPath, "each entry must be an app name (a string of 1 to 256 characters)")
+                    }
+                    names.append(name)
+                }
+                settings.callsIgnore = names
+            case "calls-hide-delay":
+                let (seconds, written) = try number(value, at: keyPath)
+                guard seconds >= 0, seconds <= 3600 else { throw error(.badValue, at: keyPath, "bad calls-hide-delay '\(written)' (seconds, 0 to 3600)") }
+                settings.callsHideDelay = seconds
             default:
-                throw error(.unknownKey, at: keyPath, "unknown key (expected one of: check-expect, check-interval, check-timeout, check-url, connectivity)")
+                throw error(.unknownKey, at: keyPath, "unknown key (expected one of: calls, calls-hide-delay, calls-ignore, check-expect, check-interval, check-timeout, check-url, connectivity)")
             }
         }
         return settings

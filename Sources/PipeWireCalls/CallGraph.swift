@@ -179,11 +179,12 @@ public struct CallRule: Sendable {
     }
 
     /// The app as the banner names it: `application.name`, else the binary, else the Flatpak
-    /// app id; control characters removed, spaces folded, at most ``longestName`` characters.
+    /// app id; control characters removed, spaces folded, at most ``longestName`` characters;
+    /// empty when it has no name at all (the banner then says "an app", translated).
     public static func displayName(of node: GraphNode) -> String {
         let raw = [node.applicationName, node.binary, node.appID].first { !clean($0).isEmpty } ?? ""
         let name = clean(raw)
-        guard !name.isEmpty else { return "an app" }
+        guard !name.isEmpty else { return "" }
         return name.count > longestName ? String(name.prefix(longestName - 1)) + "…" : name
     }
 

@@ -20,6 +20,7 @@ import Glibc
 import NetworkManagerBus
 import NetworkPath
 import OwnerProtocol
+import PipeWireCalls
 import SDBus
 import WindowBannerClient
 
@@ -52,11 +53,17 @@ struct MonitorCommand: ParsableCommand {
         dismissed by the user (clicked|closed|swiped|action)`, `BANNER banner replaced by \
         another client`, `BANNER banner gone: the owner exited`, `stopped (SIGNAL)`. \
         The first line is the state at start-up.
+        Calls (--calls, or calls = true under [monitor]; --no-network for calls alone): \
+        "Call in progress" with the apps as its subtitle while an app captures a microphone or \
+        camera through PipeWire, with --id \(CallBannerMonitor.bannerID), queued behind any \
+        banner on screen; it prints `calls from PipeWire`, `call banner shown (APPS)`, `call \
+        banner hidden`, `waiting for PipeWire (why)`, `PipeWire is back`, `lost PipeWire: why` \
+        (see docs/calls.md).
         Exit codes: 0 stopped by SIGTERM, SIGINT or SIGHUP (its banner dismissed first); 64 bad \
         value or unknown style; 69 no display; 70 internal error; 71 the network monitor failed \
         (rtnetlink, the system bus or NetworkManager with --connectivity networkmanager, or \
-        libcurl with --connectivity http); 78 \
-        broken config file.
+        libcurl with --connectivity http), or with --calls --no-network libpipewire cannot be \
+        loaded; 78 broken config file.
         """
     )
 
@@ -71,6 +78,12 @@ struct MonitorCommand: ParsableCommand {
 
     @OptionGroup(title: "Connectivity")
     var connectivity: ConnectivityOptions
+
+    @OptionGroup(title: "Calls")
+    var calls: CallOptions
+
+    @OptionGroup(title: "Call banner")
+    var call: MonitorBannerOptions<CallBanner>
 
     @Option(name: .customLong("hide-delay"), parsing: .unconditional, help: ArgumentHelp("Seconds the restored banner stays. Default: \(BannerFont.format(ConnectivityBannerPolicy.defaultHideDelay)).", valueName: "seconds"))
     var hideDelay: String?
@@ -87,19 +100,85 @@ struct MonitorCommand: ParsableCommand {
         do {
             // Values first: a bad flag is reported as such even without a display.
             let config = try loadConfig()
+            let fileSettings = config.monitor ?? MonitorSettings()
+            let callSettings = try calls.settings(fileSettings)
             let requests = try showRequests(config)
             let hideDelay = try hideDelaySeconds()
-            let settings = try connectivity.settings(config.monitor ?? MonitorSettings(), environment: processEnvironment())
-            // Short waits: while the monitor waits on the owner it hears no network change.
+            let settings = try connectivity.settings(fileSettings, environment: processEnvironment())
+            let callRequest = try callSettings.watch ? callShowRequest(config) : nil
+            // Short waits: while the monitor waits on the owner it hears no network or call change.
             var owner = try connection.client()
             owner.startTimeout = 5
             owner.replyTimeout = 2
+            let loop = EventLoop()
+            var callMonitor: CallBannerMonitor?
+            if let callRequest {
+                if let reason = CallBannerMonitor.unavailableReason {
+                    // Calls alone and nothing to watch them with: nothing to do at all.
+                    guard !calls.noNetwork else {
+                        throw CommandFailure("cannot watch calls: cannot load libpipewire: \(reason)", code: ExitStatus.networkMonitorFailed)
+                    }
+                    Terminal.warning("calls are not watched: cannot load libpipewire: \(reason)")
+                } else {
+                    callMonitor = CallBannerMonitor(
+                        loop: loop, request: callRequest, rule: CallRule(ignoring: callSettings.ignored, ownPID: getpid()),
+                        hideDelay: callSettings.hideDelay, owner: owner, configPath: connection.configPath, environment: processEnvironment(),
+                        log: { Terminal.output(NetworkBannerMonitor.timestamp() + " " + $0) })
+                }
+            }
+            if calls.noNetwork {
+                guard let callMonitor else {
+                    throw CommandFailure("--no-network watches calls alone: add --calls (or calls = true under [monitor])", code: ExitStatus.usage)
+                }
+                throw ExitCode(try Self.serveCallsAlone(callMonitor, loop: loop))
+            }
             let monitor = try NetworkBannerMonitor(
-                requests: requests, hideDelay: hideDelay, connectivity: settings, owner: owner, configPath: connection.configPath)
+                requests: requests, hideDelay: hideDelay, connectivity: settings, owner: owner, configPath: connection.configPath, loop: loop)
+            monitor.onStop = { callMonitor?.stop() }
+            callMonitor?.start()
             throw ExitCode(try monitor.run())
         } catch let failure as CommandFailure {
             throw failure.exit
         }
+    }
+
+    /// `--calls --no-network`: the call watcher alone on `loop`, until a signal.
+    private static func serveCallsAlone(_ calls: CallBannerMonitor, loop: EventLoop) throws(CommandFailure) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {
+            throw CommandFailure("cannot set up signal handling", code: ExitStatus.internalError)
+        }
+        var stopped = false
+        loop.watch(fd: signals.readEnd) {
+            _ = signals.drain()
+            calls.stop()
+            stopped = true
+            loop.stop()
+        }
+        calls.start()
+        loop.run { stopped }
+        return 0
+    }
+
+    /// The call banner's request: the `call` style (or `--call-style`) with the `--call-…`
+    /// flags on top, sticky, its own id; the subtitle (the apps) is set for each call.
+    private func callShowRequest(_ config: BannerConfig) throws(CommandFailure) -> ShowRequest {
+        do throws(ConfigError) {
+            _ = try config.resolve(style: call.styleName)
+        } catch {
+            throw CommandFailure("\(error)", code: error.isUnknownStyle ? ExitStatus.usage : ExitStatus.config)
+        }
+        let settings = AppearanceSettings(placement: placement).overlaid(by: call.settings)
+        do throws(BannerValueError) {
+            try settings.validate()
+        } catch {
+            throw CommandFailure("\(error)", code: ExitStatus.usage)
+        }
+        let locale = UserLocale.variables(in: processEnvironment())
+        // Queued: a banner on screen (the offline banner, a script's) is not replaced by it.
+        return ShowRequest(
+            settings: settings, style: call.styleName, configPath: connection.configPath, sticky: true,
+            monitor: monitor ?? "all", id: CallBannerMonitor.bannerID, enqueue: true, wait: true, locale: locale.isEmpty ? nil : locale)
     }
 
     private func hideDelaySeconds() throws(CommandFailure) -> Double {
@@ -156,6 +235,36 @@ struct MonitorCommand: ParsableCommand {
             .restored: request(restoredSettings, style: restored.styleName),
             .portal: request(portalSettings, style: portal.styleName),
         ]
+    }
+}
+
+/// `--calls` and its flags, as written; the config file's `[monitor]` keys fill what they leave out.
+struct CallOptions: ParsableArguments {
+    @Flag(name: .customLong("calls"), help: "Also show the call banner while an app captures a microphone or camera (PipeWire). Default: the config file's `calls`, else off.")
+    var watch = false
+
+    @Flag(name: .customLong("no-network"), help: "Watch calls alone (with --calls): no network banners.")
+    var noNetwork = false
+
+    @Option(name: .customLong("calls-ignore"), parsing: .unconditionalSingleValue, help: ArgumentHelp("An app whose captures are no call, matched against its name, binary and Flatpak id (repeatable). Default: the config file's `calls-ignore`.", valueName: "name"))
+    var ignore: [String] = []
+
+    @Option(name: .customLong("calls-hide-delay"), parsing: .unconditional, help: ArgumentHelp("Seconds the call banner stays after the last capture stops, 0 to 3600. Default: the config file's, else \(BannerFont.format(CallBannerPolicy.defaultHideDelay)).", valueName: "seconds"))
+    var hideDelay: String?
+
+    /// What the flags and the config file's `[monitor]` say together.
+    func settings(_ file: MonitorSettings) throws(CommandFailure) -> (watch: Bool, ignored: [String], hideDelay: Double) {
+        var delay = file.callsHideDelay ?? CallBannerPolicy.defaultHideDelay
+        if let hideDelay {
+            guard let seconds = Double(hideDelay), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+                throw CommandFailure("bad --calls-hide-delay '\(hideDelay.printable)' (seconds, 0 to 3600)", code: ExitStatus.usage)
+            }
+            delay = seconds
+        }
+        for name in ignore where name.isEmpty || name.count > 256 {
+            throw CommandFailure("bad --calls-ignore '\(name.printable)' (an app name of 1 to 256 characters)", code: ExitStatus.usage)
+        }
+        return (watch || noNetwork || file.calls == true, ignore + (file.callsIgnore ?? []), delay)
     }
 }
 
@@ -251,6 +360,12 @@ enum PortalBanner: MonitorBannerRole {
     static let defaultStyle = "portal"
 }
 
+/// The banner shown while an app captures a microphone or camera (`--calls`).
+enum CallBanner: MonitorBannerRole {
+    static let name = "call"
+    static let defaultStyle = "call"
+}
+
 /// `--offline-…` or `--restored-…`: a style and every appearance field, as written.
 struct MonitorBannerOptions<Role: MonitorBannerRole>: ParsableArguments {
     @Option(name: .customLong("\(Role.name)-style"), help: ArgumentHelp("Config file style of the \(Role.name) banner; the flags below go on top. Default: \(Role.defaultStyle) (built in: \(MonitorHelp.builtInLook(of: Role.defaultStyle))).", valueName: "name"))
@@ -342,7 +457,9 @@ final class NetworkBannerMonitor {
     /// its own (the NetworkManager dispatcher script in Resources/ uses the same key).
     static let bannerID = "window-banner-monitor"
 
-    private let loop = EventLoop()
+    private let loop: EventLoop
+    /// Called as the monitor stops (a signal, a failure): the call watcher goes with it.
+    var onStop: (() -> Void)?
     private let requests: [Banner: ShowRequest]
     private let owner: OwnerClient
     private let configPath: String?
@@ -374,8 +491,10 @@ final class NetworkBannerMonitor {
     }
 
     init(
-        requests: [Banner: ShowRequest], hideDelay: Double, connectivity: ConnectivitySettings, owner: OwnerClient, configPath: String?
+        requests: [Banner: ShowRequest], hideDelay: Double, connectivity: ConnectivitySettings, owner: OwnerClient, configPath: String?,
+        loop: EventLoop = EventLoop()
     ) throws(CommandFailure) {
+        self.loop = loop
         self.requests = requests
         self.owner = owner
         self.configPath = configPath
@@ -791,6 +910,7 @@ final class NetworkBannerMonitor {
         guard exitStatus == nil else { return }
         cancelCheck()
         dismissOurBanner()
+        onStop?()
         if let reason { log(reason) }
         exitStatus = status
         loop.stop()

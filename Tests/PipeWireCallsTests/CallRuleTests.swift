@@ -63,7 +63,7 @@ struct CallRuleTests {
         #expect(CallRule.displayName(of: GraphNode(mediaClass: "", appID: "com.slack.Slack")) == "com.slack.Slack")
         #expect(CallRule.displayName(of: GraphNode(mediaClass: "", applicationName: "Evil\u{1B}[2J\nName\u{202E}")) == "Evil [2J Name")
         #expect(CallRule.displayName(of: GraphNode(mediaClass: "", applicationName: String(repeating: "A", count: 5000))).count == CallRule.longestName)
-        #expect(CallRule.displayName(of: GraphNode(mediaClass: "", applicationName: "\u{7}\u{7}")) == "an app")
+        #expect(CallRule.displayName(of: GraphNode(mediaClass: "", applicationName: "\u{7}\u{7}")) == "")
     }
 }
 

@@ -121,6 +121,9 @@ extension WindowBannerCLITests {
             #expect(linked.isDisjoint(with: ["libsystemd.so.0", "libpixman-1.so.0"]), "\(linked.sorted())")
             #expect(depends.contains("libsystemd0 (>= 241)"), "\(depends)")
             #expect(depends.contains("libpixman-1-0 (>= 0.30.0)"), "\(depends)")
+            // libpipewire, for `monitor --calls` alone, is loaded too and recommended.
+            #expect(!linked.contains("libpipewire-0.3.so.0"), "\(linked.sorted())")
+            #expect(fields["Recommends"]?.contains("libpipewire-0.3-0") == true, "\(fields["Recommends"] ?? "")")
             // Each library comes from a package that Depends names.
             for library in linked.sorted() {
                 let owners = try Self.output("/usr/bin/dpkg-query", ["-S", "*/" + library]).split(separator: "\n").compactMap { line in

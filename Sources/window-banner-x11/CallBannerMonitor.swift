@@ -1,0 +1,277 @@
+// `window-banner monitor --calls`: the call banner from PipeWire. It keeps one connection to
+// PipeWire on the monitor's event loop (PipeWireWatch), asks CallRule who is in a call after
+// every change PipeWire reports, and CallBannerPolicy when the banner shows, changes and goes;
+// the banner is shown by the display's owner with an id of its own, so it never replaces the
+// network banners or a script's. Without PipeWire it waits quietly: inotify on the runtime
+// directory says when PipeWire's socket appears (no polling); when PipeWire goes away it
+// reconnects, after a short backoff while the socket is there but refuses, and derives the
+// state afresh. Start reading at `start()`.
+
+import BannerConfig
+import BannerCore
+import BannerRuntime
+import Glibc
+import OwnerProtocol
+import PipeWireCalls
+import WindowBannerClient
+
+final class CallBannerMonitor {
+    /// The `--id` of the call banner.
+    static let bannerID = "window-banner-calls"
+
+    private let loop: EventLoop
+    private let request: ShowRequest
+    private let rule: CallRule
+    private var policy: CallBannerPolicy
+    private let owner: OwnerClient
+    private let configPath: String?
+    private let log: (String) -> Void
+    private var watch: PipeWireWatch?
+    private var watchToken: EventLoop.Token?
+    private var policyTimer: EventLoop.Token?
+    private var retryTimer: EventLoop.Token?
+    private var retryDelay = 0.1
+    private var socketWatch: (fd: Int32, token: EventLoop.Token)?
+    private var waitingSaid = false
+    private var onScreen: (exchange: OwnerClient.Exchange, watch: EventLoop.Token)?
+    private var stopped = false
+
+    /// PipeWire's socket: `PIPEWIRE_REMOTE` (a name or a path), else `pipewire-0`, in
+    /// `PIPEWIRE_RUNTIME_DIR`, else `XDG_RUNTIME_DIR`.
+    private let socketDirectory: String
+    private let socketName: String
+
+    init(
+        loop: EventLoop, request: ShowRequest, rule: CallRule, hideDelay: Double, owner: OwnerClient, configPath: String?,
+        environment: [String: String], log: @escaping (String) -> Void
+    ) {
+        self.loop = loop
+        self.request = request
+        self.rule = rule
+        policy = CallBannerPolicy(hideDelay: hideDelay)
+        self.owner = owner
+        self.configPath = configPath
+        self.log = log
+        let remote = environment["PIPEWIRE_REMOTE"].flatMap { $0.isEmpty ? nil : $0 } ?? "pipewire-0"
+        if remote.hasPrefix("/") {
+            socketDirectory = String(remote[..<(remote.lastIndex(of: "/") ?? remote.startIndex)])
+            socketName = String(remote[remote.index(after: remote.lastIndex(of: "/") ?? remote.startIndex)...])
+        } else {
+            socketDirectory = environment["PIPEWIRE_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
+            socketName = remote
+        }
+    }
+
+    /// Why calls cannot be watched at all (libpipewire missing); nil when they can.
+    static var unavailableReason: String? { PipeWireWatch.unavailableReason }
+
+    /// Connects to PipeWire, or waits for it.
+    func start() {
+        log("calls from PipeWire")
+        connect()
+    }
+
+    /// Takes the call banner away and lets PipeWire go.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        disconnect()
+        if let retryTimer { loop.cancel(retryTimer) }
+        if let socketWatch {
+            loop.cancel(socketWatch.token)
+            close(socketWatch.fd)
+        }
+        socketWatch = nil
+        if let policyTimer { loop.cancel(policyTimer) }
+        if policy.shown != nil || onScreen != nil { dismiss() }
+    }
+
+    // MARK: PipeWire
+
+    private func connect() {
+        guard !stopped, watch == nil else { return }
+        do throws(PipeWireError) {
+            let made = try PipeWireWatch(remote: socketDirectory + "/" + socketName)
+            watch = made
+            watchToken = loop.watch(fd: made.fileDescriptor) { [unowned self] in serve() }
+            retryDelay = 0.1
+            if waitingSaid { log("PipeWire is back") }
+            waitingSaid = false
+        } catch {
+            if !waitingSaid { log("waiting for PipeWire (\(error))") }
+            waitingSaid = true
+            waitForSocket()
+        }
+    }
+
+    private func disconnect() {
+        if let watchToken { loop.cancel(watchToken) }
+        watchToken = nil
+        watch = nil
+    }
+
+    private func serve() {
+        guard let watch else { return }
+        do throws(PipeWireError) {
+            try watch.dispatch()
+        } catch {
+            log("lost PipeWire: \(error)")
+            disconnect()
+            // Nothing is known of calls without PipeWire: the banner goes as at a call's end.
+            observe(.none)
+            waitingSaid = true
+            connect()
+            return
+        }
+        guard watch.isSynced else { return }
+        observe(rule.state(of: watch.graph))
+    }
+
+    /// PipeWire's socket is not there or refuses: inotify says when it is (re)made; while it is
+    /// there but refuses (PipeWire starting), try again after a backoff up to 5 s.
+    private func waitForSocket() {
+        if access(socketDirectory + "/" + socketName, F_OK) == 0 {
+            if let retryTimer { loop.cancel(retryTimer) }
+            retryTimer = loop.after(seconds: retryDelay) { [unowned self] in
+                retryTimer = nil
+                connect()
+            }
+            retryDelay = min(retryDelay * 2, 5)
+            return
+        }
+        guard socketWatch == nil else { return }
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0, inotify_add_watch(fd, socketDirectory, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {
+            if fd >= 0 { close(fd) }
+            log("cannot watch \(socketDirectory) for PipeWire's socket: \(String(cString: strerror(errno)))")
+            return
+        }
+        let token = loop.watch(fd: fd) { [unowned self] in socketDirectoryChanged() }
+        socketWatch = (fd, token)
+    }
+
+    private func socketDirectoryChanged() {
+        guard let socketWatch else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(socketWatch.fd, &buffer, buffer.count) > 0 {}
+        guard access(socketDirectory + "/" + socketName, F_OK) == 0 else { return }
+        loop.cancel(socketWatch.token)
+        close(socketWatch.fd)
+        self.socketWatch = nil
+        retryDelay = 0.1
+        connect()
+    }
+
+    // MARK: The banner
+
+    private func observe(_ state: CallState) {
+        carryOut(policy.observe(state, at: monotonicNow()))
+    }
+
+    private func carryOut(_ actions: [CallBannerPolicy.Action]) {
+        for action in actions {
+            switch action {
+            case .show(let call): show(call)
+            case .hide: dismiss()
+            }
+        }
+        if let policyTimer { loop.cancel(policyTimer) }
+        policyTimer = nil
+        guard let deadline = policy.nextDeadline, !stopped else { return }
+        policyTimer = loop.after(seconds: max(0, deadline - monotonicNow())) { [unowned self] in
+            policyTimer = nil
+            carryOut(policy.advance(to: monotonicNow()))
+        }
+    }
+
+    /// The subtitle: the apps, and the camera when one is captured.
+    static func subtitle(of call: CallState, locale: [String: String]) -> String {
+        let words = BannerConfig.callSubtitleWords
+        let names = call.apps.isEmpty ? [""] : call.apps
+        let apps = names.map { $0.isEmpty ? Translations.text(words[1], locale: locale) : $0 }.joined(separator: ", ")
+        return call.camera ? apps + " · " + Translations.text(words[0], locale: locale) : apps
+    }
+
+    private func show(_ call: CallState) {
+        var showing = request
+        showing.settings.subtitle = Self.subtitle(of: call, locale: request.locale ?? [:])
+        forgetOnScreen()
+        do throws(CommandFailure) {
+            guard let exchange = try owner.exchange(OwnerRequest(showing), start: true, configPath: configPath) else {
+                throw CommandFailure("no owner", code: ExitStatus.unreachable)
+            }
+            if let error = exchange.response.error {
+                exchange.close()
+                throw OwnerClient.failure(error)
+            }
+            let token = loop.watch(fd: exchange.fd) { [unowned self] in ownerSpoke() }
+            onScreen = (exchange, token)
+            log("call banner shown (\(call.apps.joined(separator: ", "))\(call.camera ? ", camera" : ""))")
+        } catch {
+            Terminal.warning("cannot show the call banner: \(error.message); trying again at the next change")
+            policy.bannerWasDismissed()
+        }
+    }
+
+    private func dismiss() {
+        forgetOnScreen()
+        do throws(CommandFailure) {
+            guard let exchange = try owner.exchange(OwnerRequest(DismissRequest(id: Self.bannerID)), start: false, configPath: nil) else { return }
+            exchange.close()
+            if let error = exchange.response.error { throw OwnerClient.failure(error) }
+            log("call banner hidden")
+        } catch {
+            Terminal.warning("cannot dismiss the call banner: \(error.message)")
+        }
+    }
+
+    /// The owner wrote on the call banner's connection: it ended without us. The user's ✕ or
+    /// click hides it for this call; another client or the owner's end, until the next change.
+    private func ownerSpoke() {
+        guard var current = onScreen else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(current.exchange.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        if count < 0, errno == EAGAIN || errno == EINTR { return }
+        var ended: BannerEndReason?
+        if count > 0 {
+            current.exchange.reader.append(buffer[0..<count])
+            do throws(FrameError) {
+                guard let body = try current.exchange.reader.nextFrame() else {
+                    onScreen = current
+                    return
+                }
+                let response = try? OwnerClient.decode(body)
+                if let error = response?.error, error.kind == .displayLost { DisplayLoss.end(error.message) }
+                ended = response?.ended
+            } catch {
+                // An unreadable stream says nothing more: count the banner as gone.
+            }
+        }
+        forgetOnScreen()
+        switch ended {
+        case .clicked?, .closed?, .swiped?, .action?, .secondaryAction?:
+            policy.userDismissed()
+            log("call banner dismissed by the user (\(ended.map(\.rawValue) ?? "")): hidden until this call ends")
+        case .replaced?:
+            // Another banner took the screen (the offline banner, a script's): the call banner
+            // waits behind it in the owner's queue and comes back when it goes.
+            policy.bannerWasDismissed()
+            log("call banner waits behind another banner")
+            if policy.state.isCall { carryOut(policy.observe(policy.state, at: monotonicNow())) }
+        case .dismissed?, .timeout?:
+            policy.bannerWasDismissed()
+            log("call banner dismissed by another client")
+        case nil:
+            policy.bannerWasDismissed()
+            log("call banner gone: the owner exited")
+        }
+    }
+
+    private func forgetOnScreen() {
+        guard let current = onScreen else { return }
+        loop.cancel(current.watch)
+        current.exchange.close()
+        onScreen = nil
+    }
+}
