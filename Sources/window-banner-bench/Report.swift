@@ -24,6 +24,8 @@ final class Results {
     var sway: SwayResults?
     /// Section 11, on GNOME Shell.
     var gnome: GnomeResults?
+    /// Section 12, calls from PipeWire.
+    var calls: CallResults?
     /// Section 10, the owner's accessibility connection.
     var accessibility: AccessibilityCost?
     var loader: LoaderStatistics?
@@ -216,6 +218,7 @@ struct Report {
         }
         if let sway = results.sway { rows += swayRows(sway) }
         if let gnome = results.gnome { rows += gnomeRows(gnome) }
+        if let calls = results.calls { rows += callRows(calls) }
         if let accessibility = results.accessibility { rows += accessibility.rows }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
         return rows

@@ -13,6 +13,8 @@
 //      and with an accessibility bus and a listening AT-SPI client  (AccessibilityCost)
 //  11. on GNOME Shell (headless, with WindowBanner's extension): command → first painted frame
 //      next to notify-send → GNOME's own notification banner, foot's relayouts  (Gnome)
+//  12. calls: a capture starting in PipeWire → the call banner's first frame, the idle monitor
+//      with calls on, its memory with and without  (CallPath)
 //   and where a warm `show` spends its time        (StartupCost)
 // and writes one table as Markdown and JSON, plus a chart of frame intervals (Report).
 // Every process it starts is ended when it ends. Start reading here.
@@ -179,6 +181,9 @@ func main() throws {
         defer { gnome.stop() }
         results.describe(gnome: gnome)
         results.gnome = try GnomeBench(desktop: gnome, work: options.work).run(runs: options.runs, warmup: options.warmup)
+    }
+    section("12. calls: \(rounds) captures started, idle \(fixed(options.idleSeconds, 0)) s", results) {
+        results.calls = try lineup.callPath(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds, work: options.work)
     }
     section("10. accessibility: \(rounds) rounds without and with an accessibility bus, warm then cold", results) {
         results.accessibility = try lineup.accessibilityCost(runs: options.runs, warmup: options.warmup)
