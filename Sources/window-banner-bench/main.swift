@@ -176,6 +176,9 @@ func main() throws {
         results.sway = try SwayBench(desktop: sway, banner: options.banner, work: options.work)
             .run(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds)
     }
+    section("10. accessibility: \(rounds) rounds without and with an accessibility bus, warm then cold", results) {
+        results.accessibility = try lineup.accessibilityCost(runs: options.runs, warmup: options.warmup)
+    }
     section("11. GNOME Shell: \(rounds) rounds of 3 tools", results) {
         let gnome = try GnomeDesktop(supervisor: supervisor, work: options.work, banner: try absolutePath(options.banner))
         defer { gnome.stop() }
@@ -184,9 +187,6 @@ func main() throws {
     }
     section("12. calls: \(rounds) captures started, idle \(fixed(options.idleSeconds, 0)) s", results) {
         results.calls = try lineup.callPath(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds, work: options.work)
-    }
-    section("10. accessibility: \(rounds) rounds without and with an accessibility bus, warm then cold", results) {
-        results.accessibility = try lineup.accessibilityCost(runs: options.runs, warmup: options.warmup)
     }
     results.clock = (desktop.recorder.consistentMarkers, desktop.recorder.markers)
     if results.clock.consistent < results.clock.markers {

@@ -263,6 +263,20 @@ public final class TestGnomeShell {
             """)
     }
 
+    /// Presses `keys` together (X keysyms, modifiers first) and lets them go, through a virtual
+    /// keyboard of the shell's own seat: the input path a real keyboard takes.
+    public func press(_ keys: [UInt32]) throws {
+        let down = keys.map { "keyboard.notify_keyval(GLib.get_monotonic_time(), \($0), Clutter.KeyState.PRESSED);" }.joined(separator: " ")
+        let up = keys.reversed().map { "keyboard.notify_keyval(GLib.get_monotonic_time(), \($0), Clutter.KeyState.RELEASED);" }.joined(separator: " ")
+        try evaluate("""
+            const Clutter = imports.gi.Clutter; const GLib = imports.gi.GLib;
+            const seat = Clutter.get_default_backend().get_default_seat();
+            const keyboard = seat.create_virtual_device(Clutter.InputDeviceType.KEYBOARD_DEVICE);
+            \(down) \(up)
+            true
+            """)
+    }
+
     /// Enters or leaves the overview (the `OverviewActive` property), and waits until it has.
     public func setOverview(_ active: Bool) throws {
         try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Set", ["org.gnome.Shell", "OverviewActive", "<\(active)>"])

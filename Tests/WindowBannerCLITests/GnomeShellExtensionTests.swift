@@ -194,6 +194,39 @@ struct GnomeShellExtensionTests {
         #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
     }
 
+    /// docs/gnome.md's keyboard shortcut: GNOME's own custom shortcut (Settings → Keyboard,
+    /// kept by gnome-settings-daemon's media-keys plugin, which asks the shell to grab the keys)
+    /// running `window-banner action`.
+    @Test(.needsProgram("/usr/libexec/gsd-media-keys", package: "gnome-settings-daemon"))
+    func theDocumentedGnomeShortcutPressesTheAction() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let path = "/org/gnome/settings-daemon/plugins/media-keys/custom-keybindings/custom0/"
+        let schema = "org.gnome.settings-daemon.plugins.media-keys.custom-keybinding:" + path
+        for command in [
+            ["gsettings", "set", "org.gnome.settings-daemon.plugins.media-keys", "custom-keybindings", "['\(path)']"],
+            ["gsettings", "set", schema, "name", "Banner action"],
+            ["gsettings", "set", schema, "command", "'\(program)' action"],
+            ["gsettings", "set", schema, "binding", "<Super>Return"],
+        ] {
+            let result = try shell.run(command)
+            #expect(result.status == 0, "\(command): \(result.error)")
+        }
+        _ = try shell.start(["/usr/libexec/gsd-media-keys"])
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        let waiting = try shell.start([program] + Self.show + ["--action", "Join", "--wait"])
+        #expect(try Self.screen(of: shell, row: area.y + 40, showing: 0x2050d0, width: area.width).pixel(area.width / 2, area.y + 40) == 0x2050d0)
+        // Super (XK_Super_L) + Return (XK_Return), until gsd-media-keys has its grab.
+        let deadline = monotonicSeconds() + 20
+        var status: Int32?
+        while status == nil, monotonicSeconds() < deadline {
+            try shell.press([0xffeb, 0xff0d])
+            status = waiting.waitForExit(timeout: 0.5)
+        }
+        #expect(status == 15, "\(waiting.standardError)")
+    }
+
     @Test func badFieldsAreRefusedByTheExtensionNamingTheFieldAndTheBannerStays() throws {
         let shell = try TestGnomeShell(withExtension: .enabled)
         let program = windowBannerExecutable()
