@@ -206,7 +206,8 @@ struct GnomeShellExtensionTests {
         for command in [
             ["gsettings", "set", "org.gnome.settings-daemon.plugins.media-keys", "custom-keybindings", "['\(path)']"],
             ["gsettings", "set", schema, "name", "Banner action"],
-            ["gsettings", "set", schema, "command", "'\(program)' action"],
+            // A GVariant string (double-quoted), holding the path quoted for the shell's parser.
+            ["gsettings", "set", schema, "command", "\"'\(program)' action\""],
             ["gsettings", "set", schema, "binding", "<Super>Return"],
         ] {
             let result = try shell.run(command)
