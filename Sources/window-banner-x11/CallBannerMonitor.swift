@@ -230,24 +230,9 @@ final class CallBannerMonitor {
     /// click hides it for this call; another client or the owner's end, until the next change.
     private func ownerSpoke() {
         guard var current = onScreen else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(current.exchange.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-        if count < 0, errno == EAGAIN || errno == EINTR { return }
-        var ended: BannerEndReason?
-        if count > 0 {
-            current.exchange.reader.append(buffer[0..<count])
-            do throws(FrameError) {
-                guard let body = try current.exchange.reader.nextFrame() else {
-                    onScreen = current
-                    return
-                }
-                let response = try? OwnerClient.decode(body)
-                if let error = response?.error, error.kind == .displayLost { DisplayLoss.end(error.message) }
-                ended = response?.ended
-            } catch {
-                // An unreadable stream says nothing more: count the banner as gone.
-            }
-        }
+        let news = BannerEnd.read(&current.exchange)
+        onScreen = current
+        guard case .ended(let ended) = news else { return }
         forgetOnScreen()
         switch ended {
         case .clicked?, .closed?, .swiped?, .action?, .secondaryAction?:

@@ -864,26 +864,9 @@ final class NetworkBannerMonitor {
     /// dismissed or replaced it), or the owner went away and took it along.
     private func ownerSpoke() {
         guard var current = onScreen else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(current.exchange.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-        if count < 0, errno == EAGAIN || errno == EINTR { return }
-        var ended: BannerEndReason?
-        if count > 0 {
-            current.exchange.reader.append(buffer[0..<count])
-            do throws(FrameError) {
-                guard let body = try current.exchange.reader.nextFrame() else {
-                    // The rest of the frame is on its way.
-                    onScreen = current
-                    return
-                }
-                let response = try? OwnerClient.decode(body)
-                // The owner's display went away: the monitor ends with it, as the owner does.
-                if let error = response?.error, error.kind == .displayLost { DisplayLoss.end(error.message) }
-                ended = response?.ended
-            } catch {
-                // An unreadable stream says nothing more about our banner: count it as gone.
-            }
-        }
+        let news = BannerEnd.read(&current.exchange)
+        onScreen = current
+        guard case .ended(let ended) = news else { return }
         forgetOnScreen()
         policy.bannerWasDismissed()
         scheduleHide()
