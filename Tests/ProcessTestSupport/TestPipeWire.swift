@@ -53,12 +53,15 @@ public final class TestPipeWire {
     }
 
     /// Kills the daemons (PipeWire gone, as when it crashes), leaving the bus and the clients.
+    /// What a killed pipewire-pulse leaves in the runtime directory (its socket and pid file) is
+    /// removed, as a session's tmpfiles would on restart: a new one would wait on the old socket.
     public func killDaemons() {
         for daemon in daemons.reversed() {
             daemon.killGroup()
             _ = daemon.waitForExit(timeout: 5)
         }
         daemons = []
+        _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory + "/pulse"])
     }
 
     /// Starts them again, as `systemctl --user restart pipewire` does.
@@ -127,7 +130,7 @@ public final class TestPipeWire {
 
     /// Waits (bounded, looking every 20 ms: nothing announces these to another process) until
     /// `condition` holds.
-    private func waitFor(_ what: String, timeout: Double = 20, _ condition: () -> Bool) throws {
+    private func waitFor(_ what: String, timeout: Double = 40, _ condition: () -> Bool) throws {
         let deadline = monotonicSeconds() + timeout
         while !condition() {
             guard monotonicSeconds() < deadline else { throw TestFailure("\(what) did not come within \(timeout) s") }

@@ -228,6 +228,29 @@ struct GnomeShellExtensionTests {
         #expect(status == 15, "\(waiting.standardError)")
     }
 
+    /// The lock screen: a headless shell cannot lock (its screen shield needs GDM), so the test
+    /// puts the shell in the lock screen's session mode itself (`unlock-dialog`, what the shield
+    /// does on locking) and out again; the extension, which runs in that mode only to hide,
+    /// takes the banner off the screen and brings it back.
+    @Test func theBannerIsNeverOverTheLockScreensSessionMode() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        #expect(try shell.run([program] + Self.show).status == 0)
+        #expect(try Self.screen(of: shell, row: area.y + 40, showing: 0x2050d0, width: area.width).pixel(area.width / 2, area.y + 40) == 0x2050d0)
+
+        try shell.evaluate("Main.sessionMode.pushMode('unlock-dialog'); Main.sessionMode.isLocked")
+        let locked = try Self.screen(of: shell, row: area.y + 40, notShowing: 0x2050d0, width: area.width)
+        #expect((0..<area.width).allSatisfy { locked.pixel($0, area.y + 40) != 0x2050d0 }, "the banner shows in the lock screen's mode")
+        #expect(try shell.gdbus("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", ["org.windowbanner.Shell"])
+            .contains("true"), "the extension stays enabled while locked")
+
+        try shell.evaluate("Main.sessionMode.popMode('unlock-dialog'); Main.sessionMode.isLocked")
+        #expect(try Self.screen(of: shell, row: area.y + 40, showing: 0x2050d0, width: area.width).pixel(area.width / 2, area.y + 40) == 0x2050d0)
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
+    }
+
     @Test func badFieldsAreRefusedByTheExtensionNamingTheFieldAndTheBannerStays() throws {
         let shell = try TestGnomeShell(withExtension: .enabled)
         let program = windowBannerExecutable()
