@@ -42,12 +42,23 @@ public final class TestPipeWire {
     }
 
     private func startDaemons() throws {
-        for name in ["pipewire", "wireplumber", "pipewire-pulse"] {
-            daemons.append(try Subprocess(executable: "/usr/bin/" + name, arguments: [], environment: environment))
-            switch name {
-            case "pipewire": try waitFor("PipeWire's socket") { access(self.runtimeDirectory + "/pipewire-0", F_OK) == 0 }
-            case "wireplumber": try waitFor("WirePlumber's session") { (try? self.dump())?.contains("\"wireplumber\"") == true }
-            default: try waitFor("pipewire-pulse") { (try? self.pactl(["info"])) != nil }
+        daemons.append(try Subprocess(executable: "/usr/bin/pipewire", arguments: [], environment: environment))
+        try waitFor("PipeWire's socket") { access(self.runtimeDirectory + "/pipewire-0", F_OK) == 0 }
+        daemons.append(try Subprocess(executable: "/usr/bin/wireplumber", arguments: [], environment: environment))
+        try waitFor("WirePlumber's session") { (try? self.dump())?.contains("\"wireplumber\"") == true }
+        // Started again right after a killed one, pipewire-pulse sometimes never answers: it is
+        // given three tries (the failing one killed), each awaited.
+        for attempt in 1...3 {
+            let pulse = try Subprocess(executable: "/usr/bin/pipewire-pulse", arguments: [], environment: environment)
+            daemons.append(pulse)
+            do {
+                try waitFor("pipewire-pulse", timeout: 15) { (try? self.pactl(["info"])) != nil }
+                return
+            } catch where attempt < 3 {
+                pulse.killGroup()
+                _ = pulse.waitForExit(timeout: 5)
+                daemons.removeLast()
+                _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory + "/pulse"])
             }
         }
     }
