@@ -111,7 +111,8 @@ public final class GnomeShellDisplay: BannerBackend {
     public func close() {
         guard !closed else { return }
         for host in hosts { host.close() }
-        _ = try? shell.connection.process()
+        // The hosts' Hide calls out now, so the struts go before this process does.
+        shell.connection.flush()
         closed = true
         hosts.removeAll()
         if let busWatch { loop.cancel(busWatch) }

@@ -217,6 +217,12 @@ public final class BusConnection {
         return Double(usec) / 1e6
     }
 
+    /// Writes out every message queued (`sd_bus_flush`): calls sent without waiting reach the
+    /// bus before the caller goes on.
+    public func flush() {
+        _ = sd_bus_flush(bus)
+    }
+
     /// Handles everything the bus has for us (`sd_bus_process` until it has nothing more): the
     /// callbacks of match rules and served objects run from here. Throws when the connection
     /// is gone.

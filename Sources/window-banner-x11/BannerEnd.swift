@@ -1,11 +1,24 @@
-// How a watcher (the network monitor, the call watcher) hears that its banner ended without it:
-// the owner writes one frame on the banner's `show --wait` connection. Read here once for both.
+// What the two watchers (the network monitor, the call watcher) need of the owner for their own
+// banners, once for both: taking one away by its id, and hearing that one ended without them
+// (the owner writes one frame on the banner's `show --wait` connection).
 
 import BannerRuntime
 import BannerCore
 import Glibc
 import OwnerProtocol
 import WindowBannerClient
+
+extension OwnerClient {
+    /// `dismiss --id id` for a watcher's own banner, visible or queued, on every monitor: true
+    /// when the owner took it away, false when no owner runs (so nothing shows); throws when the
+    /// owner could not be asked or refused.
+    func dismissBanner(id: String) throws(CommandFailure) -> Bool {
+        guard let exchange = try exchange(OwnerRequest(DismissRequest(id: id)), start: false, configPath: nil) else { return false }
+        exchange.close()
+        if let error = exchange.response.error { throw OwnerClient.failure(error) }
+        return true
+    }
+}
 
 /// What the owner said on a banner's `show --wait` connection.
 enum BannerEnd {

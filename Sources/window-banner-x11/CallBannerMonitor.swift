@@ -217,10 +217,7 @@ final class CallBannerMonitor {
     private func dismiss() {
         forgetOnScreen()
         do throws(CommandFailure) {
-            guard let exchange = try owner.exchange(OwnerRequest(DismissRequest(id: Self.bannerID)), start: false, configPath: nil) else { return }
-            exchange.close()
-            if let error = exchange.response.error { throw OwnerClient.failure(error) }
-            log("call banner hidden")
+            if try owner.dismissBanner(id: Self.bannerID) { log("call banner hidden") }
         } catch {
             Terminal.warning("cannot dismiss the call banner: \(error.message)")
         }

@@ -850,9 +850,7 @@ final class NetworkBannerMonitor {
     /// answered (or none runs, so nothing shows).
     private func sendDismiss() -> Bool {
         do throws(CommandFailure) {
-            guard let exchange = try owner.exchange(OwnerRequest(DismissRequest(id: Self.bannerID)), start: false, configPath: nil) else { return true }
-            exchange.close()
-            if let error = exchange.response.error { throw OwnerClient.failure(error) }
+            _ = try owner.dismissBanner(id: Self.bannerID)
             return true
         } catch {
             Terminal.warning("cannot dismiss the banner: \(error.message)")
