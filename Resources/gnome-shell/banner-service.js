@@ -30,6 +30,10 @@ const InterfaceXML = `<node>
     <method name="Hide">
       <arg name="monitor" type="s" direction="in"/>
     </method>
+    <method name="Raise">
+      <arg name="pids" type="ai" direction="in"/>
+      <arg name="raised" type="b" direction="out"/>
+    </method>
     <signal name="MonitorsChanged"/>
     <signal name="Pointer">
       <arg name="monitor" type="s"/>
@@ -56,6 +60,7 @@ const Limits = {
     offset: 2048, // translation of the image, up or down
     duration: 5, // seconds of a slide
     name: 64, // a monitor's name
+    pids: 64, // processes looked for in one Raise
 };
 
 const Placements = ['below-panels', 'screen-edge'];
@@ -386,6 +391,28 @@ class BannerService {
                 this._banners.delete(name);
             }
             invocation.return_value(null);
+        });
+    }
+
+    /**
+     * Activates the window of the first of `pids` that has one, as a click in the dash does:
+     * the call banner raising the calling app (its windows, the topmost first).
+     */
+    RaiseAsync(parameters, invocation) {
+        this._authorized(invocation, () => {
+            const [pids] = parameters;
+            const windows = global.display.sort_windows_by_stacking(
+                global.get_window_actors().map(actor => actor.meta_window)
+                    .filter(window => window !== null && !window.is_override_redirect() && !window.is_skip_taskbar())).reverse();
+            for (const pid of pids.slice(0, Limits.pids)) {
+                const window = windows.find(candidate => candidate.get_pid() === pid);
+                if (window !== undefined) {
+                    Main.activateWindow(window);
+                    invocation.return_value(new GLib.Variant('(b)', [true]));
+                    return;
+                }
+            }
+            invocation.return_value(new GLib.Variant('(b)', [false]));
         });
     }
 

@@ -125,6 +125,16 @@ public final class GnomeShellDisplay: BannerBackend {
         loop.run(timeout: timeout) { !hosts.contains(where: \.isAnimating) }
     }
 
+    /// Asks the shell to activate the window of the first of `pids` that has one (true: asked;
+    /// which window, if any, only the shell knows).
+    @discardableResult
+    public func raiseWindow(ofProcesses pids: [Int32]) -> Bool {
+        guard !pids.isEmpty, !closed else { return false }
+        shell.raise(pids)
+        shell.connection.flush()
+        return true
+    }
+
     public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
         try NamedColours.resolve(colour, remembering: &colours)
     }

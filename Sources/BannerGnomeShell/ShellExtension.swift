@@ -194,6 +194,19 @@ final class ShellExtension {
         call("Hide") { message in message.append(monitor) }
     }
 
+    /// Activates the window of the first of `pids` that has one (the shell's own
+    /// `Main.activateWindow`, as a click in the dash does).
+    func raise(_ pids: [Int32]) {
+        call("Raise") { message in
+            message.inContainer("a", "i") {
+                for pid in pids.prefix(Self.mostPIDs) { message.append(pid) }
+            }
+        }
+    }
+
+    /// As many processes as the extension looks at in one `Raise`.
+    static let mostPIDs = 64
+
     private func entry(_ message: BusMessage, _ key: String, _ type: String, _ value: () -> Void) {
         message.inContainer("e", "sv") {
             message.append(key)
@@ -214,7 +227,7 @@ final class ShellExtension {
             guard let reply, let userdata, sd_bus_message_is_method_error(reply, nil) != 0 else { return 0 }
             let error = sd_bus_message_get_error(reply)
             let reason = error?.pointee.message.map { String(cString: $0) } ?? error?.pointee.name.map { String(cString: $0) } ?? "failed"
-            ShellExtension.from(userdata).onRefused?("the GNOME Shell extension refused a banner: \(reason)")
+            ShellExtension.from(userdata).onRefused?("the GNOME Shell extension refused a call: \(reason)")
             return 0
         }, Unmanaged.passUnretained(self).toOpaque(), 0)
         if sent < 0 { onRefused?("\(member): \(String(cString: strerror(-sent)))") }

@@ -85,6 +85,11 @@ public protocol BannerBackend: LookResources {
     func runUntilIdle(timeout: Double) -> Bool
     /// Ends every presentation at once and lets the display go.
     func close()
+    /// Raises and focuses the first window, in `pids`' order, that one of `pids` owns, where the
+    /// display server lets a client activate another's window; whether one was (or, where the
+    /// answer comes later, whether it was asked). Elsewhere nothing happens: false.
+    @discardableResult
+    func raiseWindow(ofProcesses pids: [Int32]) -> Bool
 }
 
 extension BannerBackend {
@@ -99,6 +104,8 @@ extension BannerBackend {
 
     public var desktopPrefersReducedMotion: Bool { false }
     public var desktopThemeName: String? { nil }
+    @discardableResult
+    public func raiseWindow(ofProcesses pids: [Int32]) -> Bool { false }
 
     /// Serves the loop until no banner moves, or 5 seconds pass; whether it settled.
     @discardableResult

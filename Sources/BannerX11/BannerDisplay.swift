@@ -160,6 +160,31 @@ public final class BannerDisplay: BannerBackend {
         connection.close()
     }
 
+    /// Raises and focuses, through the window manager, the window of the first of `pids` that
+    /// has one: `_NET_ACTIVE_WINDOW` as a pager or a panel's task button asks it (which every
+    /// EWMH window manager obeys, switching desktops and restoring a minimized window), for the
+    /// topmost client window whose `_NET_WM_PID` it is. Nothing without a window manager that
+    /// supports it.
+    @discardableResult
+    public func raiseWindow(ofProcesses pids: [Int32]) -> Bool {
+        let activation = Int(bitPattern: UInt(connection.atom("_NET_ACTIVE_WINDOW")))
+        guard !pids.isEmpty, let supported = connection.cardinals(connection.root, "_NET_SUPPORTED", count: 4096),
+              supported.contains(activation) else { return false }
+        // Bottom to top: the last of a process's windows is the one its user was in last.
+        let stacked = connection.cardinals(connection.root, "_NET_CLIENT_LIST_STACKING", count: 1 << 16)
+            ?? connection.cardinals(connection.root, "_NET_CLIENT_LIST", count: 1 << 16) ?? []
+        let clients = stacked.reversed().map { Window(UInt(bitPattern: $0)) }
+        var windowOf: [Int32: Window] = [:]
+        for (window, pid) in zip(clients, connection.firstCardinal(of: clients, "_NET_WM_PID")) {
+            guard let pid, let process = Int32(exactly: pid) else { continue }
+            if windowOf[process] == nil { windowOf[process] = window }
+        }
+        guard let window = pids.lazy.compactMap({ windowOf[$0] }).first else { return false }
+        // Source 2: a pager, on the user's behalf, so no focus-stealing rule holds it back.
+        connection.askWindowManager("_NET_ACTIVE_WINDOW", about: window, [2, Int(CurrentTime), 0])
+        return true
+    }
+
     // MARK: Resolution shared by the hosts
 
     /// A colour in pixels' terms; X11 colour names are resolved by the server.

@@ -253,9 +253,37 @@ final class XConnection {
         return UnsafeBufferPointer(start: value.bindMemory(to: UInt32.self, capacity: count), count: count).map { Int($0) }
     }
 
-    /// Another client's format-32 property (one round trip); nil when absent or the window is gone.
-    func cardinals(_ window: Window, _ property: String) -> [Int]? {
-        cardinals(from: xcb_get_property(xcb, 0, UInt32(window), UInt32(atom(property)), 0, 0, 64))
+    /// Another client's format-32 property, its first `count` values at most (one round trip);
+    /// nil when absent or the window is gone.
+    func cardinals(_ window: Window, _ property: String, count: Int = 64) -> [Int]? {
+        cardinals(from: xcb_get_property(xcb, 0, UInt32(window), UInt32(atom(property)), 0, 0, UInt32(clamping: count)))
+    }
+
+    /// The first value of the format-32 `property` of each of `windows` (the requests sent at
+    /// once, one round trip in all); nil for a window without it or gone.
+    func firstCardinal(of windows: [Window], _ property: String) -> [Int?] {
+        let name = UInt32(atom(property))
+        let cookies = windows.map { xcb_get_property(xcb, 0, UInt32($0), name, 0, 0, 1) }
+        return cookies.map { cardinals(from: $0)?.first }
+    }
+
+    /// Asks the window manager, as EWMH's root-window client messages do, for `message` about
+    /// `window` with up to five `values`.
+    func askWindowManager(_ message: String, about window: Window, _ values: [Int]) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.serial = 0
+        event.xclient.send_event = 1
+        event.xclient.display = display
+        event.xclient.window = window
+        event.xclient.message_type = atom(message)
+        event.xclient.format = 32
+        withUnsafeMutableBytes(of: &event.xclient.data.l) { data in
+            let longs = data.bindMemory(to: Int.self)
+            for (index, value) in values.prefix(longs.count).enumerated() { longs[index] = value }
+        }
+        XSendEvent(display, root, 0, SubstructureRedirectMask | SubstructureNotifyMask, &event)
+        flush()
     }
 
     /// Another client's window's rectangle in root coordinates; nil when it is gone.

@@ -99,6 +99,9 @@ static void copy_text(char *target, const char *value) {
         return;
     }
     size_t length = strnlen(value, WBPW_TEXT - 1);
+    // Cut where a character begins: a value cut short keeps whole UTF-8 sequences.
+    if (value[length] != 0)
+        while (length > 0 && ((unsigned char)value[length] & 0xC0) == 0x80) length--;
     memcpy(target, value, length);
     target[length] = 0;
 }
@@ -108,7 +111,8 @@ static int is_true(const char *value) {
 }
 
 static uint32_t number(const char *value) {
-    if (value == NULL) return SPA_ID_INVALID;
+    // Digits only: strtoul would also take spaces and a sign.
+    if (value == NULL || *value < '0' || *value > '9') return SPA_ID_INVALID;
     char *end = NULL;
     errno = 0;
     unsigned long parsed = strtoul(value, &end, 10);
@@ -153,6 +157,19 @@ static void describe(struct wbpw_event *event, const struct spa_dict *props) {
     event->monitor = is_true(spa_dict_lookup(props, PW_KEY_STREAM_MONITOR));
     event->passive = is_true(spa_dict_lookup(props, PW_KEY_NODE_PASSIVE));
     event->is_virtual = is_true(spa_dict_lookup(props, PW_KEY_NODE_VIRTUAL));
+}
+
+void wbpw_describe(const char *const *pairs, int count, struct wbpw_event *event) {
+    memset(event, 0, sizeof *event);
+    event->kind = WBPW_NODE;
+    event->state = WBPW_STATE_CREATING;
+    if (pairs == NULL || count <= 0) return;
+    struct spa_dict_item *items = calloc((size_t)count, sizeof *items);
+    if (items == NULL) return;
+    for (int index = 0; index < count; index++) items[index] = SPA_DICT_ITEM_INIT(pairs[2 * index], pairs[2 * index + 1]);
+    struct spa_dict dict = SPA_DICT_INIT(items, (uint32_t)count);
+    describe(event, &dict);
+    free(items);
 }
 
 // A bound node's info: what changed of its state and properties, merged into what is known

@@ -221,6 +221,11 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     /// With `wait`: send a `keepalive` frame every this many seconds until the `ended` one, so
     /// that the client can tell a stalled owner from a banner still up (nil: none).
     public var keepalive: Double?
+    /// The processes whose window a click on the banner raises, as `monitor --calls` sends its
+    /// calling apps (nil: a click only dismisses it). The owner looks for their windows and
+    /// then their parents' (a browser's audio runs in a child process), where the display
+    /// server lets a client activate another's window (docs/calls.md).
+    public var raise: [Int32]?
 
     public init(
         settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,

@@ -64,17 +64,12 @@ public final class PipeWireWatch {
     private func apply(_ event: wbpw_event) {
         switch Int32(event.kind) {
         case Int32(WBPW_NODE.rawValue):
-            var copy = event
-            graph.update(node: event.id, GraphNode(
-                mediaClass: text(&copy.media_class), state: NodeState(rawValue: event.state) ?? .error,
-                applicationName: text(&copy.application_name), binary: text(&copy.binary), appID: text(&copy.app_id),
-                pid: event.pid, clientID: event.client == UInt32.max ? nil : event.client, mediaName: text(&copy.media_name), nodeName: text(&copy.node_name),
-                isMonitor: event.monitor != 0, isPassive: event.passive != 0, isVirtual: event.is_virtual != 0))
+            graph.update(node: event.id, Self.node(event))
         case Int32(WBPW_CLIENT.rawValue):
             var copy = event
             graph.update(client: event.id, GraphClient(
-                pid: event.pid, applicationName: text(&copy.application_name), binary: event.pid > 0 ? Self.binary(of: event.pid) : "",
-                appID: text(&copy.app_id)))
+                pid: event.pid, applicationName: Self.text(&copy.application_name), binary: event.pid > 0 ? Self.binary(of: event.pid) : "",
+                appID: Self.text(&copy.app_id)))
         case Int32(WBPW_LINK.rawValue):
             graph.link(event.id, from: event.output_node, to: event.input_node)
         case Int32(WBPW_REMOVED.rawValue):
@@ -84,6 +79,37 @@ public final class PipeWireWatch {
         default:
             return
         }
+    }
+
+    /// The node a `WBPW_NODE` event describes.
+    static func node(_ event: wbpw_event) -> GraphNode {
+        var copy = event
+        return GraphNode(
+            mediaClass: text(&copy.media_class), state: NodeState(rawValue: event.state) ?? .error,
+            applicationName: text(&copy.application_name), binary: text(&copy.binary), appID: text(&copy.app_id),
+            pid: event.pid, clientID: event.client == UInt32.max ? nil : event.client, mediaName: text(&copy.media_name), nodeName: text(&copy.node_name),
+            isMonitor: event.monitor != 0, isPassive: event.passive != 0, isVirtual: event.is_virtual != 0)
+    }
+
+    /// The node PipeWire would be heard to describe with `properties` (as it sends them: a key
+    /// and any bytes as its value, or none; a NUL ends a value, as in C): the shim's reading
+    /// and this one, without a daemon.
+    public static func node(describedBy properties: [(key: String, value: [UInt8]?)]) -> GraphNode {
+        func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+            pointer[bytes.count] = 0
+            return pointer
+        }
+        var storage = properties.flatMap { [cString(Array($0.key.utf8)), $0.value.flatMap(cString)] }
+        defer { for pointer in storage { pointer?.deallocate() } }
+        var event = wbpw_event()
+        storage.withUnsafeMutableBufferPointer { pairs in
+            pairs.baseAddress?.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: pairs.count) {
+                wbpw_describe($0, Int32(properties.count), &event)
+            }
+        }
+        return node(event)
     }
 
     /// The name of process `pid`'s program (`/proc/PID/comm`, at most 15 bytes); empty when
@@ -98,7 +124,7 @@ public final class PipeWireWatch {
     }
 
     /// A fixed C text field as a String (it is always NUL-terminated; invalid UTF-8 repaired).
-    private func text<Field>(_ field: inout Field) -> String {
+    private static func text<Field>(_ field: inout Field) -> String {
         withUnsafeBytes(of: &field) { bytes in
             let end = bytes.firstIndex(of: 0) ?? bytes.count
             return String(decoding: bytes[..<end], as: UTF8.self)

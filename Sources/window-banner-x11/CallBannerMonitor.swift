@@ -196,6 +196,8 @@ final class CallBannerMonitor {
     private func show(_ call: CallState) {
         var showing = request
         showing.settings.subtitle = Self.subtitle(of: call, locale: request.locale ?? [:])
+        // A click raises the calling app's window where the display server allows it.
+        showing.raise = call.pids.isEmpty ? nil : call.pids
         forgetOnScreen()
         do throws(CommandFailure) {
             guard let exchange = try owner.exchange(OwnerRequest(showing), start: true, configPath: configPath) else {

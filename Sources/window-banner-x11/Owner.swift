@@ -746,6 +746,11 @@ final class Owner<Backend: BannerBackend> {
         if let command = requests[token]?.commands.command(for: reason), case .failure(let failure) = command.launch() {
             log("the \(reason == .clicked ? "--on-click" : "--action") command did not run: \(failure)")
         }
+        if reason == .clicked, let pids = requests[token]?.show.raise, !pids.isEmpty {
+            let candidates = ProcessAncestry.nearestFirst(pids)
+            let raised = banners.raiseWindow(ofProcesses: candidates)
+            log(raised ? "raising the window of one of pids \(candidates)" : "no window to raise for pids \(candidates)")
+        }
         let now = monotonicNow()
         for name in Array(schedules.keys) where schedules[name]?.current?.token == token {
             guard var schedule = schedules[name] else { continue }

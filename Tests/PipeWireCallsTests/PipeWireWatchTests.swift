@@ -57,6 +57,19 @@ struct PipeWireWatchTests {
         #expect(dump.contains("\"application.name\": \"Volume Control\"") && dump.contains("\"application.name\": \"Discord\""))
     }
 
+    /// A real client naming itself with 40 KB of escapes, bidi overrides and emoji: the banner
+    /// gets a name of 32 characters at most, nothing invisible in it.
+    @Test func aHostileNameFromARealClientIsBoundedAndCleaned() throws {
+        let pipewire = try TestPipeWire()
+        try pipewire.addMicrophone()
+        let watch = try PipeWireWatch(remote: pipewire.runtimeDirectory + "/pipewire-0")
+        // SPA JSON's escapes (`\u001b`) put the raw control characters in the property.
+        _ = try pipewire.startCaller(String(repeating: #"Zo\u001b[31m\u202eom \#u{1F4DE} "#, count: 2000))
+        let name = try #require(try Self.serve(watch) { $0.isCall }.apps.first)
+        #expect(name == "Zo [31m om \u{1F4DE} Zo [31m om \u{1F4DE} Zo [3…", "\(name)")
+        #expect(name.count == CallRule.longestName)
+    }
+
     @Test func pipeWireKilledIsALostConnectionAndANewWatchSeesTheCallAgain() throws {
         let pipewire = try TestPipeWire()
         try pipewire.addMicrophone()

@@ -116,13 +116,18 @@ public final class TestPipeWire {
 
     /// An app capturing from `target`: `pw-record` with `application.name` = `name` and the
     /// process binary `binary`; running once PipeWire says its stream runs.
-    public func startCaller(_ name: String, target: String = "mic", properties: [String: String] = [:]) throws -> Subprocess {
+    /// With `window`, the recorder runs inside that program (`xterm -e`, `foot`), whose window
+    /// is then the calling app's, as a browser's is when it records in a child process.
+    public func startCaller(
+        _ name: String, target: String = "mic", properties: [String: String] = [:], window: (program: String, arguments: [String], environment: [String: String])? = nil
+    ) throws -> Subprocess {
         var all = properties
         all["application.name"] = name
         let list = all.sorted { $0.key < $1.key }.map { "\($0.key) = \"\($0.value)\"" }.joined(separator: " ")
+        let record = ["/usr/bin/pw-record", "--target", target, "-P", "{ \(list) }", runtimeDirectory + "/\(UInt32.random(in: 0...UInt32.max)).wav"]
         let caller = try Subprocess(
-            executable: "/usr/bin/pw-record", arguments: ["--target", target, "-P", "{ \(list) }", runtimeDirectory + "/\(UInt32.random(in: 0...UInt32.max)).wav"],
-            environment: environment)
+            executable: window?.program ?? record[0], arguments: window.map { $0.arguments + record } ?? Array(record.dropFirst()),
+            environment: environment.merging(window?.environment ?? [:]) { $1 })
         clients.append(caller)
         return caller
     }

@@ -119,6 +119,45 @@ extension WindowBannerCLITests {
             #expect(monitor.terminate().status == 0)
         }
 
+        /// The client window (as the window manager lists it) whose `_NET_WM_PID` is `pid`; 0 when none.
+        static func clientWindow(of pid: pid_t, on observer: XObserver) -> Int {
+            let clients = observer.cardinals(observer.root, "_NET_CLIENT_LIST") ?? []
+            return clients.first { observer.cardinals(UInt($0), "_NET_WM_PID")?.first == Int(pid) } ?? 0
+        }
+
+        @Test(.needsProgram("/usr/bin/xterm", package: "xterm"), .needsProgram("/usr/bin/xdotool", package: "xdotool"))
+        func aClickOnTheCallBannerRaisesTheCallingAppsWindow() throws {
+            let pipewire = try TestPipeWire()
+            try pipewire.addMicrophone()
+            let owner = try OwnerFixture()
+            let observer = owner.observer
+            let monitor = try Self.monitor(owner, pipewire)
+            // The calling app has a window (xterm) and records in a child process, as a browser does.
+            let display = try #require(owner.fixture.desktop.environment["DISPLAY"])
+            let app = try pipewire.startCaller("Jitsi", window: ("/usr/bin/xterm", ["-e"], ["DISPLAY": display]))
+            // (xterm, started cold, may take a while to run its command.)
+            #expect(try monitor.nextEvent(timeout: 30) == "call banner shown (Jitsi)")
+            let height = try #require(try Self.status(owner) { $0.subtitle == "Jitsi" }.height)
+            // Slid all the way in: a click lands on it.
+            #expect(owner.fixture.waitForBanner(height: height))
+            var appWindow = 0
+            #expect(observer.wait { appWindow = Self.clientWindow(of: app.pid, on: observer); return appWindow != 0 })
+
+            // The user goes on in another window.
+            let other = observer.mapClientWindow(maximized: false)
+            #expect(observer.wait { observer.isViewable(other) && observer.cardinals(other, "_NET_FRAME_EXTENTS") != nil })
+            observer.sendToRoot(other, "_NET_ACTIVE_WINDOW", [2, 0, 0])
+            #expect(observer.wait { observer.cardinals(observer.root, "_NET_ACTIVE_WINDOW")?.first == Int(other) })
+
+            // A click on the banner: the window manager says the calling app's window is active.
+            try owner.fixture.desktop.run(["xdotool", "mousemove", "640", "\(height / 2)", "click", "1"])
+            let clicked = try? monitor.nextEvent()
+            #expect(clicked == "call banner dismissed by the user (clicked): hidden until this call ends")
+            #expect(observer.wait { observer.cardinals(observer.root, "_NET_ACTIVE_WINDOW")?.first == appWindow })
+            #expect(try Self.status(owner) { !$0.presented }.presented == false)
+            #expect(monitor.terminate().status == 0)
+        }
+
         @Test func badCallFlagsAreOneLineAndSixtyFour() throws {
             let owner = try OwnerFixture()
             let delay = try owner.run(["monitor", "--calls", "--calls-hide-delay", "soon"])

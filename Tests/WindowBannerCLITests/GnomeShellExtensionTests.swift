@@ -280,6 +280,33 @@ struct GnomeShellExtensionTests {
         #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
     }
 
+    /// What the call banner's click asks of the shell (`Raise`, docs/calls.md): the window of the
+    /// first of the processes that has one gets the focus; none of them having one changes nothing.
+    @Test func raiseActivatesTheWindowOfTheFirstProcessThatHasOne() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let caller = try shell.startMaximizedFoot(appID: "caller")
+        let focusedPID = {
+            (try? shell.evaluate("global.display.focus_window ? global.display.focus_window.get_pid() : 0"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+        func awaitFocus(_ pid: pid_t) -> Bool {
+            let deadline = monotonicSeconds() + 20
+            while focusedPID() != "(true, '\(pid)')", monotonicSeconds() < deadline { poll(nil, 0, 50) }
+            return focusedPID() == "(true, '\(pid)')"
+        }
+        #expect(awaitFocus(caller.process.pid))
+        let other = try shell.startMaximizedFoot(appID: "other")
+        #expect(awaitFocus(other.process.pid))
+
+        func raise(_ pids: [pid_t]) throws -> String {
+            try shell.run(["gdbus", "call", "--session", "--dest", "org.windowbanner.Shell", "--object-path", "/org/windowbanner/Shell",
+                           "--method", "org.windowbanner.Shell1.Raise", "[\(pids.map(String.init).joined(separator: ", "))]"]).output
+        }
+        #expect(try raise([999_999]) == "(false,)\n")
+        #expect(focusedPID() == "(true, '\(other.process.pid)')")
+        #expect(try raise([999_999, caller.process.pid, other.process.pid]) == "(true,)\n")
+        #expect(awaitFocus(caller.process.pid))
+    }
+
     @Test func withTheExtensionInstalledButNotEnabledTheBannerComesThroughXwaylandAndSaysHowToEnableIt() throws {
         let shell = try TestGnomeShell(withExtension: .installed)
         let program = windowBannerExecutable()

@@ -82,4 +82,9 @@ int wbpw_take_events(wbpw *connection, struct wbpw_event *events, int capacity);
 /// Disconnects and frees everything.
 void wbpw_disconnect(wbpw *connection);
 
+/// A node's event as it is made from the properties PipeWire sends (`count` key/value pairs in
+/// `pairs`: key, value, key, value…; a value may be NULL), without a connection: what the
+/// fuzz tests feed hostile properties through.
+void wbpw_describe(const char *const *pairs, int count, struct wbpw_event *event);
+
 #endif
