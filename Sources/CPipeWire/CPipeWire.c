@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pipewire/impl-module.h>
 #include <pipewire/pipewire.h>
 
 #include "CPipeWire.h"
@@ -27,6 +28,8 @@ static struct {
     __typeof__(pw_core_disconnect) *core_disconnect;
     __typeof__(pw_proxy_destroy) *proxy_destroy;
     __typeof__(pw_properties_new_dict) *properties_new_dict;
+    __typeof__(pw_context_load_module) *context_load_module;
+    __typeof__(pw_log_set_level) *log_set_level;
 } library;
 
 static const char *unavailable_reason;
@@ -54,8 +57,13 @@ static void load(void) {
     FIND(core_disconnect, "pw_core_disconnect")
     FIND(proxy_destroy, "pw_proxy_destroy")
     FIND(properties_new_dict, "pw_properties_new_dict")
+    FIND(context_load_module, "pw_context_load_module")
+    FIND(log_set_level, "pw_log_set_level")
 #undef FIND
     library.init(NULL, NULL);
+    // libpipewire's warnings about this lean context (no config's modules, no RT module) are
+    // no news to the monitor's reader; PIPEWIRE_DEBUG still has the last word.
+    if (getenv("PIPEWIRE_DEBUG") == NULL) library.log_set_level(SPA_LOG_LEVEL_ERROR);
 }
 
 const char *wbpw_unavailable(void) {
@@ -295,7 +303,21 @@ wbpw *wbpw_connect(const char *remote, int *error) {
         return NULL;
     }
     connection->loop = library.loop_new(NULL);
-    if (connection->loop != NULL) connection->context = library.context_new(connection->loop, NULL, 0);
+    if (connection->loop != NULL) {
+        // A registry reader needs the native protocol and nothing else: no client.conf (whose
+        // modules — client-node, adapter, metadata, session-manager — are for clients that
+        // make streams and cost memory), no D-Bus support plugin (RT scheduling over the bus).
+        struct spa_dict_item items[] = {
+            SPA_DICT_ITEM_INIT(PW_KEY_CONFIG_NAME, "null"),
+            SPA_DICT_ITEM_INIT("support.dbus", "false"),
+        };
+        struct spa_dict dict = SPA_DICT_INIT(items, 2);
+        connection->context = library.context_new(connection->loop, library.properties_new_dict(&dict), 0);
+    }
+    if (connection->context != NULL && library.context_load_module(connection->context, "libpipewire-module-protocol-native", NULL, NULL) == NULL) {
+        library.context_destroy(connection->context);
+        connection->context = NULL;
+    }
     if (connection->context != NULL) {
         struct pw_properties *properties = NULL;
         if (remote != NULL) {

@@ -1,8 +1,9 @@
 // The libraries window-banner-x11 loads with dlopen only when something needs them: sd-bus's
-// libsystemd (the system bus, the session bus), pixman (the Wayland backend) and libcurl (the
-// HTTP check). An X11 owner with no bus to talk to maps none of them; and where one is missing,
-// what needs it says so in one line: the monitor for libsystemd, while an owner's banners go on;
-// `show` on Wayland for pixman. "Missing" is made real in a private mount namespace, with
+// libsystemd (the system bus, the session bus), pixman (the Wayland backend), libcurl (the
+// HTTP check) and libpipewire (`monitor --calls`). An X11 owner with no bus to talk to maps none
+// of them; and where one is missing, what needs it says so in one line: the monitor for
+// libsystemd, while an owner's banners go on; `show` on Wayland for pixman; `monitor --calls`
+// for libpipewire (exit 71 with `--no-network`, else a warning and the network watched). "Missing" is made real in a private mount namespace, with
 // /dev/null bound over the library.
 
 import Glibc
@@ -44,10 +45,29 @@ extension WindowBannerCLITests {
             for pid in owners {
                 let maps = try Self.maps(pid)
                 #expect(maps.contains("/libX11.so.6"), "\(maps)")
-                for library in ["/libsystemd.so.0", "/libgcrypt.so.20", "/libpixman-1.so.0", "/libcurl.so.4"] {
+                for library in ["/libsystemd.so.0", "/libgcrypt.so.20", "/libpixman-1.so.0", "/libcurl.so.4", "/libpipewire-0.3.so.0"] {
                     #expect(!maps.contains(library), "the owner maps \(library)")
                 }
             }
+        }
+
+        @Test(.needsRoot("a private mount namespace without libpipewire"))
+        func withoutLibpipewireCallsAloneFailInOneLineAndWithTheNetworkAreOneWarning() throws {
+            let owner = try OwnerFixture()
+            let environment = owner.fixture.environment(.desktop).merging(MonitorProcess.testEnvironment) { $1 }
+            let alone = Self.without("libpipewire-0.3.so.0", [windowBannerExecutable(), "monitor", "--calls", "--no-network"])
+            let failed = try Subprocess(executable: alone[0], arguments: Array(alone.dropFirst()), environment: environment)
+            #expect(failed.waitForExit() == 71)
+            #expect(failed.standardError.hasPrefix("window-banner: cannot watch calls: cannot load libpipewire: "), "\(failed.standardError)")
+            #expect(failed.standardError.filter { $0 == "\n" }.count == 1 && failed.standardOutput == "")
+
+            let both = Self.without("libpipewire-0.3.so.0", [windowBannerExecutable(), "monitor", "--calls", "--check-url", "http://10.1.0.1/"])
+            let monitor = try MonitorProcess(try Subprocess(executable: both[0], arguments: Array(both.dropFirst()), environment: environment))
+            #expect(monitor.source.hasPrefix("connectivity from"), "\(monitor.source)")
+            let ended = monitor.terminate()
+            #expect(ended.status == 0)
+            #expect(monitor.process.standardError.hasPrefix("window-banner: warning: calls are not watched: cannot load libpipewire: "), "\(monitor.process.standardError)")
+            #expect(monitor.process.standardError.filter { $0 == "\n" }.count == 1)
         }
 
         @Test(.needsRoot("a private mount namespace without libsystemd"))
