@@ -39,8 +39,10 @@ packages=(
   gnome-shell
   # the call watcher's C shim: PipeWire's headers (libpipewire itself is loaded at run time);
   # tests: a real PipeWire, WirePlumber and PulseAudio server, pactl for a virtual microphone
-  # and pw-record as the calling app (PipeWireWatchTests)
+  # and pw-record as the calling app (PipeWireWatchTests); a camera: SPA's videotestsrc as a
+  # Video/Source node (libspa-0.2-modules) watched by GStreamer's pipewiresrc as the viewer
   libpipewire-0.3-dev pipewire pipewire-bin wireplumber pipewire-pulse pulseaudio-utils
+  libspa-0.2-modules gstreamer1.0-tools gstreamer1.0-pipewire
   # tests: gjs loads the GNOME Shell extension's 45+ variant (GnomeShellExtensionTests), which no
   # shell here runs; python3-gi's GdkPixbuf reads the shell's PNG screenshots
   gjs gir1.2-gdkpixbuf-2.0

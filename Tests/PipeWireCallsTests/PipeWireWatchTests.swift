@@ -2,8 +2,8 @@
 // pipewire-pulse on a private runtime directory and bus): a caller on a virtual microphone is
 // a call named as it named itself, a meter and an ignored app are not, and PipeWire killed
 // under the watcher is a lost connection, after which a new watch derives the state afresh.
-// (A camera is only in CallRuleTests: GStreamer's pipewiresrc, the stand-in viewer, never made
-// its stream on Debian 12's PipeWire here.)
+// A camera is SPA's video test source as a Video/Source node, watched by GStreamer's
+// pipewiresrc with the media type a video call's stream has.
 
 import BannerCore
 import Glibc
@@ -68,6 +68,22 @@ struct PipeWireWatchTests {
         let name = try #require(try Self.serve(watch) { $0.isCall }.apps.first)
         #expect(name == "Zo [31m om \u{1F4DE} Zo [31m om \u{1F4DE} Zo [3…", "\(name)")
         #expect(name.count == CallRule.longestName)
+    }
+
+    @Test(.needsProgram("/usr/bin/gst-launch-1.0", package: "gstreamer1.0-tools"),
+          .needsFile(["/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstpipewire.so"], package: "gstreamer1.0-pipewire"),
+          .needsFile(["/usr/lib/x86_64-linux-gnu/spa-0.2/videotestsrc/libspa-videotestsrc.so"], package: "libspa-0.2-modules"))
+    func aCameraWatchedIsACallThatSaysCamera() throws {
+        let pipewire = try TestPipeWire()
+        try pipewire.addCamera()
+        let watch = try PipeWireWatch(remote: pipewire.runtimeDirectory + "/pipewire-0")
+        #expect(try Self.serve(watch) { _ in true } == .none)
+        let viewer = try pipewire.startViewer("Cheese")
+        let state = try Self.serve(watch) { $0.camera }
+        #expect(state.apps == ["Cheese"] && state.camera && state.pids == [viewer.pid], "\(state)")
+        viewer.killGroup()
+        _ = viewer.waitForExit(timeout: 5)
+        #expect(try Self.serve(watch) { !$0.isCall } == .none)
     }
 
     @Test func pipeWireKilledIsALostConnectionAndANewWatchSeesTheCallAgain() throws {

@@ -114,6 +114,39 @@ public final class TestPipeWire {
         try waitFor("the microphone \(name)") { (try? self.dump())?.contains("\"node.name\": \"\(name)\"") == true }
     }
 
+    /// A camera called `name`: SPA's video test source as a `Video/Source` node, as a webcam's
+    /// node is, kept after pw-cli, which made it, exits.
+    public func addCamera(_ name: String = "camera") throws {
+        try Subprocess.run("/usr/bin/env", environmentArguments + [
+            "pw-cli", "create-node", "adapter",
+            "{ factory.name = videotestsrc library.name = videotestsrc/libspa-videotestsrc node.name = \(name) media.class = Video/Source object.linger = true }",
+        ])
+        try waitFor("the camera \(name)") { (try? self.dump())?.contains("\"node.name\": \"\(name)\"") == true }
+    }
+
+    /// An app watching the camera, as a video call or Cheese does: GStreamer's `pipewiresrc`
+    /// with `application.name` = `name` and the stream's media type Video, which WirePlumber
+    /// links to the camera; running once PipeWire says its link is active.
+    public func startViewer(_ name: String, camera: String = "camera") throws -> Subprocess {
+        let viewer = try Subprocess(
+            executable: "/usr/bin/gst-launch-1.0",
+            arguments: ["-q", "pipewiresrc", "client-name=\(name)",
+                        "stream-properties=props,media.type=Video,media.category=Capture,media.role=Camera,application.name=\(name)",
+                        "!", "fakesink"],
+            environment: environment)
+        clients.append(viewer)
+        try waitFor("\(name) watching \(camera)") { (try? self.dump()).map { Self.hasActiveLink(in: $0) } == true }
+        return viewer
+    }
+
+    /// Whether PipeWire's dump has a link in state active.
+    private static func hasActiveLink(in dump: String) -> Bool {
+        guard let objects = try? JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [[String: Any]] else { return false }
+        return objects.contains { object in
+            (object["type"] as? String)?.hasSuffix(":Link") == true && ((object["info"] as? [String: Any])?["state"] as? String) == "active"
+        }
+    }
+
     /// An app capturing from `target`: `pw-record` with `application.name` = `name` and the
     /// process binary `binary`; running once PipeWire says its stream runs.
     /// With `window`, the recorder runs inside that program (`xterm -e`, `foot`), whose window

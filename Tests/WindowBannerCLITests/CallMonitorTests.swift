@@ -119,6 +119,31 @@ extension WindowBannerCLITests {
             #expect(monitor.terminate().status == 0)
         }
 
+        @Test(.needsProgram("/usr/bin/gst-launch-1.0", package: "gstreamer1.0-tools"),
+              .needsFile(["/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstpipewire.so"], package: "gstreamer1.0-pipewire"),
+              .needsFile(["/usr/lib/x86_64-linux-gnu/spa-0.2/videotestsrc/libspa-videotestsrc.so"], package: "libspa-0.2-modules"))
+        func aCameraWatchedShowsTheGreenCallBannerSayingCamera() throws {
+            let pipewire = try TestPipeWire()
+            try pipewire.addMicrophone()
+            try pipewire.addCamera()
+            let owner = try OwnerFixture()
+            let monitor = try Self.monitor(owner, pipewire, ["--call-compact", "never"])
+            _ = try pipewire.startViewer("Cheese")
+            #expect(try monitor.nextEvent() == "call banner shown (Cheese, camera)")
+            let shown = try Self.status(owner) { $0.subtitle == "Cheese · camera" }
+            #expect(shown.title == "Call in progress" && shown.subtitle == "Cheese · camera")
+            // The call style's green, on the screen where the banner is.
+            let height = try #require(shown.height)
+            #expect(owner.fixture.waitForBanner(height: height))
+            let screen = try #require(owner.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: height)))
+            #expect(screen.pixel(x: 4, y: height / 2).distance(to: Pixel(red: 0x34, green: 0xC7, blue: 0x59)) < 12, "\(screen.pixel(x: 4, y: height / 2))")
+
+            // Someone joins on the microphone: both, in place.
+            _ = try pipewire.startCaller("Zoom")
+            #expect(try Self.status(owner) { $0.subtitle == "Cheese, Zoom · camera" }.subtitle == "Cheese, Zoom · camera")
+            #expect(monitor.terminate().status == 0)
+        }
+
         /// The client window (as the window manager lists it) whose `_NET_WM_PID` is `pid`; 0 when none.
         static func clientWindow(of pid: pid_t, on observer: XObserver) -> Int {
             let clients = observer.cardinals(observer.root, "_NET_CLIENT_LIST") ?? []

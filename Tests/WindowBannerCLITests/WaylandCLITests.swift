@@ -86,6 +86,35 @@ struct WaylandCLITests {
         try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
     }
 
+    /// `monitor --calls` on the Wayland backend: a real PipeWire's caller brings the call banner,
+    /// its space taken from foot (sway's tree says so), and the call's end gives it back.
+    @Test(.needsProgram("/usr/bin/pipewire", package: "pipewire-bin"), .needsProgram("/usr/bin/wireplumber", package: "wireplumber"),
+          .needsProgram("/usr/bin/pipewire-pulse", package: "pipewire-pulse"), .needsProgram("/usr/bin/pactl", package: "pulseaudio-utils"))
+    func theCallBannerFromPipeWireTakesItsSpaceAndGivesItBackWhenTheCallEnds() throws {
+        let pipewire = try TestPipeWire()
+        try pipewire.addMicrophone()
+        let session = try Session()
+        let monitor = try MonitorProcess(try Subprocess(
+            executable: windowBannerExecutable(), arguments: ["monitor", "--calls", "--no-network"],
+            environment: session.environment.merging(["PIPEWIRE_REMOTE": pipewire.runtimeDirectory + "/pipewire-0"]) { $1 }))
+        #expect(monitor.source == "calls from PipeWire")
+        let caller = try pipewire.startCaller("Zoom")
+        #expect(try monitor.nextEvent() == "call banner shown (Zoom)")
+        let moved = try session.sway.awaitWindowRect(appID: "foot") { $0.y > 0 }
+        let status = try session.run(["status", "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+        let output = try #require((report?["monitors"] as? [[String: Any]])?.first, "\(status.output)")
+        #expect(output["title"] as? String == "Call in progress" && output["subtitle"] as? String == "Zoom")
+        #expect(output["id"] as? String == "window-banner-calls")
+        #expect(moved == SwayRect(x: 0, y: try #require(output["reserved"] as? Int), width: 1280, height: 720 - moved.y))
+
+        caller.killGroup()
+        _ = caller.waitForExit(timeout: 5)
+        #expect(try monitor.nextEvent() == "call banner hidden")
+        try session.sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+        #expect(monitor.terminate().status == 0)
+    }
+
     @Test(.needsProgram("/usr/bin/cage", package: "cage"))
     func aCompositorWithoutLayerShellIsRefusedInOneLine() throws {
         let cage = try TestCage()
