@@ -63,6 +63,12 @@ final class CallBannerMonitor {
         }
     }
 
+    /// Called after the call banner was shown, changed or hidden.
+    var onBannerChanged: (() -> Void)?
+
+    /// Whether start-up is over: PipeWire's graph heard once, or PipeWire waited for.
+    var hasStarted: Bool { watch?.isSynced == true || waitingSaid || stopped }
+
     /// Why calls cannot be watched at all (libpipewire missing); nil when they can.
     static var unavailableReason: String? { PipeWireWatch.unavailableReason }
 
@@ -176,6 +182,7 @@ final class CallBannerMonitor {
             case .hide: dismiss()
             }
         }
+        if !actions.isEmpty { onBannerChanged?() }
         if let policyTimer { loop.cancel(policyTimer) }
         policyTimer = nil
         guard let deadline = policy.nextDeadline, !stopped else { return }

@@ -16,6 +16,7 @@ import ArgumentParser
 import BannerConfig
 import BannerCore
 import BannerRuntime
+import CMalloc
 import Glibc
 import NetworkManagerBus
 import NetworkPath
@@ -125,6 +126,18 @@ struct MonitorCommand: ParsableCommand {
                         hideDelay: callSettings.hideDelay, owner: owner, configPath: connection.configPath, environment: processEnvironment(),
                         log: { Terminal.output(NetworkBannerMonitor.timestamp() + " " + $0) })
                 }
+            }
+            // Going idle after start-up (PipeWire's graph heard, or waited for) and after each
+            // change of the call banner, the heap's free pages and the code that work touched
+            // (libpipewire's, the owner client's) leave the resident set, as the owner's do: the
+            // next change maps what it uses again from the page cache. Never a wakeup of its own.
+            var releaseWhenIdle = true
+            callMonitor?.onBannerChanged = { releaseWhenIdle = true }
+            loop.beforeSleep {
+                guard releaseWhenIdle, callMonitor?.hasStarted ?? true else { return }
+                releaseWhenIdle = false
+                _ = malloc_trim(0)
+                _ = wb_release_file_pages()
             }
             if calls.noNetwork {
                 guard let callMonitor else {

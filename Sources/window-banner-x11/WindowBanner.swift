@@ -44,6 +44,8 @@ struct WindowBanner: ParsableCommand {
             _ = mallopt(M_ARENA_MAX, 1)
             FontWarmup.start(deferrable: true)
         }
+        // The monitor's threads (PipeWire's, the HTTP check's) share the main heap too.
+        if CommandLine.arguments.dropFirst().first == "monitor" { _ = mallopt(M_ARENA_MAX, 1) }
         // A command that names no display finds the user's session first.
         if let command = CommandLine.arguments.dropFirst().first, ClientCommands.names.contains(command) || command == "run" {
             SessionRouting.route(CommandLine.arguments)
