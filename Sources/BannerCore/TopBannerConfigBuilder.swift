@@ -21,10 +21,10 @@ public final class TopBannerConfigBuilder {
     public private(set) var closeButton: Bool?
     public private(set) var actionLabel: String?
     public private(set) var secondaryActionLabel: String?
-    /// Called when the user clicks the primary action button (or `BannerHost.activate(.action)`
-    /// stands in for the click), before `BannerHost.onDismiss`.
+    /// Called when the user clicks the primary action button (or `X11Host.activate(.action)`
+    /// stands in for the click), before `X11Host.onDismiss`.
     public private(set) var actionHandler: (() -> Void)?
-    /// Called when the user clicks the secondary action button, before `BannerHost.onDismiss`.
+    /// Called when the user clicks the secondary action button, before `X11Host.onDismiss`.
     public private(set) var secondaryActionHandler: (() -> Void)?
     public private(set) var progress: Double?
     public private(set) var reduceMotion: Bool?
@@ -49,7 +49,7 @@ public final class TopBannerConfigBuilder {
     @discardableResult public func closeButton(_ value: Bool = true) -> Self { closeButton = value; return self }
     /// The primary action: a button labelled `label` at the right edge, left of the ✕; clicking
     /// it calls `handler` and dismisses the banner (reason `action`, also told to
-    /// `BannerHost.onDismiss`).
+    /// `X11Host.onDismiss`).
     @discardableResult public func action(_ label: String, handler: (() -> Void)? = nil) -> Self {
         actionLabel = label
         actionHandler = handler
@@ -70,7 +70,7 @@ public final class TopBannerConfigBuilder {
     @discardableResult public func reduceMotion(_ value: Bool = true) -> Self { reduceMotion = value; return self }
     /// A square icon left of the text, as tall as the text: `.file("/path/to.png")` or
     /// `.named("network-offline")` (the icon theme). One that cannot be read is a warning
-    /// (`BannerDisplay.onWarning`) and the banner shows without it.
+    /// (`X11Display.onWarning`) and the banner shows without it.
     @discardableResult public func icon(_ value: BannerIcon) -> Self { icon = value; return self }
     /// Rounds the bottom corners, in points (XShape: clicks there go through); values outside
     /// 0...``TopBannerAppearance/maximumHeight`` are refused by ``build(defaults:)``.

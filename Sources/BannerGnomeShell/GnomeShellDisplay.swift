@@ -2,7 +2,7 @@
 // `GnomeShellHost` per monitor, the fonts and icons every banner is drawn with, and the two
 // connections it lives on — the session bus (the extension) and the Wayland compositor, held
 // only to learn when the session ends (the owner then ends as on any lost display: exit 69).
-// The sibling of X11's BannerDisplay and Wayland's WaylandDisplay.
+// The sibling of X11's X11Display and Wayland's WaylandDisplay.
 // Start reading at `init(waylandDisplay:timing:loop:)`.
 
 import BannerCore

@@ -3,7 +3,7 @@
 // pixels as on any desktop) and handed to the shell extension. The extension reserves the
 // height once per show and once per dismissal and runs the slide itself with Clutter's easing
 // of the same curve, so a slide costs one call, not one per frame; a cross-fade or a moving
-// progress bar sends an image per frame slot. The sibling of X11's BannerHost and Wayland's
+// progress bar sends an image per frame slot. The sibling of X11's X11Host and Wayland's
 // WaylandHost.
 
 import BannerCore

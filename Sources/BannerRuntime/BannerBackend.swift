@@ -1,5 +1,5 @@
 // The small interface the owner and the drawing commands use, whichever display server draws:
-// a backend (X11's BannerDisplay, Wayland's WaylandDisplay) has a host per monitor or output,
+// a backend (X11's X11Display, Wayland's WaylandDisplay) has a host per monitor or output,
 // an event loop, and the fonts, icons and colours its banners are laid out with. The owner is
 // generic over it, so it holds and schedules banners the same way on both. When the display
 // server goes away, every backend ends the process the same way: DisplayLoss (exit 69).

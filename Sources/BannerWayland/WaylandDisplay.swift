@@ -1,6 +1,6 @@
 // The Wayland backend's display: one compositor connection served by the event loop, the fonts
 // (fontconfig matched, FreeType opened) and icons every banner uses, and one `WaylandHost` per
-// output, following outputs as they come and go. The sibling of BannerX11's BannerDisplay.
+// output, following outputs as they come and go. The sibling of BannerX11's X11Display.
 
 import BannerCore
 import BannerRuntime

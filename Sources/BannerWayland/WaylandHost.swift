@@ -5,7 +5,7 @@
 // compositor moves other windows down once, and back once when it goes; a banner of another
 // height resizes both in one commit); the banner slides and cross-fades inside it, each frame
 // drawn when the compositor asks for one (its frame callback), so nothing runs while nothing
-// moves. The sibling of BannerX11's BannerHost.
+// moves. The sibling of BannerX11's X11Host.
 
 import BannerCore
 import BannerRuntime

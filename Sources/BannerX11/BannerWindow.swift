@@ -14,7 +14,7 @@
 //   still "above" the edge are cut off instead of covering the bar or showing on the monitor
 //   above. Two requests.
 // The child takes the pointer's button presses and releases (clicks, the wheel, drags: see
-// BannerHost.pointerButton); the dock below takes none.
+// X11Host.pointerButton); the dock below takes none.
 // Rounded bottom corners are cut from the top-level window with XShape, bounding and input
 // alike (a window's shape also clips its children), so the desktop shows through the corners
 // and clicks there go through to what is below. On an ARGB surface (a compositor runs) the

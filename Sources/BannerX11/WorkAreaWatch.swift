@@ -25,7 +25,7 @@ final class WorkAreaWatch {
     /// Whether a property it depends on changed since the last `refresh()`.
     private(set) var needsRefresh = true
 
-    /// The root's PropertyChangeMask must be selected (BannerDisplay does).
+    /// The root's PropertyChangeMask must be selected (X11Display does).
     init(connection: XConnection) {
         self.connection = connection
         workAreaAtom = connection.atom("_NET_WORKAREA")

@@ -15,7 +15,7 @@ public struct Monitor: Sendable, Hashable {
     public var isPrimary: Bool
 }
 
-/// Owns the `Display*`; closed exactly once, by `BannerDisplay`.
+/// Owns the `Display*`; closed exactly once, by `X11Display`.
 final class XConnection {
     let display: OpaquePointer
     let screen: Int32

@@ -1,6 +1,6 @@
 // X errors never kill the process: Xlib's default handler calls exit(), so we install our own
-// that counts the error against its connection (`BannerDisplay.protocolErrorCount`) and keeps
-// the last few, which the display reports from its loop (`BannerDisplay.onProtocolError`:
+// that counts the error against its connection (`X11Display.protocolErrorCount`) and keeps
+// the last few, which the display reports from its loop (`X11Display.onProtocolError`:
 // the owner logs them). A lost connection (I/O error) cannot be survived by Xlib; it ends the
 // process with code 69.
 

@@ -4,7 +4,7 @@
 //   monitor with nothing above it, else the content window inside its clip (frames whose
 //   rounded position does not change send nothing). Expected: the 60 fps slots at which
 //   BannerCore's ease-out curve moves the banner by a pixel or more, counted from the slide's
-//   own start — one slot before that first frame, as BannerHost starts a slide from nothing.
+//   own start — one slot before that first frame, as X11Host starts a slide from nothing.
 // - Cross-fade (from the update runs): a frame is the back buffer painted onto the content
 //   window (a ClearArea with the buffer as its background; a CopyArea in earlier versions); every
 //   slot of the 0.2 s fade changes the pixels, so every slot is expected.
@@ -62,7 +62,7 @@ enum FramePacing {
     }
 
     /// The cross-fade of an update run: every slot of the fade changes the pixels. The fade
-    /// starts one slot before its first frame (as BannerHost starts an update on a settled
+    /// starts one slot before its first frame (as X11Host starts an update on a settled
     /// banner), so its frames fill the `count` slots from that first frame on.
     static func crossFade(_ update: Update, recorder: Recorder) -> AnimationTrace? {
         guard let content = recorder.children(of: update.window).first else { return nil }

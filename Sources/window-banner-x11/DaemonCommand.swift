@@ -93,9 +93,9 @@ struct DaemonCommand: ParsableCommand {
                 try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig, notice: notice)
             }
         } else {
-            let banners: BannerDisplay
+            let banners: X11Display
             do {
-                banners = try BannerDisplay(name: paths.display)
+                banners = try X11Display(name: paths.display)
             } catch {
                 throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
             }
@@ -104,7 +104,7 @@ struct DaemonCommand: ParsableCommand {
         }
     }
 
-    private func logProtocolErrors(of banners: BannerDisplay, to log: OwnerLog) {
+    private func logProtocolErrors(of banners: X11Display, to log: OwnerLog) {
         banners.onProtocolError = { error, dropped in
             log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (a burst is logged as its first \(XProtocolError.reportedOneByOne) and a count)")
         }

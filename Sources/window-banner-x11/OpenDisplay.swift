@@ -12,9 +12,9 @@ import Glibc
 import WindowBannerClient
 
 /// Opens the banner display, or ends the command with 69 naming the display.
-func openBannerDisplay(_ name: String?, timing: BannerTiming = .standard) throws -> BannerDisplay {
+func openBannerDisplay(_ name: String?, timing: BannerTiming = .standard) throws -> X11Display {
     do {
-        let banners = try BannerDisplay(name: name, timing: timing)
+        let banners = try X11Display(name: name, timing: timing)
         banners.onWarning = Terminal.warning
         banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
         return banners
@@ -31,7 +31,7 @@ enum WaylandSessionBackend {
     case gnomeShell(GnomeShellDisplay)
     /// The session's Xwayland, because the compositor has no layer-shell and the GNOME Shell
     /// extension is not there; `notice` is the one line that says so, and how to get it.
-    case xwayland(BannerDisplay, notice: String)
+    case xwayland(X11Display, notice: String)
 }
 
 /// Connects to the Wayland compositor at `name`; on one without layer-shell (GNOME's), to the
@@ -56,7 +56,7 @@ func openWaylandSession(
             throw CommandFailure("\(refused), and no Xwayland to show the banner through instead (DISPLAY is not set); see docs/gnome.md", code: ExitStatus.displayUnavailable)
         }
         do throws(BannerDisplayError) {
-            let banners = try BannerDisplay(name: xDisplay, timing: timing)
+            let banners = try X11Display(name: xDisplay, timing: timing)
             return .xwayland(banners, notice: "\(refused): the banner is shown through Xwayland (\(xDisplay.printable)); \(nativeBannerHint(environment)) (docs/gnome.md)")
         } catch {
             throw CommandFailure("\(refused), and Xwayland cannot be used instead: \(error)", code: ExitStatus.displayUnavailable)

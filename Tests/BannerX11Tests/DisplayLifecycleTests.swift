@@ -19,7 +19,7 @@ extension BannerX11Tests {
             // address; the next display malloc placed there sent garbage requests. A handful of
             // rounds lands on a reused address.
             for round in 0..<6 {
-                let display = try BannerDisplay(name: desktop.displayName)
+                let display = try X11Display(name: desktop.displayName)
                 let host = display.primaryHost
                 host.compactPolicy = .never
                 try host.presentTopBanner { $0.title("Round \(round)").backgroundColor(.systemRed) }

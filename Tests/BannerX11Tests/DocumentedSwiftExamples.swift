@@ -1,6 +1,6 @@
 // The Swift examples of README.md and docs/library.md, line for line (DocumentedExamplesTests in
 // WindowBannerCLITests checks that they are still the same), compiled and run against a private
-// desktop: the documentation's `BannerDisplay()` opens $DISPLAY, these open the test's display.
+// desktop: the documentation's `X11Display()` opens $DISPLAY, these open the test's display.
 
 import BannerCore
 import BannerX11
@@ -17,7 +17,7 @@ extension BannerX11Tests {
         }
 
         private func readme(_ displayName: String) throws {
-            let display = try BannerDisplay(name: displayName)        // $DISPLAY; one BannerHost per RandR monitor
+            let display = try X11Display(name: displayName)        // $DISPLAY; one X11Host per RandR monitor
             let host = display.primaryHost
 
             try host.presentTopBanner { config in    // unset fields come from the defaults
@@ -46,7 +46,7 @@ extension BannerX11Tests {
         }
 
         private func library(_ displayName: String, _ restoreMessage: @escaping () -> Void) throws {
-            let display = try BannerDisplay(name: displayName)        // $DISPLAY; one BannerHost per RandR monitor
+            let display = try X11Display(name: displayName)        // $DISPLAY; one X11Host per RandR monitor
             let host = display.primaryHost           // or display.host(named: "HDMI-1")
 
             try host.presentTopBanner { config in    // unset fields come from the defaults

@@ -1,4 +1,4 @@
-// One private desktop, an observer on it, and the BannerDisplay under test, all served by the
+// One private desktop, an observer on it, and the X11Display under test, all served by the
 // display's own event loop so waiting is woken by X events, not by sleeping.
 
 import BannerCore
@@ -15,14 +15,14 @@ struct BannerX11Tests {}
 final class Fixture {
     let desktop: TestDesktop
     let observer: XObserver
-    let display: BannerDisplay
+    let display: X11Display
 
     init(_ windowManager: TestDesktop.WindowManager = .openbox, width: Int = 1280, height: Int = 800,
          setup: [[String]] = [], timing: BannerTiming = .standard, before: (XObserver) -> Void = { _ in }) throws {
         desktop = try TestDesktop(windowManager: windowManager, width: width, height: height, setup: setup)
         observer = try XObserver(displayName: desktop.displayName)
         before(observer)
-        display = try BannerDisplay(name: desktop.displayName, timing: timing)
+        display = try X11Display(name: desktop.displayName, timing: timing)
         display.loop.watch(fd: observer.fileDescriptor) { [observer] in observer.drainEvents() }
     }
 
@@ -32,7 +32,7 @@ final class Fixture {
         desktop.stop()
     }
 
-    var host: BannerHost { display.primaryHost }
+    var host: X11Host { display.primaryHost }
 
     /// Serves the banner's loop until `condition` holds (false after `timeout` seconds).
     @discardableResult
@@ -92,7 +92,7 @@ final class Fixture {
     /// as last drawn, for a screenshot: every request of its frames carried out (the loop only
     /// flushes them), and the banner above its dock, which the window manager maps — over the
     /// banner, perhaps — in its own time, the banner going back on top once it hears of it.
-    func waitUntilBannerIsOnTop(of host: BannerHost? = nil) -> Bool {
+    func waitUntilBannerIsOnTop(of host: X11Host? = nil) -> Bool {
         display.connection.sync()
         let banner = Window((host ?? self.host).bannerWindowID)
         return run {

@@ -229,12 +229,12 @@ extension WindowBannerCLITests {
             }
         }
 
-        /// Lines without leading indentation; `BannerDisplay()` is the test's `BannerDisplay(name: displayName)`,
+        /// Lines without leading indentation; `X11Display()` is the test's `X11Display(name: displayName)`,
         /// `WaylandDisplay()` its `WaylandDisplay(name: socketPath)`.
         static func normalized(_ text: String) -> String {
             text.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
-                .map { $0.replacingOccurrences(of: "BannerDisplay(name: displayName)", with: "BannerDisplay()") }
+                .map { $0.replacingOccurrences(of: "X11Display(name: displayName)", with: "X11Display()") }
                 .map { $0.replacingOccurrences(of: "WaylandDisplay(name: socketPath)", with: "WaylandDisplay()") }
                 .joined(separator: "\n")
         }

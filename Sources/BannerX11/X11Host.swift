@@ -3,7 +3,7 @@
 // is the X11 surface: it owns the two windows (visible banner + reservation dock) and the back
 // buffer, creates them when a presentation starts and releases them, in `tearDown`, when it
 // ends. The banner sits under the panels other clients reserve at the monitor's top and between
-// those they reserve at its sides (BannerDisplay.panels), and its dock reserves the whole banner before the
+// those they reserve at its sides (X11Display.panels), and its dock reserves the whole banner before the
 // first frame and until after the last. It feeds the pointer on its banner to the controller.
 // Start reading at `renderFrame`, which turns the core's frame into X requests.
 
@@ -14,7 +14,7 @@ import BannerRuntime
 /// The banner of one monitor.
 ///
 /// ```swift
-/// let display = try BannerDisplay()
+/// let display = try X11Display()
 /// let host = display.primaryHost
 /// try host.presentTopBanner { config in
 ///     config.title("Network Connection Lost").backgroundColor(.systemRed).textColor(.white)
@@ -23,7 +23,7 @@ import BannerRuntime
 /// host.dismissTopBanner()
 /// display.runUntilIdle()
 /// ```
-public final class BannerHost: ControlledBannerHost {
+public final class X11Host: ControlledBannerHost {
     /// The RandR monitor name (`screen`, `HDMI-1`, a `--setmonitor` name, or `default`).
     public let monitorName: String
     /// The monitor's rectangle in root coordinates; follows RandR changes.
@@ -58,7 +58,7 @@ public final class BannerHost: ControlledBannerHost {
     /// what another client sees on screen at that moment is this frame.
     public private(set) lazy var controller = BannerController(surface: self, timing: timing)
 
-    private unowned let context: BannerDisplay
+    private unowned let context: X11Display
     private let timing: BannerTiming
     private var bannerWindow: BannerWindow?
     private var reservation: ReservationWindow?
@@ -69,7 +69,7 @@ public final class BannerHost: ControlledBannerHost {
     private var drawnContent: DrawnContent?
     private var nextFrameDue: MonotonicTime?
 
-    init(monitor: Monitor, context: BannerDisplay, timing: BannerTiming) {
+    init(monitor: Monitor, context: X11Display, timing: BannerTiming) {
         monitorName = monitor.name
         self.monitor = monitor.geometry
         bannerWidth = monitor.geometry.width
@@ -135,7 +135,7 @@ public final class BannerHost: ControlledBannerHost {
         controller.pointerButton(button, pressed: pressed, x: x, y: y)
     }
 
-    // MARK: Frames (driven by BannerDisplay's loop)
+    // MARK: Frames (driven by X11Display's loop)
 
     /// When this host wants its next frame; nil when nothing moves.
     var frameDeadline: MonotonicTime? { nextFrameDue }
@@ -340,7 +340,7 @@ public final class BannerHost: ControlledBannerHost {
 
 // MARK: The surface the controller draws on
 
-extension BannerHost: BannerSurface {
+extension X11Host: BannerSurface {
     public var compactGeometry: MonitorGeometry { monitor }
     public var lookResources: any LookResources { context }
     public var lookWidth: Int { bannerWidth }

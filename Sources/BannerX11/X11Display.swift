@@ -1,5 +1,5 @@
 // One X display and every banner on it: opens the connection, finds the monitors (one
-// BannerHost each, kept in step with RandR), and runs the event loop that turns X events and
+// X11Host each, kept in step with RandR), and runs the event loop that turns X events and
 // frame deadlines into work. Start reading at `init`, then `serviceX`.
 
 import CX11
@@ -8,13 +8,13 @@ import BannerRuntime
 import StartupTrace
 
 /// The banners of one X display, and the loop that drives them.
-public final class BannerDisplay: BannerBackend {
+public final class X11Display: BannerBackend {
     /// The loop every X request of this display is made from; add your own descriptors and timers.
     public let loop: EventLoop
     /// The display name in use (`:0`).
     public var name: String { connection.name }
     /// One host per monitor, in RandR's order.
-    public private(set) var hosts: [BannerHost] = []
+    public private(set) var hosts: [X11Host] = []
     /// 1 at 96 DPI; the desktop's DPI / 96 otherwise: XSETTINGS' `Xft/DPI` when its manager
     /// sets it (GNOME's "Large Text" multiplies it), else `Xft.dpi` of the X resources.
     public private(set) var pixelsPerPoint: Double
@@ -111,7 +111,7 @@ public final class BannerDisplay: BannerBackend {
         raiseInterval = pacer.interval
         let monitors = connection.monitors()
         screenLock = ScreenLock(connection: connection, monitors: monitors.map(\.geometry), isOwn: panels.isOwn)
-        hosts = monitors.map { BannerHost(monitor: $0, context: self, timing: timing) }
+        hosts = monitors.map { X11Host(monitor: $0, context: self, timing: timing) }
         _ = refreshShellPanels()
         _ = refreshFullscreen()
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
@@ -121,12 +121,12 @@ public final class BannerDisplay: BannerBackend {
     deinit { close() }
 
     /// The host of the primary monitor, or the first one.
-    public var primaryHost: BannerHost {
+    public var primaryHost: X11Host {
         // XConnection.monitors() always returns at least one monitor.
         hosts.first(where: \.isPrimary) ?? hosts[0]
     }
 
-    public var preferredHost: BannerHost? { primaryHost }
+    public var preferredHost: X11Host? { primaryHost }
 
     /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
     /// while it is presented on one of them: it slides in there with its own reservation,
@@ -374,14 +374,14 @@ public final class BannerDisplay: BannerBackend {
     /// a new one gets the banner of `presentTopBannerOnEveryMonitor` while it is presented.
     private func refreshMonitors() {
         let monitors = connection.monitors()
-        var kept: [BannerHost] = []
-        var added: [BannerHost] = []
+        var kept: [X11Host] = []
+        var added: [X11Host] = []
         for monitor in monitors {
             if let host = hosts.first(where: { $0.monitorName == monitor.name }) {
                 host.monitorChanged(to: monitor)
                 kept.append(host)
             } else {
-                let host = BannerHost(monitor: monitor, context: self, timing: timing)
+                let host = X11Host(monitor: monitor, context: self, timing: timing)
                 kept.append(host)
                 added.append(host)
             }
@@ -453,3 +453,10 @@ public final class BannerDisplay: BannerBackend {
         for host in hosts { host.scaleChanged() }
     }
 }
+
+/// The names X11's display and host had before the GNOME and Wayland backends got theirs: kept so
+/// that code written against them still builds (with a warning naming the new one).
+@available(*, deprecated, renamed: "X11Display")
+public typealias BannerDisplay = X11Display
+@available(*, deprecated, renamed: "X11Host")
+public typealias BannerHost = X11Host
