@@ -49,9 +49,9 @@ po: deps
 RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=all --disable-local-rpath \
 	-Xlinker '--symbol-ordering-file=$(CURDIR)/packaging/owner-functions.order' -Xlinker --no-warn-symbol-ordering
-# The three binaries: window-banner (what scripts call), window-banner-x11 (the owner and the
+# The three binaries: window-banner (what scripts call), window-banner-full (the owner and the
 # commands that draw), window-banner-config (reads config files for them).
-PROGRAMS = window-banner window-banner-x11 window-banner-config
+PROGRAMS = window-banner window-banner-full window-banner-config
 
 release: deps po
 	$(SWIFT) build $(RELEASE)
@@ -138,7 +138,7 @@ EXTENSION_UUID := window-banner@window-banner
 GNOME_SHELL_MAJOR ?= $(shell gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')
 EXTENSION_VARIANT = $(if $(GNOME_SHELL_MAJOR),$(if $(shell [ $(GNOME_SHELL_MAJOR) -lt 45 ] && echo old),42,45),45)
 
-# The three binaries (side by side in BINDIR: window-banner runs window-banner-x11 from its own
+# The three binaries (side by side in BINDIR: window-banner runs window-banner-full from its own
 # directory, which runs window-banner-config from its own), the man page (generated from the
 # argument parser), shell completions, the systemd user units, the example config and the
 # built-in styles' icons and translations (found at ../share/window-banner/icons and
@@ -151,7 +151,9 @@ install: deps po
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH)
 	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --show-bin-path))
 	for program in $(PROGRAMS); do install -Dm755 -s "$(BIN)/$$program" "$(DESTDIR)$(BINDIR)/$$program" || exit 1; done
-	install -Dm644 $(SCRATCH)/plugins/GenerateManual/outputs/window-banner-x11/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
+	# window-banner-full's name until issue 33, for units and scripts that still call it.
+	ln -sf window-banner-full "$(DESTDIR)$(BINDIR)/window-banner-x11"
+	install -Dm644 $(SCRATCH)/plugins/GenerateManual/outputs/window-banner-full/window-banner.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner.1"
 	install -d "$(DESTDIR)$(DATADIR)/man/man5"
 	python3 scripts/md2man.py docs/config.md 5 > "$(DESTDIR)$(DATADIR)/man/man5/window-banner.toml.5"
 	install -d "$(DESTDIR)$(DATADIR)/bash-completion/completions" "$(DESTDIR)$(ZSH_COMPLETIONDIR)" "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
@@ -175,7 +177,7 @@ install: deps po
 
 uninstall:
 	rm -rf "$(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(EXTENSION_UUID)"
-	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner-x11" "$(DESTDIR)$(BINDIR)/window-banner-config" \
+	rm -f "$(DESTDIR)$(BINDIR)/window-banner" "$(DESTDIR)$(BINDIR)/window-banner-full" "$(DESTDIR)$(BINDIR)/window-banner-x11" "$(DESTDIR)$(BINDIR)/window-banner-config" \
 		"$(DESTDIR)$(DATADIR)/man/man1/window-banner.1" "$(DESTDIR)$(DATADIR)/man/man5/window-banner.toml.5" \
 		"$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner" \
 		"$(DESTDIR)$(ZSH_COMPLETIONDIR)/_window-banner" \

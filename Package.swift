@@ -21,7 +21,7 @@ let package = Package(
         .library(name: "BannerGnomeShell", targets: ["BannerGnomeShell"]),
         .library(name: "NetworkPath", targets: ["NetworkPath"]),
         .executable(name: "window-banner", targets: ["window-banner"]),
-        .executable(name: "window-banner-x11", targets: ["window-banner-x11"]),
+        .executable(name: "window-banner-full", targets: ["window-banner-full"]),
         .executable(name: "window-banner-config", targets: ["window-banner-config"]),
     ],
     dependencies: [
@@ -96,7 +96,7 @@ let package = Package(
         ),
         // `window-banner`, what scripts call: show/dismiss/status/stats talk to the owner from a
         // small binary (no X11, no Foundation: it starts in about 2 ms); every other command is
-        // handed to window-banner-x11 next to it by exec.
+        // handed to window-banner-full next to it by exec.
         // Release builds link it fully static (no dynamic loader at all: half its start-up).
         .executableTarget(
             name: "window-banner",
@@ -106,7 +106,7 @@ let package = Package(
         // Every command, the owner (daemon), run, monitor and demo among them: the part that
         // talks to the display server, X11 or Wayland. Config files are read by window-banner-config.
         .executableTarget(
-            name: "window-banner-x11",
+            name: "window-banner-full",
             dependencies: [
                 "WindowBannerClient", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "SDBus", "PipeWireCalls", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
-            dependencies: ["window-banner", "window-banner-x11", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport"]
+            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport"]
         ),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.
@@ -177,7 +177,7 @@ let package = Package(
         // `monitor --connectivity networkmanager`.
         .target(name: "NetworkManagerBus", dependencies: ["CSDBus", "SDBus"]),
         // logind's sessions and the user manager's environment, for commands that name no
-        // display (cron, timers, ssh, root services); window-banner-x11 only, like CSDBus.
+        // display (cron, timers, ssh, root services); window-banner-full only, like CSDBus.
         .target(name: "LoginSessions", dependencies: ["CSDBus", "SDBus"]),
         // The owner as an AT-SPI application on the accessibility bus (sd-bus): each banner on
         // screen a notification a screen reader announces, its buttons push buttons it can press.

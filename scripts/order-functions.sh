@@ -15,7 +15,7 @@ bin="${1:-$top/.build/release}"
 work="$(mktemp -d)"
 trap 'kill $(cat "$work/pids" 2>/dev/null) 2>/dev/null; [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT INT TERM
 # callgrind cannot read the debug information lld and swiftc write: symbols are enough.
-cp "$bin/window-banner-x11" "$work/owner"
+cp "$bin/window-banner-full" "$work/owner"
 strip --strip-debug "$work/owner"
 display=:$(( 90 + $$ % 100 ))
 Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 & echo $! >> "$work/pids"

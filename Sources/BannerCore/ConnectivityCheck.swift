@@ -3,7 +3,7 @@
 // fine. So `window-banner monitor --connectivity` can ask NetworkManager (its `Connectivity`
 // property) or make its own HTTP check, and the rules here turn either answer, together with
 // the routes, into a `NetworkConnectivity` for ConnectivityBannerPolicy. No I/O: the monitor
-// (window-banner-x11's MonitorCommand) reads the bus and the socket and brings the answers here.
+// (window-banner-full's MonitorCommand) reads the bus and the socket and brings the answers here.
 // Start reading at `NetworkConnectivity.judge(routeExists:report:)`.
 
 /// Where the monitor learns whether the internet answers (`--connectivity`, `[monitor]

@@ -1,7 +1,7 @@
 // The user's language as the locale variables name it, by gettext's rules: which languages a
 // user reads, in order (`languages`), and whether the first one is written right to left. Pure:
 // the environment is passed in. The programs that translate hand the same variables to glibc
-// (window-banner-x11's Translations.swift); the layout mirrors itself for `isRightToLeft`.
+// (window-banner-full's Translations.swift); the layout mirrors itself for `isRightToLeft`.
 
 /// The languages a user's locale variables ask for.
 public struct UserLocale: Sendable, Hashable {

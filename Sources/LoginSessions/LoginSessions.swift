@@ -6,7 +6,7 @@
 // `$XDG_RUNTIME_DIR/bus`) holds what the desktop exported at login with `systemctl --user
 // import-environment`: XAUTHORITY, WAYLAND_DISPLAY, the language. sd-bus honours
 // DBUS_SYSTEM_BUS_ADDRESS, so tests point it at a private bus with a stand-in logind. Every
-// call is bounded (SDBus's call timeout). Linked by window-banner-x11 only.
+// call is bounded (SDBus's call timeout). Linked by window-banner-full only.
 // Start reading at `LoginManager.sessions()`.
 
 import CSDBus

@@ -5,7 +5,7 @@
 // poll loop watches ``NetworkManagerWatch/fileDescriptor`` for ``NetworkManagerWatch/pollEvents``
 // until ``NetworkManagerWatch/deadline`` and calls ``NetworkManagerWatch/process()``. sd-bus
 // honours DBUS_SYSTEM_BUS_ADDRESS, so tests point it at a private bus with a fake
-// NetworkManager. Used by `window-banner monitor` only: window-banner-x11 links libsystemd, the
+// NetworkManager. Used by `window-banner monitor` only: window-banner-full links libsystemd, the
 // static `window-banner` client never does.
 // Start reading at `NetworkManagerWatch.start()`.
 

@@ -1,5 +1,5 @@
 // The command-line binaries and how one reaches the other. `window-banner` (small: no X11, no
-// Foundation) runs the five commands that only talk to the owner; `window-banner-x11` next to
+// Foundation) runs the five commands that only talk to the owner; `window-banner-full` next to
 // it runs every command, and is the owner (it reads config files through
 // `window-banner-config`, see ConfigLoading.swift). Both end every error the same way:
 // one line.
@@ -9,7 +9,7 @@ import BannerCore
 import Glibc
 
 /// The commands `window-banner` runs itself. Their root has no help of its own: `window-banner
-/// --help` (and any other first argument) goes to window-banner-x11, which lists every command.
+/// --help` (and any other first argument) goes to window-banner-full, which lists every command.
 package struct ClientCommands: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "window-banner",
@@ -57,20 +57,20 @@ package enum CommandLineMain {
     }
 }
 
-/// window-banner-x11: where it is, and handing a command line to it.
+/// window-banner-full: where it is, and handing a command line to it.
 package enum FullProgram {
-    package static let name = "window-banner-x11"
+    package static let name = "window-banner-full"
 
-    /// window-banner-x11 in this binary's directory (it is this binary, when run as that).
+    /// window-banner-full in this binary's directory (it is this binary, when run as that).
     package static var path: String { programBeside(named: name) }
 
-    /// Replaces this process with window-banner-x11 running `arguments` (argv[0] included);
+    /// Replaces this process with window-banner-full running `arguments` (argv[0] included);
     /// returns only to exit 70 when it cannot be started.
     package static func exec(_ arguments: [String]) -> Never {
         let program = path
         let argv = CStringArray([program] + arguments.dropFirst())
         execv(program, argv.pointers)
-        Terminal.error("cannot run \(program.printable): \(String(cString: strerror(errno))) (window-banner needs the window-banner-x11 installed beside it)")
+        Terminal.error("cannot run \(program.printable): \(String(cString: strerror(errno))) (window-banner needs the window-banner-full installed beside it)")
         Glibc.exit(ExitStatus.internalError)
     }
 }

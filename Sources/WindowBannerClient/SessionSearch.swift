@@ -2,7 +2,7 @@
 // an ssh command, a root service. The cheap half lives here, in the static client: an owner
 // already running for this user has its socket in the runtime directory (OwnerPaths), and one
 // live socket is the answer, found with a directory listing and a connect. Everything else —
-// no owner, several, `--session`, `--user`, `--all-users` — is window-banner-x11's, which asks
+// no owner, several, `--session`, `--user`, `--all-users` — is window-banner-full's, which asks
 // logind over D-Bus (SessionRouting.swift there): that needs sd-bus, and libsystemd must stay
 // out of this binary (it is linked statically and starts in about 2 ms).
 
@@ -19,7 +19,7 @@ package enum SessionSearch {
     package enum Decision: Equatable {
         /// A display is named, or was found and exported as DISPLAY: run the command here.
         case run
-        /// Only window-banner-x11 can tell: hand the command line over.
+        /// Only window-banner-full can tell: hand the command line over.
         case askLogind
     }
 

@@ -65,7 +65,7 @@ final class GnomeDesktop {
         try writeFile(directory + "/count-resizes.py", FootCounter.script)
         let programs = original.split(separator: "/").dropLast().joined(separator: "/")
         try makeDirectory(directory + "/bin")
-        for program in ["window-banner", "window-banner-x11", "window-banner-config"] {
+        for program in ["window-banner", "window-banner-full", "window-banner-config"] {
             try supervisor.run(["cp", "/\(programs)/\(program)", directory + "/bin/"], environment: ["PATH": basePath])
         }
         banner = directory + "/bin/window-banner"

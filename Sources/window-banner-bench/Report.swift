@@ -406,7 +406,7 @@ struct Report {
             }
         }
         if let loader = results.loader {
-            text += "\n## The dynamic loader on `window-banner-x11 --version`\n\n"
+            text += "\n## The dynamic loader on `window-banner-full --version`\n\n"
             text += "\(loader.objects) shared objects (ldd), \(loader.relocations) symbol relocations and \(loader.relativeRelocations) relative ones; "
             text += "\(fixed(loader.startupCycles / 1_000_000, 1)) M cycles in the loader (relocation \(loader.relocationShare), loading objects \(loader.loadShare)).\n"
         }

@@ -1,10 +1,10 @@
 // Where the time of a warm `show` goes: a ladder of commands, each doing a little more than the
 // one before, timed from exec to exit — a C hello, a Swift hello (dynamic and static stdlib), a
 // Swift hello that links Foundation, `window-banner status` (the small client: the argument
-// parser and the socket round trip to a running owner), `window-banner-x11 --version` (the
+// parser and the socket round trip to a running owner), `window-banner-full --version` (the
 // binary that draws and owns: every X library, no work), `window-banner-config` on a missing
 // file (what a config file costs the owner: a TOMLKit/Foundation process) — and the dynamic
-// loader's own statistics for `window-banner-x11 --version` (LD_DEBUG=statistics).
+// loader's own statistics for `window-banner-full --version` (LD_DEBUG=statistics).
 
 import Glibc
 
@@ -34,7 +34,7 @@ extension Lineup {
             StartupStep(name: "Swift hello (-static-stdlib)", command: ["\(bin)/hello-swift-static"]),
             StartupStep(name: "Swift hello + Foundation", command: ["\(bin)/hello-foundation"]),
             StartupStep(name: "window-banner status (owner running)", command: [banner, "status"]),
-            StartupStep(name: "window-banner-x11 --version", command: [sibling("window-banner-x11"), "--version"]),
+            StartupStep(name: "window-banner-full --version", command: [sibling("window-banner-full"), "--version"]),
             StartupStep(name: "window-banner-config (no file)", command: [sibling("window-banner-config"), "\(desktop.work)/no-such-config.toml"]),
         ]
         // The owner must be running for `status` to be a round trip.
@@ -59,13 +59,13 @@ extension Lineup {
         return String(banner[...slash]) + program
     }
 
-    /// LD_DEBUG=statistics for one `window-banner-x11 --version`.
+    /// LD_DEBUG=statistics for one `window-banner-full --version`.
     func loaderStatistics() throws -> LoaderStatistics {
         var environment = desktop.environment
         environment["LD_DEBUG"] = "statistics"
         let log = "\(desktop.work)/ld-debug.txt"
         _ = try? supervisor.run(["rm", "-f", log], environment: environment)
-        let program = sibling("window-banner-x11")
+        let program = sibling("window-banner-full")
         let child = try supervisor.spawn([program, "--version"], environment: environment, stderr: .file(log))
         _ = supervisor.waitForExit(child, timeout: 10)
         var statistics = LoaderStatistics()

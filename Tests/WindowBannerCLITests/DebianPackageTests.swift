@@ -15,7 +15,7 @@ extension WindowBannerCLITests {
     struct DebianPackageTests {
         typealias Scratch = IconShapeCLITests.Scratch
 
-        static let programs = ["window-banner", "window-banner-x11", "window-banner-config"]
+        static let programs = ["window-banner", "window-banner-full", "window-banner-config"]
 
         /// `executable arguments…` run to completion; its standard output, or a failure naming
         /// its exit status and standard error.
@@ -137,8 +137,8 @@ extension WindowBannerCLITests {
             let entries = try Self.contents(try Self.package())
             let paths = Set(entries.map(\.path))
             var expected = [
-                "/usr/bin/window-banner", "/usr/bin/window-banner-x11", "/usr/bin/window-banner-config",
-                "/usr/share/man/man1/window-banner.1.gz", "/usr/share/man/man1/window-banner-x11.1.gz",
+                "/usr/bin/window-banner", "/usr/bin/window-banner-full", "/usr/bin/window-banner-config",
+                "/usr/share/man/man1/window-banner.1.gz", "/usr/share/man/man1/window-banner-full.1.gz",
                 "/usr/share/man/man1/window-banner-config.1.gz",
                 "/usr/share/bash-completion/completions/window-banner",
                 "/usr/share/zsh/vendor-completions/_window-banner",
@@ -154,6 +154,10 @@ extension WindowBannerCLITests {
             ]
             expected += TestLocales.locales.keys.map { "/usr/share/locale/\($0)/LC_MESSAGES/window-banner.mo" }
             #expect(paths.isSuperset(of: expected), "missing: \(Set(expected).subtracting(paths).sorted())")
+            // The program's name until issue 33 still runs it, for units and scripts that call it.
+            for old in ["/usr/bin/window-banner-x11", "/usr/share/man/man1/window-banner-x11.1.gz"] {
+                #expect(entries.first { $0.path == old }?.mode.hasPrefix("l") == true, "\(old)")
+            }
             // Everything under /usr, owned by root, writable by root alone.
             for entry in entries where entry.path != "/" {
                 #expect(entry.path == "/usr" || entry.path.hasPrefix("/usr/"), "\(entry.path)")
@@ -164,7 +168,7 @@ extension WindowBannerCLITests {
             }
             // The programs and NetworkManager's script run; nothing else does.
             let executables = Set(entries.filter { $0.mode.hasPrefix("-") && $0.mode.contains("x") }.map(\.path))
-            #expect(executables == ["/usr/bin/window-banner", "/usr/bin/window-banner-x11", "/usr/bin/window-banner-config",
+            #expect(executables == ["/usr/bin/window-banner", "/usr/bin/window-banner-full", "/usr/bin/window-banner-config",
                                     "/usr/lib/NetworkManager/dispatcher.d/90-window-banner"])
         }
 
@@ -200,7 +204,7 @@ extension WindowBannerCLITests {
             #expect(shown.status == 0)
             #expect(shown.error == "")
             #expect(owner.fixture.waitForBanner(height: 80))
-            // The owner is the extracted window-banner-x11, beside the window-banner that started it.
+            // The owner is the extracted window-banner-full, beside the window-banner that started it.
             let owners = owner.ownerProcesses()
             #expect(owners.count == 1)
             let executables = owners.map { pid -> String in
@@ -208,7 +212,10 @@ extension WindowBannerCLITests {
                 let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
                 return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
             }
-            #expect(executables == [root.path + "/usr/bin/window-banner-x11"])
+            #expect(executables == [root.path + "/usr/bin/window-banner-full"])
+            var target = [CChar](repeating: 0, count: 256)
+            let length = readlink(root.path + "/usr/bin/window-banner-x11", &target, target.count - 1)
+            #expect(length > 0 && String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "window-banner-full")
 
             // The translation comes from the extracted usr/share/locale.
             let status = try TranslationCLITests.run(owner, ["status", "--json"], locale: german, executable: binary)

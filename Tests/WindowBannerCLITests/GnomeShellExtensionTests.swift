@@ -365,7 +365,7 @@ struct GnomeShellExtensionTests {
         return entries.lazy.compactMap { entry -> pid_t? in
             guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
             let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            guard arguments.first?.hasSuffix("/window-banner-x11") == true, arguments.contains("daemon"), arguments.contains(display) else { return nil }
+            guard arguments.first?.hasSuffix("/window-banner-full") == true, arguments.contains("daemon"), arguments.contains(display) else { return nil }
             return pid
         }.first
     }

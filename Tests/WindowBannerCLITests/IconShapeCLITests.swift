@@ -115,7 +115,7 @@ extension WindowBannerCLITests {
             let resources = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")) + "/Resources/icons"
             try owner.fixture.desktop.run(["mkdir", "-p", prefix.path + "/bin", icons])
             // Installed as `make install` does: the three binaries side by side.
-            for program in ["window-banner", "window-banner-x11", "window-banner-config"] {
+            for program in ["window-banner", "window-banner-full", "window-banner-config"] {
                 try owner.fixture.desktop.run(["cp", windowBannerExecutable(program), prefix.path + "/bin/" + program])
             }
             try owner.fixture.desktop.run(["cp", resources + "/window-banner-online.png", icons])

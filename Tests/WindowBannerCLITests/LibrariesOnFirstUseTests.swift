@@ -1,4 +1,4 @@
-// The libraries window-banner-x11 loads with dlopen only when something needs them: sd-bus's
+// The libraries window-banner-full loads with dlopen only when something needs them: sd-bus's
 // libsystemd (the system bus, the session bus), pixman (the Wayland backend), libcurl (the
 // HTTP check) and libpipewire (`monitor --calls`). An X11 owner with no bus to talk to maps none
 // of them; and where one is missing, what needs it says so in one line: the monitor for

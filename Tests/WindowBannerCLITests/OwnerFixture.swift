@@ -84,7 +84,7 @@ final class OwnerFixture {
             guard let pid = pid_t(entry),
                   let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
             let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            guard arguments.count > 3, arguments[0].hasSuffix("/window-banner-x11"), arguments[1] == "daemon",
+            guard arguments.count > 3, arguments[0].hasSuffix("/window-banner-full"), arguments[1] == "daemon",
                   let index = arguments.firstIndex(of: "--display"), index + 1 < arguments.count,
                   arguments[index + 1] == display, !isZombie(pid) else { return nil }
             return pid

@@ -1,5 +1,5 @@
 // The three binaries: `window-banner` runs show/dismiss/status/stats itself without X11 or
-// Foundation and hands every other command to `window-banner-x11` beside it; that one reads
+// Foundation and hands every other command to `window-banner-full` beside it; that one reads
 // config files through `window-banner-config`. What a user sees when one is missing, and that
 // the small binary really is small (what its start-up time rests on).
 
@@ -29,7 +29,7 @@ extension WindowBannerCLITests {
 
         @Test func theClientLoadsNoX11AndNoFoundationAndTheOwnerNoFoundationOrCXX() throws {
             let client = try Self.neededLibraries("window-banner")
-            let owner = try Self.neededLibraries("window-banner-x11")
+            let owner = try Self.neededLibraries("window-banner-full")
             let reader = try Self.neededLibraries("window-banner-config")
             // The check itself sees these libraries where they are linked.
             #expect(owner.contains { $0.hasPrefix("libX11.so") }, "\(owner)")
@@ -40,7 +40,7 @@ extension WindowBannerCLITests {
                 #expect(!(drawing + heavy).contains { library.hasPrefix($0) }, "window-banner loads \(library)")
             }
             for library in owner {
-                #expect(!heavy.contains { library.hasPrefix($0) }, "window-banner-x11 loads \(library)")
+                #expect(!heavy.contains { library.hasPrefix($0) }, "window-banner-full loads \(library)")
             }
         }
 
@@ -65,11 +65,11 @@ extension WindowBannerCLITests {
 
             let run = try Subprocess(executable: lone, arguments: ["run", "--title", "x"], environment: environment)
             #expect(run.waitForExit() == 70)
-            #expect(run.standardError == "window-banner: cannot run \(scratch.path)/window-banner-x11: No such file or directory (window-banner needs the window-banner-x11 installed beside it)\n")
+            #expect(run.standardError == "window-banner: cannot run \(scratch.path)/window-banner-full: No such file or directory (window-banner needs the window-banner-full installed beside it)\n")
 
             let show = try Subprocess(executable: lone, arguments: ["show", "--title", "x"], environment: environment)
             #expect(show.waitForExit() == 75)
-            #expect(show.standardError == "window-banner: cannot start the owner (\(scratch.path)/window-banner-x11): No such file or directory\n")
+            #expect(show.standardError == "window-banner: cannot start the owner (\(scratch.path)/window-banner-full): No such file or directory\n")
         }
 
         @Test func theConfigReaderPrintsTheFileAsJSONOrItsErrorAsOneLine() throws {
@@ -103,7 +103,7 @@ extension WindowBannerCLITests {
         @Test func anOwnerWithoutTheConfigReaderRefusesTheFileAndKeepsTheBanner() throws {
             let owner = try OwnerFixture()
             let scratch = try Scratch()
-            for program in ["window-banner", "window-banner-x11"] {
+            for program in ["window-banner", "window-banner-full"] {
                 _ = try Subprocess.run("/bin/cp", [windowBannerExecutable(program), scratch.path + "/" + program])
             }
             let client = scratch.path + "/window-banner"

@@ -351,7 +351,7 @@ extension WindowBannerCLITests {
             var template = Array("/tmp/window-banner-private-XXXXXX".utf8CString)
             let directory = String(cString: try #require(mkdtemp(&template)))
             defer { _ = try? Subprocess.run("/bin/rm", ["-rf", directory]) }
-            for program in ["window-banner", "window-banner-x11", "window-banner-config"] {
+            for program in ["window-banner", "window-banner-full", "window-banner-config"] {
                 _ = try Subprocess.run("/bin/cp", [windowBannerExecutable(program), directory + "/" + program])
             }
             let nobody: uid_t = 65534
@@ -368,7 +368,7 @@ extension WindowBannerCLITests {
             let show = try Subprocess(
                 executable: directory + "/window-banner", arguments: ["show", "--user", "nobody", "--title", "T"], environment: environment)
             #expect(show.waitForExit(timeout: 30) == 77)
-            #expect(show.standardError == "window-banner: cannot run \(directory)/window-banner-x11 as nobody on :93: that user cannot reach it (install window-banner, or build it in a directory every user can enter)\n",
+            #expect(show.standardError == "window-banner: cannot run \(directory)/window-banner-full as nobody on :93: that user cannot reach it (install window-banner, or build it in a directory every user can enter)\n",
                     "\(show.standardError)")
             _ = logind
         }

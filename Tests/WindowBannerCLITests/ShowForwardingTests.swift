@@ -49,7 +49,7 @@ extension WindowBannerCLITests {
             #expect(try owner.status().title == "Kept")
         }
 
-        /// The small client (owner running: parsed by the owner) and window-banner-x11 (which
+        /// The small client (owner running: parsed by the owner) and window-banner-full (which
         /// always parses itself) print the same line and exit with the same code.
         @Test func badArgumentsFailTheSameWhoeverParsesThem() throws {
             let owner = try OwnerFixture()
@@ -62,7 +62,7 @@ extension WindowBannerCLITests {
             ]
             for arguments in cases {
                 let forwarded = try owner.run(["show"] + arguments)
-                let local = try IconShapeCLITests.run(owner, ["show"] + arguments, executable: windowBannerExecutable("window-banner-x11"))
+                let local = try IconShapeCLITests.run(owner, ["show"] + arguments, executable: windowBannerExecutable("window-banner-full"))
                 #expect(forwarded.status == local.status && forwarded.status != 0, "\(arguments): \(String(describing: forwarded.status)) vs \(String(describing: local.status))")
                 #expect(forwarded.error == local.error, "\(arguments)")
                 #expect(forwarded.error.filter { $0 == "\n" }.count == 1, "\(arguments): \(forwarded.error)")
@@ -96,12 +96,12 @@ extension WindowBannerCLITests {
             }
             // The same arrangement with a value the owner must refuse; with an empty `--subtitle=`,
             // which the parser reads differently (it takes the next argument as the subtitle):
-            // the same error as window-banner-x11's own parse; and with one flag more.
+            // the same error as window-banner-full's own parse; and with one flag more.
             let bad = try owner.run(["show", "--title", "x", "--subtitle=y", "--progress", "2", "--compact", "never", "--id", "calls"])
             #expect(bad.status == 64 && bad.error.contains("'2'"), "\(bad)")
             let empty = ["show", "--title", "x", "--subtitle=", "--progress", "0.3", "--compact", "never", "--id", "calls"]
             let forwarded = try owner.run(empty)
-            let local = try IconShapeCLITests.run(owner, empty, executable: windowBannerExecutable("window-banner-x11"))
+            let local = try IconShapeCLITests.run(owner, empty, executable: windowBannerExecutable("window-banner-full"))
             #expect(forwarded.status == 64 && forwarded.status == local.status && forwarded.error == local.error, "\(forwarded) vs \(local)")
             try owner.show(["--title", "Last", "--subtitle=z", "--progress", "0.9", "--compact", "never", "--id", "last"])
             #expect(try owner.status().title == "Last" && owner.status().id == "last")

@@ -184,7 +184,7 @@ extension WindowBannerCLITests {
             let catalogs = prefix + "/share/locale/ja/LC_MESSAGES"
             try owner.fixture.desktop.run(["mkdir", "-p", prefix + "/bin"])
             // Installed as `make install` does: the three binaries side by side, away from the checkout.
-            for program in ["window-banner", "window-banner-x11", "window-banner-config"] {
+            for program in ["window-banner", "window-banner-full", "window-banner-config"] {
                 try owner.fixture.desktop.run(["cp", windowBannerExecutable(program), prefix + "/bin/" + program])
             }
             let japanese = ["LANG": TestLocales.lang("ja")]

@@ -63,9 +63,11 @@ sed -i '1{/^#!/d}' "$root/usr/share/bash-completion/completions/window-banner"
 install -Dm644 "$here/window-banner.lintian-overrides" "$root/usr/share/lintian/overrides/$package"
 
 # Man pages compressed, a blank line written as the request it means (man --warnings flags a
-# bare one); window-banner-x11 runs the commands window-banner(1) describes.
+# bare one); window-banner-full runs the commands window-banner(1) describes.
 find "$root/usr/share/man" -type f ! -name '*.gz' -exec sed -i 's/^$/.sp/' {} +
 find "$root/usr/share/man" -type f ! -name '*.gz' -exec gzip -9nf {} +
+ln -sf window-banner.1.gz "$root/usr/share/man/man1/window-banner-full.1.gz"
+# (and /usr/bin/window-banner-x11, its name until issue 33, a link to it made by make install)
 ln -sf window-banner.1.gz "$root/usr/share/man/man1/window-banner-x11.1.gz"
 
 # Plain modes whatever the umask was: directories and programs 755, the rest 644.

@@ -1,5 +1,5 @@
 // CCurl: the few libcurl calls the monitor's HTTP check makes, loaded with dlopen(3) the first
-// time a check runs. window-banner-x11 is also the owner process, which never checks anything:
+// time a check runs. window-banner-full is also the owner process, which never checks anything:
 // linking libcurl would load it and the 25 libraries it needs (OpenSSL, GnuTLS, Kerberos, LDAP…)
 // into every owner, about 6 MiB of resident memory for nothing. The types and constants come
 // from <curl/curl.h> (libcurl4-openssl-dev); the functions are reached through pointers found

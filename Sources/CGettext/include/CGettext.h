@@ -1,6 +1,6 @@
 // CGettext: glibc's gettext (<libintl.h>), which Swift's Glibc module leaves out, and the one
 // variable gettext's manual names for "the language changed": Translations.swift (in
-// window-banner-x11) makes the calls. Only the programs that draw link it; the small
+// window-banner-full) makes the calls. Only the programs that draw link it; the small
 // `window-banner` client never translates.
 
 #ifndef CGETTEXT_H

@@ -1,6 +1,6 @@
 // CPixman: pixman, which the Wayland backend draws with into shared-memory buffers. The
 // declarations are libpixman-1-dev's own <pixman.h>; the functions are defined in CPixman.c,
-// which loads libpixman-1.so.0 with dlopen(3) on the first call. window-banner-x11 is also the
+// which loads libpixman-1.so.0 with dlopen(3) on the first call. window-banner-full is also the
 // X11 owner, which draws with Xft and never needs pixman: linked, it would be mapped into every
 // owner for nothing.
 //

@@ -1,7 +1,7 @@
 // CSDBus: sd-bus, libsystemd's D-Bus client, for the system bus (NetworkManager's connectivity,
 // logind's sessions) and the accessibility bus. The declarations are libsystemd-dev's own
 // <systemd/sd-bus.h>; the functions are defined in CSDBus.c, which loads libsystemd.so.0 with
-// dlopen(3) on the first call. window-banner-x11 is also the X11 owner, which talks to no bus
+// dlopen(3) on the first call. window-banner-full is also the X11 owner, which talks to no bus
 // unless an accessibility bus is there: linking libsystemd would map it and the six libraries it
 // needs (libgcrypt, libzstd, liblzma…) into every owner for nothing. Only sd-bus's non-variadic
 // calls are used, which Swift calls directly.

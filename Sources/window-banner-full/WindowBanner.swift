@@ -1,4 +1,4 @@
-// The `window-banner` command as window-banner-x11 runs it: every subcommand (the small
+// The `window-banner` command as window-banner-full runs it: every subcommand (the small
 // window-banner binary runs show/dismiss/status/stats itself and hands the rest here). Each subcommand is a declarative type;
 // values are parsed by BannerCore so every bad value gets the same one-line message and
 // exit code 64. Start reading at `ShowCommand.run()` (SocketCommands.swift), then `Owner`.
