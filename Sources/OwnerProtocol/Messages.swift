@@ -64,8 +64,12 @@ public struct DecodeFailure: Error, Sendable, Equatable {
     public init(reason: String) { self.reason = reason }
 }
 
-/// One thing a client asks of the owner.
+/// One thing a client asks of the owner: the protocol version and the message, one case per
+/// command with exactly the fields it needs. On the wire it is today's JSON object — `v`,
+/// `command`, and the fields under the command's key (`{"v":2,"command":"show","show":{…}}`) —
+/// so owners and clients of the same version read each other whichever side is older code.
 public struct OwnerRequest: Codable, Sendable, Equatable {
+    /// The `command` string of each message.
     public enum Command: String, Codable, Sendable {
         case show, dismiss, status
         /// Dismiss everything and exit (`dismiss --all --quit`).
@@ -82,74 +86,112 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case action
     }
 
+    /// What is asked.
+    public enum Message: Sendable, Equatable {
+        case show(ShowRequest)
+        case showArguments(ShowArgumentsRequest)
+        case dismiss(DismissRequest)
+        /// Dismiss everything and exit; the fields `dismiss --all --quit` sends, none when frozen.
+        case quit(DismissRequest?)
+        case status
+        /// Which page (nil: the first).
+        case stats(StatsRequest?)
+        case subscribe(SubscribeRequest)
+        case handover
+        case action(ActionRequest)
+
+        public var command: Command {
+            switch self {
+            case .show: .show
+            case .showArguments: .showArguments
+            case .dismiss: .dismiss
+            case .quit: .quit
+            case .status: .status
+            case .stats: .stats
+            case .subscribe: .subscribe
+            case .handover: .handover
+            case .action: .action
+            }
+        }
+    }
+
     public var v: Int
-    public var command: Command
-    /// The fields of a `show`.
-    public var show: ShowRequest?
-    /// The fields of a `dismiss` (and of `quit`, which dismisses everything).
-    public var dismiss: DismissRequest?
-    /// The fields of a `show-arguments`.
-    public var showArguments: ShowArgumentsRequest?
-    /// The fields of a `subscribe`.
-    public var subscribe: SubscribeRequest?
-    /// Which page of `stats` (nil: the first).
-    public var stats: StatsRequest?
-    /// The fields of an `action`.
-    public var action: ActionRequest?
+    public var message: Message
 
-    public init(_ show: ShowRequest) {
-        self.v = OwnerProtocol.version
-        self.command = .show
-        self.show = show
+    public init(_ message: Message, version: Int = OwnerProtocol.version) {
+        v = version
+        self.message = message
     }
 
-    public init(_ showArguments: ShowArgumentsRequest) {
-        self.v = OwnerProtocol.version
-        self.command = .showArguments
-        self.showArguments = showArguments
-    }
-
-    public init(_ subscribe: SubscribeRequest) {
-        self.v = OwnerProtocol.version
-        self.command = .subscribe
-        self.subscribe = subscribe
-    }
-
-    public init(_ action: ActionRequest) {
-        self.v = OwnerProtocol.version
-        self.command = .action
-        self.action = action
-    }
-
-    public init(_ dismiss: DismissRequest) {
-        self.v = OwnerProtocol.version
-        self.command = .dismiss
-        self.dismiss = dismiss
-    }
+    public init(_ show: ShowRequest) { self.init(.show(show)) }
+    public init(_ showArguments: ShowArgumentsRequest) { self.init(.showArguments(showArguments)) }
+    public init(_ subscribe: SubscribeRequest) { self.init(.subscribe(subscribe)) }
+    public init(_ action: ActionRequest) { self.init(.action(action)) }
+    public init(_ dismiss: DismissRequest) { self.init(.dismiss(dismiss)) }
 
     /// A `status` request.
-    public static var status: OwnerRequest { bare(.status) }
+    public static var status: OwnerRequest { OwnerRequest(.status) }
 
     /// A `stats` request for the page after `key` (nil: the first page).
-    public static func stats(after key: String?) -> OwnerRequest {
-        var request = bare(.stats)
-        request.stats = key.map { StatsRequest(after: $0) }
-        return request
-    }
+    public static func stats(after key: String?) -> OwnerRequest { OwnerRequest(.stats(key.map { StatsRequest(after: $0) })) }
+
+    /// The requests whose shape is frozen in every version.
+    public enum Frozen: Sendable { case quit, handover }
 
     /// `quit` or `handover` in protocol `version`: the frozen shape every owner understands
     /// (`{"v":N,"command":"quit"}`), whatever version this client speaks.
-    public static func frozen(_ command: Command, version: Int) -> OwnerRequest {
-        var request = bare(command)
-        request.v = version
-        return request
+    public static func frozen(_ command: Frozen, version: Int) -> OwnerRequest {
+        OwnerRequest(command == .quit ? .quit(nil) : .handover, version: version)
     }
 
-    private static func bare(_ command: Command) -> OwnerRequest {
-        var request = OwnerRequest(DismissRequest())
-        request.command = command
-        request.dismiss = nil
-        return request
+    /// The command's name on the wire.
+    public var command: Command { message.command }
+
+    /// The fields of a `show`; nil for any other message.
+    public var show: ShowRequest? {
+        if case .show(let show) = message { show } else { nil }
+    }
+
+    /// The fields of a `show-arguments`; nil for any other message.
+    public var showArguments: ShowArgumentsRequest? {
+        if case .showArguments(let forwarded) = message { forwarded } else { nil }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case v, command, show, dismiss, showArguments, subscribe, stats, action
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        v = try container.decode(Int.self, forKey: .v)
+        switch try container.decode(Command.self, forKey: .command) {
+        case .show: message = .show(try container.decode(ShowRequest.self, forKey: .show))
+        case .showArguments: message = .showArguments(try container.decode(ShowArgumentsRequest.self, forKey: .showArguments))
+        // The fields every client sends; an owner always took them as optional.
+        case .dismiss: message = .dismiss(try container.decodeIfPresent(DismissRequest.self, forKey: .dismiss) ?? DismissRequest())
+        case .quit: message = .quit(try container.decodeIfPresent(DismissRequest.self, forKey: .dismiss))
+        case .status: message = .status
+        case .stats: message = .stats(try container.decodeIfPresent(StatsRequest.self, forKey: .stats))
+        case .subscribe: message = .subscribe(try container.decodeIfPresent(SubscribeRequest.self, forKey: .subscribe) ?? SubscribeRequest())
+        case .handover: message = .handover
+        case .action: message = .action(try container.decodeIfPresent(ActionRequest.self, forKey: .action) ?? ActionRequest())
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(v, forKey: .v)
+        try container.encode(message.command, forKey: .command)
+        switch message {
+        case .show(let show): try container.encode(show, forKey: .show)
+        case .showArguments(let forwarded): try container.encode(forwarded, forKey: .showArguments)
+        case .dismiss(let dismiss): try container.encode(dismiss, forKey: .dismiss)
+        case .quit(let dismiss): try container.encodeIfPresent(dismiss, forKey: .dismiss)
+        case .stats(let page): try container.encodeIfPresent(page, forKey: .stats)
+        case .subscribe(let subscribe): try container.encode(subscribe, forKey: .subscribe)
+        case .action(let action): try container.encode(action, forKey: .action)
+        case .status, .handover: break
+        }
     }
 }
 

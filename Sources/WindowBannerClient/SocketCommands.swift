@@ -185,8 +185,8 @@ package struct DismissCommand: ParsableCommand {
     @OptionGroup package var connection: ConnectionOptions
 
     package func run() throws {
-        var request = OwnerRequest(DismissRequest(monitor: monitor, id: id, all: all || quit))
-        if quit { request.command = .quit }
+        let fields = DismissRequest(monitor: monitor, id: id, all: all || quit)
+        let request = OwnerRequest(quit ? .quit(fields) : .dismiss(fields))
         do {
             guard let exchange = try connection.client().exchange(request, start: false, configPath: nil) else { return }
             exchange.close()

@@ -271,29 +271,21 @@ final class Owner<Backend: BannerBackend> {
     }
 
     private func serve(_ request: OwnerRequest, from id: Int) {
-        switch request.command {
-        case .show:
-            guard let show = request.show else {
-                reply(id, OwnerResponse(error: OwnerError(.protocol, "bad request: show without its fields")), thenClose: true)
-                return
-            }
+        switch request.message {
+        case .show(let show):
             self.show(show, from: id)
-        case .showArguments:
-            guard let forwarded = request.showArguments else {
-                reply(id, OwnerResponse(error: OwnerError(.protocol, "bad request: show-arguments without its fields")), thenClose: true)
-                return
-            }
+        case .showArguments(let forwarded):
             showArguments(forwarded, from: id)
-        case .dismiss:
-            reply(id, OwnerResponse(dismissed: dismiss(request.dismiss ?? DismissRequest())), thenClose: true)
+        case .dismiss(let fields):
+            reply(id, OwnerResponse(dismissed: dismiss(fields)), thenClose: true)
         case .status:
             reply(id, OwnerResponse(status: status()), thenClose: true)
-        case .stats:
-            reply(id, statsPage(after: request.stats?.after), thenClose: true)
-        case .subscribe:
-            subscribe(id, keepalive: request.subscribe?.keepalive)
-        case .action:
-            switch act(request.action ?? ActionRequest()) {
+        case .stats(let page):
+            reply(id, statsPage(after: page?.after), thenClose: true)
+        case .subscribe(let fields):
+            subscribe(id, keepalive: fields.keepalive)
+        case .action(let fields):
+            switch act(fields) {
             case .success: reply(id, OwnerResponse(dismissed: 1), thenClose: true)
             case .failure(let error): reply(id, OwnerResponse(error: error), thenClose: true)
             }

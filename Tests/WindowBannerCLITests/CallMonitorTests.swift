@@ -49,6 +49,10 @@ extension WindowBannerCLITests {
             let height = try #require(shown.height)
             #expect(height > 0 && owner.fixture.waitForReservation(height: height))
             #expect(shown.style == "call")
+            // A status bar's module needs nothing new: waybar's JSON has the call class.
+            let waybar = try owner.run(["status", "--waybar"])
+            let module = try JSONSerialization.jsonObject(with: Data(waybar.output.utf8)) as? [String: Any]
+            #expect(module?["class"] as? [String] == ["banner", "call"], "\(waybar.output)")
 
             // A second app joins: the banner says both, in place.
             let signal = try pipewire.startCaller("Signal")
