@@ -366,42 +366,117 @@ public struct ActionRequest: Codable, Sendable, Equatable {
 
 /// What the owner answers.
 public struct OwnerResponse: Codable, Sendable, Equatable {
-    public var v: Int
-    /// Set when the request failed; nothing changed on screen.
-    public var error: OwnerError?
-    /// Answer to `show`.
-    public var shown: ShownReply?
-    /// Answer to `dismiss`: how many banners (visible or queued) went away; to `action`: how
-    /// many had the button clicked (1, or 0 never: an error says why).
-    public var dismissed: Int?
-    /// Answer to `status`.
-    public var status: OwnerStatus?
-    /// Second frame of `show --wait`: why the banner is gone.
-    public var ended: BannerEndReason?
-    /// Problems worth a line on stderr that did not stop the request (low contrast, an icon
-    /// that cannot be read).
-    public var warnings: [String]?
-    /// Answer to `stats`.
-    public var stats: BannerStats?
-    /// Nothing changed, and the owner still runs: sent only to clients that asked for it.
-    public var keepalive: Bool?
-    /// With `stats`: another page follows (ask for the keys after this page's last).
-    public var more: Bool?
-    /// Answer to `handover`.
-    public var handover: Handover?
+    /// What the owner answers: one case per kind of answer, with exactly its fields. On the
+    /// wire, today's JSON object (`{"v":2,"shown":{…},"warnings":[…]}`).
+    public enum Message: Sendable, Equatable {
+        /// The request failed; nothing changed on screen.
+        case error(OwnerError)
+        /// Answer to `show`, with the problems worth a line on stderr that did not stop it (low
+        /// contrast, an icon that cannot be read).
+        case shown(ShownReply, warnings: [String]?)
+        /// Answer to `dismiss`: how many banners (visible or queued) went away; to `action`: how
+        /// many had the button clicked (1, or 0 never: an error says why).
+        case dismissed(Int)
+        /// Answer to `status` (and each change for `subscribe`).
+        case status(OwnerStatus)
+        /// Second frame of `show --wait`: why the banner is gone.
+        case ended(BannerEndReason)
+        /// Answer to `stats`, one page; `more`: another page follows (ask for the keys after
+        /// this page's last).
+        case stats(BannerStats, more: Bool)
+        /// Nothing changed, and the owner still runs: sent only to clients that asked for it.
+        case keepalive
+        /// Answer to `handover`.
+        case handover(Handover)
+    }
 
-    public init(error: OwnerError? = nil, shown: ShownReply? = nil, dismissed: Int? = nil, status: OwnerStatus? = nil, ended: BannerEndReason? = nil, warnings: [String]? = nil, stats: BannerStats? = nil, keepalive: Bool? = nil, more: Bool? = nil, handover: Handover? = nil) {
-        self.v = OwnerProtocol.version
-        self.error = error
-        self.shown = shown
-        self.dismissed = dismissed
-        self.status = status
-        self.ended = ended
-        self.warnings = warnings
-        self.stats = stats
-        self.keepalive = keepalive
-        self.more = more
-        self.handover = handover
+    public var v: Int
+    public var message: Message
+
+    public init(_ message: Message, version: Int = OwnerProtocol.version) {
+        v = version
+        self.message = message
+    }
+
+    public init(error: OwnerError) { self.init(.error(error)) }
+    public init(shown: ShownReply, warnings: [String]? = nil) { self.init(.shown(shown, warnings: warnings)) }
+    public init(dismissed: Int) { self.init(.dismissed(dismissed)) }
+    public init(status: OwnerStatus) { self.init(.status(status)) }
+    public init(ended: BannerEndReason) { self.init(.ended(ended)) }
+    public init(stats: BannerStats, more: Bool = false) { self.init(.stats(stats, more: more)) }
+    public init(handover: Handover) { self.init(.handover(handover)) }
+    /// A keepalive frame.
+    public static var keepalive: OwnerResponse { OwnerResponse(.keepalive) }
+
+    // What each case carries, for a client that expects one answer and reports any other.
+
+    public var error: OwnerError? { if case .error(let error) = message { error } else { nil } }
+    public var shown: ShownReply? { if case .shown(let shown, _) = message { shown } else { nil } }
+    public var warnings: [String]? { if case .shown(_, let warnings) = message { warnings } else { nil } }
+    public var dismissed: Int? { if case .dismissed(let count) = message { count } else { nil } }
+    public var status: OwnerStatus? { if case .status(let status) = message { status } else { nil } }
+    public var ended: BannerEndReason? { if case .ended(let reason) = message { reason } else { nil } }
+    public var stats: BannerStats? { if case .stats(let stats, _) = message { stats } else { nil } }
+    public var more: Bool { if case .stats(_, let more) = message { more } else { false } }
+    public var isKeepalive: Bool { message == .keepalive }
+    public var handover: Handover? { if case .handover(let handover) = message { handover } else { nil } }
+
+    private enum CodingKeys: String, CodingKey {
+        case v, error, shown, dismissed, status, ended, warnings, stats, keepalive, more, handover
+    }
+
+    /// The first answer present, in this order (an owner only ever sends one, `warnings` with
+    /// `shown` and `more` with `stats`); none is not a response.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        v = try container.decode(Int.self, forKey: .v)
+        if let error = try container.decodeIfPresent(OwnerError.self, forKey: .error) {
+            message = .error(error)
+        } else if let shown = try container.decodeIfPresent(ShownReply.self, forKey: .shown) {
+            message = .shown(shown, warnings: try container.decodeIfPresent([String].self, forKey: .warnings))
+        } else if let count = try container.decodeIfPresent(Int.self, forKey: .dismissed) {
+            message = .dismissed(count)
+        } else if let status = try container.decodeIfPresent(OwnerStatus.self, forKey: .status) {
+            message = .status(status)
+        } else if let reason = try container.decodeIfPresent(BannerEndReason.self, forKey: .ended) {
+            message = .ended(reason)
+        } else if let stats = try container.decodeIfPresent(BannerStats.self, forKey: .stats) {
+            message = .stats(stats, more: try container.decodeIfPresent(Bool.self, forKey: .more) ?? false)
+        } else if let handover = try container.decodeIfPresent(Handover.self, forKey: .handover) {
+            message = .handover(handover)
+        } else if try container.decodeIfPresent(Bool.self, forKey: .keepalive) == true {
+            message = .keepalive
+        } else {
+            throw DecodingError.keyNotFound(AnswerKey(), DecodingError.Context(codingPath: [], debugDescription: "no answer"))
+        }
+    }
+
+    /// What a response without any answer lacks, as `OwnerProtocol.decode` names it.
+    private struct AnswerKey: CodingKey {
+        var stringValue = "error, shown, dismissed, status, ended, stats, handover or keepalive"
+        var intValue: Int? { nil }
+        init() {}
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(v, forKey: .v)
+        switch message {
+        case .error(let error): try container.encode(error, forKey: .error)
+        case .shown(let shown, let warnings):
+            try container.encode(shown, forKey: .shown)
+            try container.encodeIfPresent(warnings, forKey: .warnings)
+        case .dismissed(let count): try container.encode(count, forKey: .dismissed)
+        case .status(let status): try container.encode(status, forKey: .status)
+        case .ended(let reason): try container.encode(reason, forKey: .ended)
+        case .stats(let stats, let more):
+            try container.encode(stats, forKey: .stats)
+            if more { try container.encode(true, forKey: .more) }
+        case .keepalive: try container.encode(true, forKey: .keepalive)
+        case .handover(let handover): try container.encode(handover, forKey: .handover)
+        }
     }
 }
 

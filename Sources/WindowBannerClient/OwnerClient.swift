@@ -52,7 +52,7 @@ package struct OwnerClient {
                 switch UnixSocket.receiveFrame(from: fd, reader: &reader, timeout: keepalive ? silence : nil) {
                 case .success(let body):
                     let response = try OwnerClient.decode(body)
-                    if response.keepalive == true { continue }
+                    if response.isKeepalive { continue }
                     return response
                 case .failure(.badFrame(let error)):
                     throw CommandFailure("unreadable reply from the owner: \(error)", code: ExitStatus.protocolMismatch)

@@ -316,7 +316,7 @@ package struct StatsCommand: ParsableCommand {
                 let page = exchange.response.stats?.keys ?? [:]
                 keys.merge(page) { $1 }
                 after = page.keys.max()
-                asking = exchange.response.more == true && after != nil
+                asking = exchange.response.more && after != nil
             }
             if !answered, let directory = OwnerState.defaultDirectory(environment: processEnvironment()) {
                 switch OwnerState.stats(in: directory) {

@@ -519,7 +519,7 @@ final class Owner<Backend: BannerBackend> {
         let (page, more) = state.stats.page(after: after, budget: budget) { key, counts in
             OwnerProtocol.encode([key: counts]).count
         }
-        return OwnerResponse(stats: page, more: more ? true : nil)
+        return OwnerResponse(stats: page, more: more)
     }
 
     /// `handover`: a newer client replaces this owner. It gets every banner (visible ones first,
@@ -668,7 +668,7 @@ final class Owner<Backend: BannerBackend> {
         guard let client = clients[id], let interval = client.keepaliveInterval, client.keepalive == nil else { return }
         client.keepalive = banners.loop.after(seconds: interval) { [unowned self] in
             clients[id]?.keepalive = nil
-            reply(id, OwnerResponse(keepalive: true))
+            reply(id, .keepalive)
             startKeepalive(id)
         }
     }
