@@ -1,6 +1,6 @@
 // What the two watchers (the network monitor, the call watcher) need of the owner for their own
-// banners, once for both: taking one away by its id, and hearing that one ended without them
-// (the owner writes one frame on the banner's `show --wait` connection).
+// banners, once for both: showing one, taking one away by its id, and hearing that one ended
+// without them (the owner writes one frame on the banner's `show --wait` connection).
 
 import BannerRuntime
 import BannerCore
@@ -9,6 +9,20 @@ import OwnerProtocol
 import WindowBannerClient
 
 extension OwnerClient {
+    /// `show --wait` for a watcher's own banner, starting an owner if none runs: the open
+    /// connection on which the owner will say when the banner ends (see ``BannerEnd``); throws
+    /// when no owner could be reached or it refused the banner.
+    func showBanner(_ request: ShowRequest, configPath: String?) throws(CommandFailure) -> Exchange {
+        guard let exchange = try exchange(OwnerRequest(request), start: true, configPath: configPath) else {
+            throw CommandFailure("no owner", code: ExitStatus.unreachable)
+        }
+        if let error = exchange.response.error {
+            exchange.close()
+            throw OwnerClient.failure(error)
+        }
+        return exchange
+    }
+
     /// `dismiss --id id` for a watcher's own banner, visible or queued, on every monitor: true
     /// when the owner took it away, false when no owner runs (so nothing shows); throws when the
     /// owner could not be asked or refused.

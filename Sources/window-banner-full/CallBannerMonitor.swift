@@ -207,13 +207,7 @@ final class CallBannerMonitor {
         showing.raise = call.pids.isEmpty ? nil : call.pids
         forgetOnScreen()
         do throws(CommandFailure) {
-            guard let exchange = try owner.exchange(OwnerRequest(showing), start: true, configPath: configPath) else {
-                throw CommandFailure("no owner", code: ExitStatus.unreachable)
-            }
-            if let error = exchange.response.error {
-                exchange.close()
-                throw OwnerClient.failure(error)
-            }
+            let exchange = try owner.showBanner(showing, configPath: configPath)
             let token = loop.watch(fd: exchange.fd) { [unowned self] in ownerSpoke() }
             onScreen = (exchange, token)
             log("call banner shown (\(call.apps.joined(separator: ", "))\(call.camera ? ", camera" : ""))")

@@ -834,13 +834,7 @@ final class NetworkBannerMonitor {
         // Replacing our own banner is no news: stop listening for its end first.
         forgetOnScreen()
         do throws(CommandFailure) {
-            guard let exchange = try owner.exchange(OwnerRequest(request), start: true, configPath: configPath) else {
-                throw CommandFailure("no owner", code: ExitStatus.unreachable)
-            }
-            if let error = exchange.response.error {
-                exchange.close()
-                throw OwnerClient.failure(error)
-            }
+            let exchange = try owner.showBanner(request, configPath: configPath)
             let watch = loop.watch(fd: exchange.fd) { [unowned self] in ownerSpoke() }
             onScreen = OnScreen(banner: banner, exchange: exchange, watch: watch)
             log("\(banner.rawValue) banner shown")
