@@ -64,8 +64,15 @@ extension WindowBannerCLITests {
             try owner.fixture.desktop.run(["truncate", "-s", "17M", home + "/too-long.png"])
             try owner.fixture.desktop.run(["convert", "-size", "64x64", "plasma:", "PNG24:" + home + "/whole.png"])
             try owner.fixture.desktop.run(["sh", "-c", "head -c 2000 \"$1\" > \"$2\"", "sh", home + "/whole.png", home + "/cut.png"])
-            // One byte of the compressed pixels changed: the chunk's CRC no longer matches.
-            try owner.fixture.desktop.run(["sh", "-c", "cp \"$1\" \"$2\" && printf 'Z' | dd of=\"$2\" bs=1 seek=200 conv=notrunc status=none", "sh", home + "/whole.png", home + "/damaged.png"])
+            // One byte of the compressed pixels changed (every bit flipped, so it differs whatever
+            // the random plasma made it): the IDAT chunk's CRC no longer matches.
+            try owner.fixture.desktop.run(["python3", "-c", """
+                import sys
+                data = bytearray(open(sys.argv[1], 'rb').read())
+                at = data.index(b'IDAT') + 20
+                data[at] ^= 0xFF
+                open(sys.argv[2], 'wb').write(data)
+                """, home + "/whole.png", home + "/damaged.png"])
             let cases: [(file: String, reason: String)] = [
                 ("too-many-pixels.png", "4097x4097 px, over the 16777216 pixels icons are read up to"),
                 ("too-wide.png", "8193x2 px, wider or taller than the 8192 px icons are read up to"),
