@@ -1,6 +1,6 @@
 // What the two watchers (the network monitor, the call watcher) need of the owner for their own
-// banners, once for both: showing one, taking one away by its id, and hearing that one ended
-// without them (the owner writes one frame on the banner's `show --wait` connection).
+// banners, once for both: showing one and hearing that it ended without them (the owner writes
+// one frame on the banner's `show --wait` connection), and taking one away by its id.
 
 import BannerRuntime
 import BannerCore
@@ -8,21 +8,49 @@ import Glibc
 import OwnerProtocol
 import WindowBannerClient
 
-extension OwnerClient {
-    /// `show --wait` for a watcher's own banner, starting an owner if none runs: the open
-    /// connection on which the owner will say when the banner ends (see ``BannerEnd``); throws
-    /// when no owner could be reached or it refused the banner.
-    func showBanner(_ request: ShowRequest, configPath: String?) throws(CommandFailure) -> Exchange {
-        guard let exchange = try exchange(OwnerRequest(request), start: true, configPath: configPath) else {
+/// A watcher's own banner while it is up: shown with `show --wait`, whose connection stays
+/// open and watched on the loop, so the watcher hears when the banner ended without it.
+final class ShownBanner {
+    private var exchange: OwnerClient.Exchange
+    private var watch: EventLoop.Token?
+    private let loop: EventLoop
+    private let onEnd: (BannerEndReason?) -> Void
+
+    /// Shows `request`, starting an owner if none runs; `onEnd` runs once, with why it ended
+    /// (nil: the owner went away), when the banner ends without ``close()``. Throws when no owner
+    /// could be reached or it refused the banner.
+    init(
+        _ request: ShowRequest, owner: OwnerClient, configPath: String?, loop: EventLoop, onEnd: @escaping (BannerEndReason?) -> Void
+    ) throws(CommandFailure) {
+        guard let exchange = try owner.exchange(OwnerRequest(request), start: true, configPath: configPath) else {
             throw CommandFailure("no owner", code: ExitStatus.unreachable)
         }
         if let error = exchange.response.error {
             exchange.close()
             throw OwnerClient.failure(error)
         }
-        return exchange
+        self.exchange = exchange
+        self.loop = loop
+        self.onEnd = onEnd
+        watch = loop.watch(fd: exchange.fd) { [weak self] in self?.ownerSpoke() }
     }
 
+    /// Stops listening and lets the connection go; the banner stays (dismiss it by its id).
+    func close() {
+        guard let watch else { return }
+        loop.cancel(watch)
+        self.watch = nil
+        exchange.close()
+    }
+
+    private func ownerSpoke() {
+        guard case .ended(let reason) = BannerEnd.read(&exchange) else { return }
+        close()
+        onEnd(reason)
+    }
+}
+
+extension OwnerClient {
     /// `dismiss --id id` for a watcher's own banner, visible or queued, on every monitor: true
     /// when the owner took it away, false when no owner runs (so nothing shows); throws when the
     /// owner could not be asked or refused.

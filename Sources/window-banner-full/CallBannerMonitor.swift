@@ -33,7 +33,7 @@ final class CallBannerMonitor {
     private var retryDelay = 0.1
     private var socketWatch: (fd: Int32, token: EventLoop.Token)?
     private var waitingSaid = false
-    private var onScreen: (exchange: OwnerClient.Exchange, watch: EventLoop.Token)?
+    private var onScreen: ShownBanner?
     private var stopped = false
 
     /// PipeWire's socket: `PIPEWIRE_REMOTE` (a name or a path), else `pipewire-0`, in
@@ -207,9 +207,7 @@ final class CallBannerMonitor {
         showing.raise = call.pids.isEmpty ? nil : call.pids
         forgetOnScreen()
         do throws(CommandFailure) {
-            let exchange = try owner.showBanner(showing, configPath: configPath)
-            let token = loop.watch(fd: exchange.fd) { [unowned self] in ownerSpoke() }
-            onScreen = (exchange, token)
+            onScreen = try ShownBanner(showing, owner: owner, configPath: configPath, loop: loop) { [unowned self] in bannerEnded($0) }
             log("call banner shown (\(call.apps.joined(separator: ", "))\(call.camera ? ", camera" : ""))")
         } catch {
             Terminal.warning("cannot show the call banner: \(error.message); trying again at the next change")
@@ -226,14 +224,10 @@ final class CallBannerMonitor {
         }
     }
 
-    /// The owner wrote on the call banner's connection: it ended without us. The user's ✕ or
-    /// click hides it for this call; another client or the owner's end, until the next change.
-    private func ownerSpoke() {
-        guard var current = onScreen else { return }
-        let news = BannerEnd.read(&current.exchange)
-        onScreen = current
-        guard case .ended(let ended) = news else { return }
-        forgetOnScreen()
+    /// The call banner ended without us. The user's ✕ or click hides it for this call; another
+    /// client or the owner's end, until the next change.
+    private func bannerEnded(_ ended: BannerEndReason?) {
+        onScreen = nil
         switch ended {
         case .clicked?, .closed?, .swiped?, .action?, .secondaryAction?:
             policy.userDismissed()
@@ -254,9 +248,7 @@ final class CallBannerMonitor {
     }
 
     private func forgetOnScreen() {
-        guard let current = onScreen else { return }
-        loop.cancel(current.watch)
-        current.exchange.close()
+        onScreen?.close()
         onScreen = nil
     }
 }

@@ -495,12 +495,11 @@ final class NetworkBannerMonitor {
     private var hideTimer: EventLoop.Token?
     private var exitStatus: Int32?
 
-    /// Our banner on screen, and the `show --wait` connection on which the owner will say when
-    /// it ends, so a banner someone else dismissed is not "restored" later.
+    /// Our banner on screen, listening for its end, so a banner someone else dismissed is not
+    /// "restored" later.
     private struct OnScreen {
         var banner: Banner
-        var exchange: OwnerClient.Exchange
-        var watch: EventLoop.Token
+        var shown: ShownBanner
     }
 
     init(
@@ -834,9 +833,10 @@ final class NetworkBannerMonitor {
         // Replacing our own banner is no news: stop listening for its end first.
         forgetOnScreen()
         do throws(CommandFailure) {
-            let exchange = try owner.showBanner(request, configPath: configPath)
-            let watch = loop.watch(fd: exchange.fd) { [unowned self] in ownerSpoke() }
-            onScreen = OnScreen(banner: banner, exchange: exchange, watch: watch)
+            let shown = try ShownBanner(request, owner: owner, configPath: configPath, loop: loop) { [unowned self] in
+                bannerEnded(banner, $0)
+            }
+            onScreen = OnScreen(banner: banner, shown: shown)
             log("\(banner.rawValue) banner shown")
         } catch {
             Terminal.warning("cannot show the \(banner.rawValue) banner: \(error.message); trying again at the next change")
@@ -865,29 +865,23 @@ final class NetworkBannerMonitor {
         }
     }
 
-    /// The owner wrote on the connection of our banner: it ended without us (another client
-    /// dismissed or replaced it), or the owner went away and took it along.
-    private func ownerSpoke() {
-        guard var current = onScreen else { return }
-        let news = BannerEnd.read(&current.exchange)
-        onScreen = current
-        guard case .ended(let ended) = news else { return }
-        forgetOnScreen()
+    /// Our banner ended without us (another client dismissed or replaced it), or the owner went
+    /// away and took it along.
+    private func bannerEnded(_ banner: Banner, _ ended: BannerEndReason?) {
+        onScreen = nil
         policy.bannerWasDismissed()
         scheduleHide()
         switch ended {
-        case .dismissed?, .timeout?: log("\(current.banner.rawValue) banner dismissed by another client")
-        case .replaced?: log("\(current.banner.rawValue) banner replaced by another client")
+        case .dismissed?, .timeout?: log("\(banner.rawValue) banner dismissed by another client")
+        case .replaced?: log("\(banner.rawValue) banner replaced by another client")
         case .clicked?, .closed?, .swiped?, .action?, .secondaryAction?:
-            log("\(current.banner.rawValue) banner dismissed by the user (\(ended.map(\.rawValue) ?? ""))")
-        case nil: log("\(current.banner.rawValue) banner gone: the owner exited")
+            log("\(banner.rawValue) banner dismissed by the user (\(ended.map(\.rawValue) ?? ""))")
+        case nil: log("\(banner.rawValue) banner gone: the owner exited")
         }
     }
 
     private func forgetOnScreen() {
-        guard let current = onScreen else { return }
-        loop.cancel(current.watch)
-        current.exchange.close()
+        onScreen?.shown.close()
         onScreen = nil
     }
 
