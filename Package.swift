@@ -26,7 +26,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Xlib, Xft, XRender, Xrandr and Xext, bridged through shim.h; XCB on Xlib's connection for
@@ -47,15 +46,18 @@ let package = Package(
         // arrives (C: libpng's errors longjmp). Optimised in debug builds too: the owner the
         // tests start decodes a 4096x4096 icon with it.
         .target(name: "CPNG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
+        // The one time type of every deadline (MonotonicTime, a point on CLOCK_MONOTONIC) and
+        // the clock's reading: a leaf, so the core, the loop and every reader share it.
+        .target(name: "MonotonicClock"),
         // Pure Swift: decides every look and every frame; no X11, no I/O.
-        .target(name: "BannerCore"),
+        .target(name: "BannerCore", dependencies: ["MonotonicClock"]),
         // Where a process's time goes on its way to the first banner (WINDOW_BANNER_TRACE_STARTUP).
         .target(name: "StartupTrace"),
         // Runs what BannerCore decides, for either backend: the event loop and clock, fonts and
         // shaped text (CText), icons read from disk (CPNG).
-        .target(name: "BannerRuntime", dependencies: ["CText", "CPNG", "BannerCore", "StartupTrace"]),
+        .target(name: "BannerRuntime", dependencies: ["MonotonicClock", "CText", "CPNG", "BannerCore", "StartupTrace"]),
         // Draws on a real X server: the override-redirect banner, its DOCK reservation, Xft text.
-        .target(name: "BannerX11", dependencies: ["CX11", "CText", "BannerRuntime", "BannerCore", "StartupTrace"]),
+        .target(name: "BannerX11", dependencies: ["MonotonicClock", "CX11", "CText", "BannerRuntime", "BannerCore", "StartupTrace"]),
         // Wayland: libwayland-client and FreeType (glyph bitmaps); CWaylandProtocols holds the
         // layer-shell, xdg-shell, viewporter and fractional-scale glue that
         // scripts/wayland-glue.sh generates with wayland-scanner.
@@ -72,7 +74,7 @@ let package = Package(
         // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
         .target(
             name: "BannerWayland",
-            dependencies: ["CWayland", "CWaylandProtocols", "CPixman", "CText", "BannerRuntime", "BannerCore"],
+            dependencies: ["MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "CText", "BannerRuntime", "BannerCore"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
         // GNOME Shell, which has no layer-shell: the banner drawn here (BannerWayland's pixman
@@ -80,7 +82,7 @@ let package = Package(
         // bus (SDBus); the compositor's connection is held to learn when the session ends.
         .target(
             name: "BannerGnomeShell",
-            dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "SDBus", "CSDBus"],
+            dependencies: ["MonotonicClock", "BannerWayland", "BannerRuntime", "BannerCore", "SDBus", "CSDBus"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
@@ -103,30 +105,71 @@ let package = Package(
             dependencies: ["WindowBannerClient"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
-        // Every command, the owner (daemon), run, monitor and demo among them: the part that
-        // talks to the display server, X11 or Wayland. Config files are read by window-banner-config.
+        // What every long-running banner process shares: its data directories and own icons,
+        // the built-in banners' translations (gettext), signals as a descriptor, child processes.
+        .target(name: "BannerProcess", dependencies: ["WindowBannerClient", "BannerRuntime", "BannerCore", "CGettext"]),
+        // The owner of one display, generic over the backend that draws: the socket server, the
+        // requests routed to one schedule per monitor, subscriptions, click commands, the state
+        // kept across restarts. No display server of its own (tests run it on a fake surface).
+        .target(
+            name: "BannerOwner",
+            dependencies: ["MonotonicClock", 
+                "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
+                "CSpawn", "CMalloc", "StartupTrace",
+            ]
+        ),
+        // The watchers (`monitor`): the network monitor's sources, one per file, and the call
+        // watcher; each shows its banners through the owner's socket and holds no display.
+        .target(
+            name: "BannerMonitor",
+            dependencies: ["MonotonicClock", 
+                "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
+                "NetworkManagerBus", "SDBus", "PipeWireCalls", "CMalloc",
+            ]
+        ),
+        // Every command, the owner (daemon), run, monitor and demo among them: their options,
+        // and the display server they open (X11, Wayland or GNOME Shell) for the owner.
+        // Config files are read by window-banner-config.
         .executableTarget(
             name: "window-banner-full",
             dependencies: [
-                "WindowBannerClient", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "NetworkManagerBus", "LoginSessions", "Accessibility", "SDBus", "PipeWireCalls", "CSpawn", "CMalloc", "CGettext", "StartupTrace",
+                "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "SDBus", "PipeWireCalls", "CSpawn", "CMalloc", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
-        // `window-banner-config PATH`: one config file read with TOMLKit, printed as JSON.
+        // `window-banner-config PATH`: one config file read with toml++, printed as JSON.
         .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),
-        .testTarget(name: "BannerCoreTests", dependencies: ["BannerCore", "ProcessTestSupport"]),
+        .testTarget(name: "BannerCoreTests", dependencies: ["MonotonicClock", "BannerCore", "ProcessTestSupport"]),
         // The runtime's controller driven on a test clock through a fake surface (real fonts).
-        .testTarget(name: "BannerRuntimeTests", dependencies: ["BannerRuntime", "BannerCore"]),
+        .testTarget(name: "BannerRuntimeTests", dependencies: ["MonotonicClock", "BannerRuntime", "BannerCore"]),
+        // An embedded loop on a test clock and a display of fake monitors under the runtime's
+        // real BannerController: what the owner's and the monitor's unit tests run on.
+        .target(name: "EmbeddedTestSupport", dependencies: ["MonotonicClock", "BannerRuntime", "BannerCore"], path: "Tests/EmbeddedTestSupport"),
+        // The owner on an embedded loop and a fake display, spoken to over its real socket.
+        .testTarget(
+            name: "BannerOwnerTests",
+            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "WindowBannerClient", "OwnerProtocol", "BannerRuntime", "BannerCore"]
+        ),
+        // The network monitor and the call watcher's glue on an embedded loop, with fake routes
+        // and fake banners.
+        .testTarget(
+            name: "BannerMonitorTests",
+            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "WindowBannerClient", "OwnerProtocol", "BannerRuntime", "BannerCore"]
+        ),
         .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "WindowBannerClient", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
         // settings, checked with BannerCore's rules; loaded through window-banner-config.
         .target(name: "BannerConfig", dependencies: ["BannerCore"]),
-        // The file's TOML parsed with TOMLKit: linked by window-banner-config and the tests only.
+        // toml++ (libtomlplusplus, Debian's build of it) behind a C face: a document's values with
+        // the positions of their keys, in one pass.
         .target(
-            name: "ConfigTOML",
-            dependencies: ["BannerConfig", "BannerCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            name: "CTomlPlusPlus",
+            cxxSettings: [.define("TOML_HEADER_ONLY", to: "0"), .define("TOML_SHARED_LIB", to: "1")],
+            linkerSettings: [.linkedLibrary("tomlplusplus")]
         ),
+        // The file's TOML parsed with toml++: linked by window-banner-config and the tests only.
+        .target(name: "ConfigTOML", dependencies: ["BannerConfig", "BannerCore", "CTomlPlusPlus"]),
         .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig", "ConfigTOML", "ProcessTestSupport"]),
         // Starts real programs on pipes and waits for them with deadlines; no X11, shared by
         // the X11 suites and the network namespace tests.
@@ -146,7 +189,7 @@ let package = Package(
             dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
-        .testTarget(name: "BannerX11Tests", dependencies: ["BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport"]),
+        .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
             dependencies: ["window-banner", "window-banner-full", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport"]
@@ -165,30 +208,30 @@ let package = Package(
         .target(name: "CCurl"),
         // Reachability over rtnetlink, the NWPathMonitor of this port, and the HTTP check
         // (CCurl): no X11, no banner.
-        .target(name: "NetworkPath", dependencies: ["CNetlink", "CCurl"]),
+        .target(name: "NetworkPath", dependencies: ["MonotonicClock", "CNetlink", "CCurl"]),
         // sd-bus (libsystemd), the D-Bus client for NetworkManager, logind and the accessibility
         // bus: loaded with dlopen on the first call (so an X11 owner with no accessibility bus
         // never maps it, nor the six libraries it needs); its header comes from libsystemd-dev.
         .target(name: "CSDBus"),
         // One sd-bus connection and what every bus client needs of it: opening a bus, bounded
         // waits, calls and properties, one error type, messages, a poll loop's view.
-        .target(name: "SDBus", dependencies: ["CSDBus"]),
+        .target(name: "SDBus", dependencies: ["MonotonicClock", "CSDBus"]),
         // NetworkManager's Connectivity property and its changes over the system bus, for
         // `monitor --connectivity networkmanager`.
-        .target(name: "NetworkManagerBus", dependencies: ["CSDBus", "SDBus"]),
+        .target(name: "NetworkManagerBus", dependencies: ["MonotonicClock", "CSDBus", "SDBus"]),
         // logind's sessions and the user manager's environment, for commands that name no
         // display (cron, timers, ssh, root services); window-banner-full only, like CSDBus.
         .target(name: "LoginSessions", dependencies: ["CSDBus", "SDBus"]),
         // The owner as an AT-SPI application on the accessibility bus (sd-bus): each banner on
         // screen a notification a screen reader announces, its buttons push buttons it can press.
-        .target(name: "Accessibility", dependencies: ["CSDBus", "SDBus", "BannerCore"]),
+        .target(name: "Accessibility", dependencies: ["MonotonicClock", "CSDBus", "SDBus", "BannerCore"]),
         // libpipewire for the call watcher, loaded with dlopen on the first connection (the owner
         // and a monitor without --calls never map it): a C shim over PipeWire's macro-only
         // listener and loop calls. Headers from libpipewire-0.3-dev (pipewireHeaders).
         .target(name: "CPipeWire", cSettings: [.unsafeFlags(pipewireHeaders)]),
         // Calls from PipeWire: who captures a microphone or a camera (CallRule, pure), the call
         // banner's timing (CallBannerPolicy, pure), and the connection that feeds them.
-        .target(name: "PipeWireCalls", dependencies: ["CPipeWire", "BannerCore"]),
+        .target(name: "PipeWireCalls", dependencies: ["MonotonicClock", "CPipeWire", "BannerCore"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
@@ -196,8 +239,9 @@ let package = Package(
         // frames it expects.
         .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore"]),
         // Calls: the rule and the timing on their own, the watcher against a real PipeWire.
-        .testTarget(name: "PipeWireCallsTests", dependencies: ["PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
-        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
+        .testTarget(name: "PipeWireCallsTests", dependencies: ["MonotonicClock", "PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
+        .testTarget(name: "NetworkPathTests", dependencies: ["MonotonicClock", "NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

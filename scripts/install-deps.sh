@@ -15,6 +15,8 @@ packages=(
   gettext
   # build: HarfBuzz (shaping) and FriBidi (bidirectional text)
   libharfbuzz-dev libfribidi-dev
+  # build: toml++ (libtomlplusplus), which reads the config file in window-banner-config
+  libtomlplusplus-dev
   # build: sd-bus's header (libsystemd), for `monitor --connectivity networkmanager`, finding
   # sessions and the accessibility bus (libsystemd0 itself is loaded at run time, on first use)
   libsystemd-dev

@@ -20,6 +20,7 @@
 import BannerCore
 import CSDBus
 import Glibc
+import MonotonicClock
 import SDBus
 
 /// The owner's banners on the accessibility bus.
@@ -142,7 +143,7 @@ public final class AccessibleBanners {
 
     /// When sd-bus wants ``process()`` called without I/O, in seconds on CLOCK_MONOTONIC; nil
     /// for never.
-    public var deadline: Double? { connection.deadline }
+    public var deadline: MonotonicTime? { connection.deadline }
 
     /// Answers everything the bus has for us; false when the connection is gone (the
     /// accessibility bus stopped).

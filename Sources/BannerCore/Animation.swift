@@ -1,17 +1,8 @@
-// Time as the core sees it: plain monotonic seconds handed in by whoever drives the frames
-// (the X event loop with CLOCK_MONOTONIC, tests with a manual clock). Nothing here reads a clock.
+// Time as the core sees it: points in time (MonotonicClock's MonotonicTime) handed in by
+// whoever drives the frames (the event loop with CLOCK_MONOTONIC, tests with a manual clock).
+// Nothing here reads a clock.
 
-/// A point on a monotonic clock, in seconds. The origin is the driver's business.
-public struct MonotonicTime: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var seconds: Double
-
-    public init(seconds: Double) { self.seconds = seconds }
-
-    public static func < (a: Self, b: Self) -> Bool { a.seconds < b.seconds }
-    public static func + (a: Self, seconds: Double) -> Self { Self(seconds: a.seconds + seconds) }
-    public static func - (a: Self, b: Self) -> Double { a.seconds - b.seconds }
-    public var description: String { "t=\(seconds)" }
-}
+import MonotonicClock
 
 /// Timing curves: map linear progress 0...1 to eased progress 0...1.
 public enum EasingCurve: Sendable, Hashable {

@@ -44,7 +44,7 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A colour as configured: either known here, or an X11 colour name the X layer resolves.
+/// A colour as configured: either known here, or an X11 colour name the backend resolves (the X server, or the runtime's table elsewhere).
 public struct BannerColor: Sendable, Hashable, CustomStringConvertible {
     /// What the colour is made of.
     public enum Value: Sendable, Hashable {

@@ -1,5 +1,5 @@
 // A font as a fontconfig pattern with its size in points. The core owns the parsing and the
-// point → pixel rule; the X layer only hands the resulting pattern to fontconfig.
+// point → pixel rule; the runtime only hands the resulting pattern to fontconfig.
 
 /// A font: fontconfig families, a size in points, a weight, and any further fontconfig properties.
 ///
@@ -46,7 +46,7 @@ public struct BannerFont: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
-    /// The first family asked for; the X layer warns when fontconfig substitutes another.
+    /// The first family asked for; the runtime warns when fontconfig substitutes another.
     public var primaryFamily: String { families.first ?? "sans-serif" }
 
     /// Parses a fontconfig pattern. A missing size takes `defaultSize`, a missing weight `defaultWeight`.

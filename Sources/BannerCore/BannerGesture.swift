@@ -1,5 +1,5 @@
 // How a pointer on the banner becomes a dismissal, the desktop's form of tapping or swiping a
-// phone's banner away. The X layer hands over button presses and releases in the banner's own
+// phone's banner away. A backend hands over button presses and releases in the banner's own
 // pixels; this decides — with no X11 in sight, so it is tested with plain numbers — whether
 // that was a click on the banner, on one of its buttons, a wheel turned up, or a drag upwards.
 // Start reading at `BannerGesture.release(_:x:y:)`.

@@ -1,7 +1,7 @@
 // The icon left of a banner's text, as the user named it: a PNG file, or a name in the
 // freedesktop icon theme. The core decides what a value means, which of a theme's sizes fits
 // best, where the icon goes (BannerLayout) and how its pixels are scaled (IconBitmap); finding
-// and decoding the file is the X layer's I/O (BannerX11/Icons.swift).
+// and decoding the file is the runtime's I/O (BannerRuntime/Icons.swift).
 
 /// An icon: a PNG file or an icon theme name.
 public struct BannerIcon: Sendable, Hashable, CustomStringConvertible {
@@ -123,7 +123,7 @@ public struct IconBitmap: Sendable, Hashable {
     /// The image fitted into a `side`×`side` square: scaled to keep its proportions, centred,
     /// the rest transparent. Each pixel is the average of the source pixels it covers (a box
     /// filter, weighted by how much of each it covers), so downscaling keeps thin lines and
-    /// uniform areas keep their exact colour. This is the rule the X layer's decoder (CPNG)
+    /// uniform areas keep their exact colour. This is the rule the runtime's decoder (CPNG)
     /// applies row by row as a file streams in, so that a large icon is never held at full
     /// size; a test holds the two together.
     public func scaled(toSquare side: Int) -> IconBitmap {

@@ -1,6 +1,8 @@
 // The presentation state machine of one banner: hidden → presenting → presented → dismissing.
 // It owns the slide, cross-fade and progress-bar timelines and answers "what does frame t look
-// like"; the X layer only draws the answer. Start reading at `present(_:at:)`.
+// like"; a backend only draws the answer. Start reading at `present(_:at:)`.
+
+import MonotonicClock
 
 /// Durations of the banner's animations, in seconds.
 public struct BannerTiming: Sendable, Hashable {

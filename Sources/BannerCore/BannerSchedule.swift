@@ -4,6 +4,8 @@
 // returned `ScheduleChange` says (present, cross-fade or slide away) and tells waiting clients
 // why their banner ended — also when the user dismissed it on screen (`userDismissed`).
 
+import MonotonicClock
+
 /// How long a banner stays.
 public enum BannerMode: Sendable, Hashable {
     /// Until dismissed (the original's default for `show`).

@@ -1,5 +1,5 @@
 // When the banner uses its compact style: one pure function of the monitor's shape and the
-// user's policy, re-evaluated by the X layer on every RandR change.
+// user's policy, re-evaluated by a backend on every monitor change (RandR, an output's mode).
 
 /// A monitor's rectangle in root-window pixels.
 public struct MonitorGeometry: Sendable, Hashable, CustomStringConvertible {

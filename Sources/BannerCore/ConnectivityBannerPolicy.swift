@@ -4,6 +4,8 @@
 // where connectivity comes from (NetworkPath, NetworkManager, an HTTP check, a dispatcher
 // script, a test). ConnectivityCheck.swift turns those sources into a `NetworkConnectivity`.
 
+import MonotonicClock
+
 /// What the banners tell the user about the network.
 public enum NetworkConnectivity: Sendable, Hashable {
     /// No internet: no route, or a route that leads nowhere (NetworkManager's `none` or

@@ -9,6 +9,7 @@ import BannerCore
 import BannerRuntime
 import BannerWayland
 import Glibc
+import MonotonicClock
 import SDBus
 
 /// GNOME Shell's banners, drawn by this process and shown by the shell's extension.
@@ -90,7 +91,7 @@ public final class GnomeShellDisplay: BannerBackend {
                 lost("lost the session bus or the compositor (\(error))")
             }
             if let busWatch { self.loop.change(busWatch, events: shell.connection.pollEvents) }
-            return shell.connection.deadline.map { MonotonicTime(seconds: $0) }
+            return shell.connection.deadline
         }
     }
 

@@ -9,6 +9,7 @@
 import BannerCore
 import BannerRuntime
 import BannerWayland
+import MonotonicClock
 
 /// The banner of one monitor of GNOME Shell.
 public final class GnomeShellHost: ControlledBannerHost {

@@ -8,6 +8,7 @@
 // model). Start reading at `present(_:actions:)`.
 
 import BannerCore
+import MonotonicClock
 
 /// What a backend's host gives the ``BannerController`` of its monitor.
 public protocol BannerSurface: AnyObject {

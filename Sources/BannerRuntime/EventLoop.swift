@@ -3,14 +3,7 @@
 // sleeps in poll(2) until the next deadline or a readable descriptor, never spinning.
 
 import Glibc
-import BannerCore
-
-/// Reads `CLOCK_MONOTONIC`.
-public func monotonicNow() -> MonotonicTime {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return MonotonicTime(seconds: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
-}
+import MonotonicClock
 
 /// A single-threaded reactor: descriptors to watch, one-shot timers, and per-iteration hooks.
 public final class EventLoop {
@@ -27,8 +20,31 @@ public final class EventLoop {
     private var timers: [Token: Timer] = [:]
     private var prepare: [() -> MonotonicTime?] = []
     private var stopped = false
+    /// The clock deadlines are read on: CLOCK_MONOTONIC, or a test's own.
+    private let clock: () -> MonotonicTime
+    /// Never sleeps: a test moves the clock and turns the loop by hand (``turn()``).
+    private let embedded: Bool
 
-    public init() {}
+    /// A loop on CLOCK_MONOTONIC that sleeps in poll(2) between events.
+    public init() {
+        clock = monotonicNow
+        embedded = false
+    }
+
+    /// A loop in the spirit of swift-nio's `EmbeddedEventLoop`, for tests: its deadlines are
+    /// read on `clock`, which only the test moves, and it never sleeps — each ``turn()`` fires
+    /// the timers due by `clock`, polls its descriptors without waiting, and runs the
+    /// before-sleep hooks. ``run(timeout:until:)`` must not be used on it.
+    public init(embeddedOn clock: @escaping () -> MonotonicTime) {
+        self.clock = clock
+        embedded = true
+    }
+
+    /// Now, on this loop's clock.
+    public var now: MonotonicTime { clock() }
+
+    /// The earliest timer's deadline; nil when no timer is armed.
+    public var nextDeadline: MonotonicTime? { timers.values.map(\.deadline).min() }
 
     /// Calls `action` whenever `fd` is readable (or hung up), or has any of poll(2)'s `events`.
     @discardableResult
@@ -47,8 +63,14 @@ public final class EventLoop {
     /// Runs `action` once, `seconds` from now.
     @discardableResult
     public func after(seconds: Double, _ action: @escaping () -> Void) -> Token {
+        at(clock() + seconds, action)
+    }
+
+    /// Runs `action` once, at `deadline` on this loop's clock (at once when it has passed).
+    @discardableResult
+    public func at(_ deadline: MonotonicTime, _ action: @escaping () -> Void) -> Token {
         let token = makeToken()
-        timers[token] = Timer(deadline: monotonicNow() + seconds, action: action)
+        timers[token] = Timer(deadline: deadline, action: action)
         return token
     }
 
@@ -80,12 +102,13 @@ public final class EventLoop {
     /// Returns whether `condition` held.
     @discardableResult
     public func run(timeout: Double? = nil, until condition: () -> Bool = { false }) -> Bool {
-        let giveUp = timeout.map { monotonicNow() + $0 }
+        precondition(!embedded, "an embedded loop is turned by its test")
+        let giveUp = timeout.map { clock() + $0 }
         stopped = false
         while true {
             if condition() { return true }
             if stopped { return false }
-            let now = monotonicNow()
+            let now = clock()
             if let giveUp, !(now < giveUp) { return false }
             fireTimers(now: now)
             var wake = prepare.compactMap { $0() }.min()
@@ -94,6 +117,16 @@ public final class EventLoop {
             if let giveUp { wake = min(wake ?? giveUp, giveUp) }
             wait(until: wake)
         }
+    }
+
+    /// One turn of an embedded loop: the timers due by its clock, what its descriptors have
+    /// (polled without waiting), the timers those made due, then the before-sleep hooks.
+    public func turn() {
+        precondition(embedded, "only an embedded loop is turned by hand")
+        fireTimers(now: clock())
+        poll(timeout: 0)
+        fireTimers(now: clock())
+        _ = prepare.map { $0() }
     }
 
     private func fireTimers(now: MonotonicTime) {
@@ -105,11 +138,14 @@ public final class EventLoop {
     }
 
     private func wait(until wake: MonotonicTime?) {
+        // poll(2) counts milliseconds: round up so a frame is never drawn before its slot.
+        poll(timeout: wake.map { $0.millisecondsAfter(clock()) } ?? -1)
+    }
+
+    private func poll(timeout: Int32) {
         let watched = Array(readers)
         var fds = watched.map { pollfd(fd: $0.value.fd, events: $0.value.events, revents: 0) }
-        // poll(2) counts milliseconds: round up so a frame is never drawn before its slot.
-        let timeout = wake.map { Int32(min(max(0, ($0 - monotonicNow()) * 1000).rounded(.up), 3_600_000)) } ?? -1
-        let result = poll(&fds, nfds_t(fds.count), timeout)
+        let result = Glibc.poll(&fds, nfds_t(fds.count), timeout)
         guard result > 0 else { return }
         for (index, entry) in watched.enumerated() where fds[index].revents != 0 {
             if readers[entry.key] != nil { entry.value.action() }

@@ -1,6 +1,7 @@
 // One frame as a backend drew it, in the same terms on X11 and Wayland.
 
 import BannerCore
+import MonotonicClock
 
 /// What the display server was asked to show at one frame (for tests, benchmarks and curious users).
 public struct RenderedFrame: Sendable, Hashable {

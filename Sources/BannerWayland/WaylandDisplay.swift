@@ -5,6 +5,7 @@
 import BannerCore
 import BannerRuntime
 import Glibc
+import MonotonicClock
 
 /// A layer-shell compositor's banners, one host per output.
 ///

@@ -9,6 +9,7 @@
 
 import BannerCore
 import BannerRuntime
+import MonotonicClock
 
 /// The banner of one output.
 public final class WaylandHost: ControlledBannerHost {

@@ -2,9 +2,10 @@
 // X11Host each, kept in step with RandR), and runs the event loop that turns X events and
 // frame deadlines into work. Start reading at `init`, then `serviceX`.
 
-import CX11
 import BannerCore
 import BannerRuntime
+import CX11
+import MonotonicClock
 import StartupTrace
 
 /// The banners of one X display, and the loop that drives them.

@@ -7,9 +7,10 @@
 // first frame and until after the last. It feeds the pointer on its banner to the controller.
 // Start reading at `renderFrame`, which turns the core's frame into X requests.
 
-import CX11
 import BannerCore
 import BannerRuntime
+import CX11
+import MonotonicClock
 
 /// The banner of one monitor.
 ///

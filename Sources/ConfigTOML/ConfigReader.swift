@@ -5,26 +5,25 @@
 
 import BannerConfig
 import BannerCore
-import TOMLKit
 
 /// Reads one config document, naming `file` and the line of any mistake.
 struct ConfigReader {
-    let text: String
     let file: String
-    private let lines: KeyLines
+    /// The document as toml++ parsed it: values and the lines of their keys, in one pass.
+    private let lines: TOMLDocument
 
-    init(text: String, file: String) {
-        self.text = text
+    /// Parses `text`; throws its first syntax error.
+    init(text: String, file: String) throws(ConfigError) {
         self.file = file
-        lines = KeyLines(text)
+        lines = try Self.parseTOML(text, file: file)
     }
 
     /// The document merged over `BannerConfig.builtIn`.
     func read() throws(ConfigError) -> BannerConfig {
-        let root = try parseTOML()
+        let root = lines.root
         var config = BannerConfig.builtIn
         config.file = file
-        for name in keysInFileOrder(root, at: []) {
+        for name in root.keys {
             let path = [name]
             guard let value = root[name] else { continue }
             switch name {
@@ -36,21 +35,21 @@ struct ConfigReader {
                 config.monitor = try monitorSettings(table(value, at: path), at: path)
             case "style":
                 let styles = try table(value, at: path)
-                for styleName in keysInFileOrder(styles, at: path) {
+                for styleName in styles.keys {
                     guard let style = styles[styleName] else { continue }
                     let stylePath = path + [styleName]
                     config.styles[styleName] = try appearance(table(style, at: stylePath), at: stylePath, allowingTimeout: true)
                 }
             default:
-                let what = value.type == .table ? "table" : "key"
+                let what = value.kind == .table ? "table" : "key"
                 throw error(.unknownKey, at: path, "unknown \(what) (expected [defaults], [daemon], [monitor] or [style.NAME])")
             }
         }
         return config
     }
 
-    private func parseTOML() throws(ConfigError) -> TOMLTable {
-        // TOMLKit hands the text to C++ as a C string, which would end silently at a NUL.
+    private static func parseTOML(_ text: String, file: String) throws(ConfigError) -> TOMLDocument {
+        // TOML allows no NUL, and an editor that wrote one meant no TOML: said as such.
         if let nul = text.utf8.firstIndex(of: 0) {
             let before = text.utf8[..<nul]
             let line = before.count(where: { $0 == UInt8(ascii: "\n") }) + 1
@@ -58,26 +57,17 @@ struct ConfigReader {
             let column = text.utf8.distance(from: lineStart, to: nul) + 1
             throw ConfigError(kind: .syntax, file: file, line: line, column: column, message: "NUL byte")
         }
-        if let bad = KeyLines.badKeyStart(in: text) {
-            throw ConfigError(kind: .syntax, file: file, line: bad.line, column: bad.column,
-                              message: "expected a key (letters, digits, _ or -, or a quoted string), found '\(bad.found.printable)'")
-        }
         do {
-            return try TOMLTable(string: text)
+            return try TOMLDocument(parsing: text)
         } catch {
-            let parseError = error as? TOMLParseError
-            throw ConfigError(
-                kind: .syntax, file: file,
-                line: parseError?.source.begin.line, column: parseError?.source.begin.column,
-                message: parseError?.description ?? "\(error)"
-            )
+            throw ConfigError(kind: .syntax, file: file, line: error.line, column: error.column, message: error.message)
         }
     }
 
     /// `[defaults]` or a `[style.NAME]`: appearance keys, plus `timeout` in a style.
-    private func appearance(_ table: TOMLTable, at path: [String], allowingTimeout: Bool) throws(ConfigError) -> BannerStyle {
+    private func appearance(_ table: TOMLNode, at path: [String], allowingTimeout: Bool) throws(ConfigError) -> BannerStyle {
         var style = BannerStyle()
-        for name in keysInFileOrder(table, at: path) {
+        for name in table.keys {
             let keyPath = path + [name]
             guard let value = table[name] else { continue }
             if allowingTimeout && name == "timeout" {
@@ -119,9 +109,9 @@ struct ConfigReader {
     private static let booleanFields: Set<String> = ["close-button", "reduce-motion"]
 
     /// `[daemon]`: `idle-exit` only.
-    private func idleExit(_ table: TOMLTable, at path: [String]) throws(ConfigError) -> Double? {
+    private func idleExit(_ table: TOMLNode, at path: [String]) throws(ConfigError) -> Double? {
         var idleExit: Double?
-        for name in keysInFileOrder(table, at: path) {
+        for name in table.keys {
             let keyPath = path + [name]
             guard name == "idle-exit" else { throw error(.unknownKey, at: keyPath, "unknown key (expected idle-exit)") }
             guard let value = table[name] else { continue }
@@ -136,9 +126,9 @@ struct ConfigReader {
 
     /// `[monitor]`: connectivity, check-url, check-expect, check-interval, check-timeout, calls,
     /// calls-ignore, calls-hide-delay.
-    private func monitorSettings(_ table: TOMLTable, at path: [String]) throws(ConfigError) -> MonitorSettings {
+    private func monitorSettings(_ table: TOMLNode, at path: [String]) throws(ConfigError) -> MonitorSettings {
         var settings = MonitorSettings()
-        for name in keysInFileOrder(table, at: path) {
+        for name in table.keys {
             let keyPath = path + [name]
             guard let value = table[name] else { continue }
             switch name {
@@ -188,40 +178,32 @@ struct ConfigReader {
         }
     }
 
-    private func table(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> TOMLTable {
+    private func table(_ value: TOMLNode, at path: [String]) throws(ConfigError) -> TOMLNode {
         guard let table = value.table else { throw wrongType(value, expected: "a table", at: path) }
         return table
     }
 
-    private func string(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> String {
+    private func string(_ value: TOMLNode, at path: [String]) throws(ConfigError) -> String {
         guard let string = value.string else { throw wrongType(value, expected: "a string", at: path) }
         return string
     }
 
     /// `true` or `false`, as AppearanceSettings takes it.
-    private func boolean(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> String {
-        guard let bool = value.bool else { throw wrongType(value, expected: "true or false", at: path) }
+    private func boolean(_ value: TOMLNode, at path: [String]) throws(ConfigError) -> String {
+        guard let bool = value.boolean else { throw wrongType(value, expected: "true or false", at: path) }
         return String(bool)
     }
 
     /// An integer or float, and its decimal text as AppearanceSettings and messages take it
     /// (80 → "80", 80.5 → "80.5").
-    private func number(_ value: any TOMLValueConvertible, at path: [String]) throws(ConfigError) -> (value: Double, written: String) {
-        if let integer = value.int { return (Double(integer), String(integer)) }
-        if let float = value.double { return (float, String(float)) }
+    private func number(_ value: TOMLNode, at path: [String]) throws(ConfigError) -> (value: Double, written: String) {
+        if let integer = value.integer { return (Double(integer), String(integer)) }
+        if let float = value.float { return (float, String(float)) }
         throw wrongType(value, expected: "a number", at: path)
     }
 
-    /// The table's keys ordered by the line they are written on, so checks run top to bottom.
-    private func keysInFileOrder(_ table: TOMLTable, at path: [String]) -> [String] {
-        table.keys
-            .map { (line: lines.line(of: path + [$0]) ?? .max, name: $0) }
-            .sorted { ($0.line, $0.name) < ($1.line, $1.name) }
-            .map(\.name)
-    }
-
-    private func wrongType(_ value: any TOMLValueConvertible, expected: String, at path: [String]) -> ConfigError {
-        error(.wrongType, at: path, "expected \(expected), found \(Self.name(of: value.type))")
+    private func wrongType(_ value: TOMLNode, expected: String, at path: [String]) -> ConfigError {
+        error(.wrongType, at: path, "expected \(expected), found \(Self.name(of: value.kind))")
     }
 
     private func error(_ kind: ConfigError.Kind, at path: [String], _ message: String) -> ConfigError {
@@ -229,12 +211,12 @@ struct ConfigReader {
     }
 
     /// A TOML type as a user would call it, with its article.
-    private static func name(of type: TOMLType) -> String {
-        switch type {
+    private static func name(of kind: TOMLNode.Kind) -> String {
+        switch kind {
         case .string: "a string"
-        case .int: "an integer"
-        case .double: "a float"
-        case .bool: "a boolean"
+        case .integer: "an integer"
+        case .float: "a float"
+        case .boolean: "a boolean"
         case .table: "a table"
         case .array: "an array"
         case .date: "a date"
@@ -250,5 +232,18 @@ struct ConfigReader {
             return isBare ? part : "\"" + part.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").printable + "\""
         }
         .joined(separator: ".")
+    }
+}
+
+extension UInt8 {
+    /// A–Z, a–z, 0–9, `_` and `-`: what a key may be written with unquoted.
+    fileprivate var isBareKeyByte: Bool {
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
     }
 }

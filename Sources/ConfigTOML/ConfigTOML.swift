@@ -1,6 +1,7 @@
-// Reading a config file's TOML, in the process that asked: TOMLKit parses, ConfigReader walks
-// the result and checks every value with BannerCore's rules, KeyLines finds the line of a key
-// (TOMLKit does not report positions), and ConfigFile is the one place that makes system calls.
+// Reading a config file's TOML, in the process that asked: toml++ parses it in one pass, values
+// with the lines of their keys (TOMLDocument, through CTomlPlusPlus), ConfigReader walks the
+// result and checks every value with BannerCore's rules, and ConfigFile is the one place that
+// makes system calls.
 // Only `window-banner-config` and the tests link this module; everything else calls
 // `BannerConfig.load(path:)`, which runs that helper.
 

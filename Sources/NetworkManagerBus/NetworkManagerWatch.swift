@@ -12,6 +12,7 @@
 import CSDBus
 import SDBus
 import Glibc
+import MonotonicClock
 
 /// Something NetworkManager did on the bus.
 public enum NetworkManagerEvent: Sendable, Hashable {
@@ -83,7 +84,7 @@ public final class NetworkManagerWatch {
 
     /// When sd-bus wants ``process()`` called even without I/O (a call's timeout), in seconds on
     /// CLOCK_MONOTONIC; nil for never.
-    public var deadline: Double? { connection.deadline }
+    public var deadline: MonotonicTime? { connection.deadline }
 
     /// Handles everything the bus has for us; returns what NetworkManager did, in order.
     /// Throws when the connection is gone.

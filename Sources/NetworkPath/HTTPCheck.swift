@@ -12,6 +12,7 @@
 
 import CCurl
 import Glibc
+import MonotonicClock
 
 /// What one check got back.
 public enum HTTPCheckAnswer: Sendable, Hashable {
@@ -146,7 +147,7 @@ public final class HTTPCheck {
         failed = failed || ccurl_multi_set_timer_function(multi, { _, milliseconds, context in
             guard let context else { return -1 }
             let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
-            state.deadline = milliseconds < 0 ? nil : Syscalls.monotonicSeconds() + Double(milliseconds) / 1000
+            state.deadline = milliseconds < 0 ? nil : monotonicNow() + Double(milliseconds) / 1000
             return 0
         }, context) != CURLM_OK
         guard !failed, ccurl_multi_add_handle(multi, easy) == CURLM_OK else {
@@ -165,8 +166,8 @@ public final class HTTPCheck {
     /// The sockets to watch and, for each, the poll(2) events to watch for.
     public var sockets: [Int32: Int16] { state.sockets }
 
-    /// When to call ``deadlineReached()``, in `CLOCK_MONOTONIC` seconds; nil: no timer.
-    public var deadline: Double? { state.deadline }
+    /// When to call ``deadlineReached()``, on `CLOCK_MONOTONIC`; nil: no timer.
+    public var deadline: MonotonicTime? { state.deadline }
 
     /// The answer, once the check is over; nil before.
     public var answer: HTTPCheckAnswer? { state.answer }
@@ -228,7 +229,7 @@ public final class HTTPCheck {
         let request: Request
         var reader: HTTPAnswerReader
         var sockets: [Int32: Int16] = [:]
-        var deadline: Double?
+        var deadline: MonotonicTime?
         var answer: HTTPCheckAnswer?
         let errorBuffer: UnsafeMutablePointer<CChar>
 

@@ -4,6 +4,7 @@
 // `handleReadable()`; `PathMonitor+Statuses.swift` drives it on a thread of its own.
 
 import Glibc
+import MonotonicClock
 
 /// Watches the kernel's links, addresses and routes and reports when the path status changes.
 ///
@@ -83,16 +84,13 @@ public final class PathMonitor {
     /// The socket to watch for input (readable = kernel messages are queued).
     public var fileDescriptor: Int32 { socket.descriptor }
 
-    /// When ``handleDeadline()`` is due, in `CLOCK_MONOTONIC` seconds (the clock of BannerX11's
-    /// `monotonicNow()`); nil when nothing is pending.
-    public var nextDeadline: Double? { debouncer.deadline }
+    /// When ``handleDeadline()`` is due, on `CLOCK_MONOTONIC`; nil when nothing is pending.
+    public var nextDeadline: MonotonicTime? { debouncer.deadline.map(MonotonicTime.init(seconds:)) }
 
     /// Milliseconds until ``nextDeadline`` (rounded up, never negative), or -1 when nothing is
     /// pending: the `timeout` argument for poll(2).
     public var pollTimeout: Int32 {
-        guard let deadline = nextDeadline else { return -1 }
-        let remaining = (deadline - Syscalls.monotonicSeconds()) * 1000
-        return Int32(min(max(0, remaining.rounded(.up)), 3_600_000))
+        nextDeadline?.millisecondsAfter(monotonicNow()) ?? -1
     }
 
     /// Reads what the kernel sent and updates the model; returns the new status if it changed
@@ -107,7 +105,7 @@ public final class PathMonitor {
             case .overflow:
                 let before = model
                 try resynchronize()
-                if model != before { debouncer.noteChange(at: Syscalls.monotonicSeconds()) }
+                if model != before { debouncer.noteChange(at: monotonicNow().seconds) }
             case .messages(let messages):
                 messages.forEach(applyNotification)
             }
@@ -119,7 +117,7 @@ public final class PathMonitor {
     /// link went down or an IPv4 address went away (the kernel then drops routes without
     /// saying so), it first reads the routes again, blocking for a few milliseconds.
     public func handleDeadline() throws(PathMonitorError) -> PathStatus? {
-        guard debouncer.fire(at: Syscalls.monotonicSeconds()) else { return nil }
+        guard debouncer.fire(at: monotonicNow().seconds) else { return nil }
         if routesMayBeStale { try synchronize([.routes]) }
         let status = PathRule.status(of: model)
         guard status != currentStatus else { return nil }
@@ -133,7 +131,7 @@ public final class PathMonitor {
         guard message.port != socket.portID else { return }
         let change = model.apply(message.content)
         if change.routesMayBeStale { routesMayBeStale = true }
-        if change.changed || change.routesMayBeStale { debouncer.noteChange(at: Syscalls.monotonicSeconds()) }
+        if change.changed || change.routesMayBeStale { debouncer.noteChange(at: monotonicNow().seconds) }
     }
 
     /// Reads every table again after the kernel dropped notifications (`ENOBUFS`). What is

@@ -5,6 +5,7 @@
 
 import CNetlink
 import Glibc
+import MonotonicClock
 
 /// A failed system call or a request the kernel refused, with its errno value.
 public struct PathMonitorError: Error, Hashable, CustomStringConvertible {
@@ -135,13 +136,6 @@ enum Syscalls {
     /// `close(descriptor)`. Errors are ignored: the descriptor is gone either way.
     static func closeDescriptor(_ descriptor: Int32) {
         _ = close(descriptor)
-    }
-
-    /// `clock_gettime(CLOCK_MONOTONIC)` in seconds: the same clock as BannerX11's `monotonicNow()`.
-    static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// `pipe(ends)`, then `fcntl(F_SETFD, FD_CLOEXEC)` and `fcntl(F_SETFL, O_NONBLOCK)` on both

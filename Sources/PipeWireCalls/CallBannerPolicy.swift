@@ -5,6 +5,7 @@
 // make it flicker. The user's ✕ hides it until this call ends. Pure: tested without PipeWire.
 
 import BannerCore
+import MonotonicClock
 
 /// The call banner's timing.
 public struct CallBannerPolicy: Sendable {

@@ -7,6 +7,7 @@
 
 import CSDBus
 import Glibc
+import MonotonicClock
 
 /// A failed D-Bus exchange: what was asked, and why it failed.
 public struct BusError: Error, Hashable, CustomStringConvertible {
@@ -209,12 +210,12 @@ public final class BusConnection {
     /// messages wait to be written.
     public var pollEvents: Int16 { Int16(truncatingIfNeeded: max(0, sd_bus_get_events(bus))) }
 
-    /// When sd-bus wants ``process()`` called even without I/O (a call's timeout), in seconds on
+    /// When sd-bus wants ``process()`` called even without I/O (a call's timeout), on
     /// CLOCK_MONOTONIC (`sd_bus_get_timeout`); nil for never.
-    public var deadline: Double? {
+    public var deadline: MonotonicTime? {
         var usec: UInt64 = 0
         guard sd_bus_get_timeout(bus, &usec) >= 0, usec != UInt64.max else { return nil }
-        return Double(usec) / 1e6
+        return MonotonicTime(microseconds: usec)
     }
 
     /// Writes out every message queued (`sd_bus_flush`): calls sent without waiting reach the

@@ -1,6 +1,6 @@
 // Loading a config file without parsing TOML in this process: `window-banner-config PATH`
 // (beside the running binary) reads and checks the file with ConfigTOML and answers with one
-// JSON `ConfigOutcome` on stdout. The owner and the drawing commands stay free of TOMLKit,
+// JSON `ConfigOutcome` on stdout. The owner and the drawing commands stay free of toml++,
 // Foundation and the C++ runtime — about 3.5 MiB less resident and 1.5 ms less start-up — and
 // a parser that crashes on a hostile file takes only the helper down. With no file there is
 // nothing to parse and no helper is started.

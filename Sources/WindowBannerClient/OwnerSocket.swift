@@ -27,16 +27,20 @@ package struct OwnerPaths {
         guard let display = display ?? sessionDisplay(environment), !display.isEmpty else {
             throw CommandFailure("no display: set DISPLAY or WAYLAND_DISPLAY, or pass --display", code: ExitStatus.displayUnavailable)
         }
-        let normalised = normalise(display)
-        let directory = try privateDirectory()
-        let key = fileKey(normalised)
-        let paths = OwnerPaths(
-            display: normalised, directory: directory, socket: "\(directory)/\(key).sock",
-            ownerLock: "\(directory)/\(key).lock", startLock: "\(directory)/\(key).start", log: "\(directory)/\(key).log")
+        let paths = forDisplay(display, in: try privateDirectory())
         guard paths.socket.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw CommandFailure("socket path too long for a Unix socket: \(paths.socket.printable)", code: ExitStatus.unreachable)
         }
         return paths
+    }
+
+    /// The files of `display`'s owner in `directory` (a test's own), as ``forDisplay(_:)`` names them.
+    package static func forDisplay(_ display: String, in directory: String) -> OwnerPaths {
+        let normalised = normalise(display)
+        let key = fileKey(normalised)
+        return OwnerPaths(
+            display: normalised, directory: directory, socket: "\(directory)/\(key).sock",
+            ownerLock: "\(directory)/\(key).lock", startLock: "\(directory)/\(key).start", log: "\(directory)/\(key).log")
     }
 
     /// The name of a display's files: `display` and its name (`display:0`, `displaywayland-0`).

@@ -71,10 +71,11 @@ package enum ShowForwarding {
 
     /// The `show` request `arguments` make, parsed here, if they parse and name `display`.
     static func parsed(_ arguments: [String], environment: [String: String], directory: String?, display: String) -> OwnerRequest? {
-        guard let command = try? ShowCommand.parse(arguments),
-              let named = command.connection.display ?? OwnerPaths.sessionDisplay({ environment[$0] }),
-              OwnerPaths.normalise(named) == display else { return nil }
-        return try? command.request(environment: environment, directory: directory)
+        var parser = ShowParser()
+        guard case .request(let show) = parser.parse(arguments, environment: environment, directory: directory, display: display) else {
+            return nil
+        }
+        return OwnerRequest(show)
     }
 
     /// True when `flag` is among the arguments before `--` (a value that merely looks like it

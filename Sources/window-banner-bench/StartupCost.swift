@@ -3,7 +3,7 @@
 // Swift hello that links Foundation, `window-banner status` (the small client: the argument
 // parser and the socket round trip to a running owner), `window-banner-full --version` (the
 // binary that draws and owns: every X library, no work), `window-banner-config` on a missing
-// file (what a config file costs the owner: a TOMLKit/Foundation process) — and the dynamic
+// file (what a config file costs the owner: a toml++/Foundation process) — and the dynamic
 // loader's own statistics for `window-banner-full --version` (LD_DEBUG=statistics).
 
 import Glibc

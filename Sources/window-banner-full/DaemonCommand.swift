@@ -4,9 +4,11 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
+import BannerOwner
+import BannerProcess
+import BannerRuntime
 import BannerWayland
 import BannerX11
-import BannerRuntime
 import Glibc
 import StartupTrace
 import WindowBannerClient
@@ -148,11 +150,7 @@ struct DaemonCommand: ParsableCommand {
     }
 
     /// The config file read at start-up, kept for the owner's first `show`.
-    struct StartupConfig {
-        var path: String
-        var stamp: FileStamp?
-        var config: BannerConfig
-    }
+    typealias StartupConfig = OwnerStartupConfig
 
     /// Seconds of idleness before exiting, and the config file read to learn them (if any).
     private func idleExitSeconds() throws(CommandFailure) -> (seconds: Double, config: StartupConfig?) {

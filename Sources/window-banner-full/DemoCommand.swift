@@ -6,6 +6,7 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
+import BannerProcess
 import BannerX11
 import Glibc
 import WindowBannerClient

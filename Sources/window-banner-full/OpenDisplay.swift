@@ -5,6 +5,7 @@
 
 import BannerCore
 import BannerGnomeShell
+import BannerProcess
 import BannerRuntime
 import BannerWayland
 import BannerX11

@@ -4,6 +4,8 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
+import BannerOwner
+import BannerProcess
 import BannerRuntime
 import BannerX11
 import Glibc

@@ -4,6 +4,7 @@
 // exit code 64. Start reading at `ShowCommand.run()` (SocketCommands.swift), then `Owner`.
 
 import ArgumentParser
+import BannerProcess
 import BannerX11
 import BannerRuntime
 import CMalloc
@@ -30,7 +31,7 @@ struct WindowBanner: ParsableCommand {
         second --action's button); 126/127 the command given to \
         run could not be started; otherwise run -- COMMAND exits with the command's status.
         """,
-        version: "0.1.0",
+        version: ProgramData.version,
         subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, ActionCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
     )
 

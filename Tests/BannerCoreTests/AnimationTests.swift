@@ -1,6 +1,7 @@
 // Easing curves, one animated value over manual time, and frame pacing on fixed slots.
 
 import BannerCore
+import MonotonicClock
 import Testing
 
 @Suite("Animation")

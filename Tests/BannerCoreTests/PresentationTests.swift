@@ -1,6 +1,7 @@
 // The banner's state machine on a manual clock: slide in, slide out, interruptions, cross-fades.
 
 import BannerCore
+import MonotonicClock
 import Testing
 
 @Suite("Presentation")

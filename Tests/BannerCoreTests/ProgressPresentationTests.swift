@@ -2,6 +2,7 @@
 // moves the bar (0.2 s, ease-out) with no cross-fade; anything more cross-fades as before.
 
 import BannerCore
+import MonotonicClock
 import Testing
 
 @Suite("Presentation: progress bar")

@@ -2,6 +2,7 @@
 // `MonotonicTime(seconds:)` values built by hand, never a real clock and never a sleep.
 
 import BannerCore
+import MonotonicClock
 
 /// True when `a` and `b` differ by at most `tolerance`.
 func isClose(_ a: Double, _ b: Double, tolerance: Double = 1e-9) -> Bool {

@@ -5,6 +5,7 @@
 
 import BannerCore
 import BannerRuntime
+import MonotonicClock
 import Testing
 
 /// A clock that moves only when the test says so.

@@ -5,9 +5,10 @@
 // pacing is `make bench`'s and the core's manual-clock tests' business).
 
 import BannerCore
-import BannerX11
 import BannerRuntime
+import BannerX11
 import CX11
+import MonotonicClock
 import Testing
 import X11TestSupport
 

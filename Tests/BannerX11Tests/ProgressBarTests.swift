@@ -2,9 +2,10 @@
 // wide as the value says, and moved — not cross-faded — by a new value, frame by frame.
 
 import BannerCore
-import BannerX11
 import BannerRuntime
+import BannerX11
 import CX11
+import MonotonicClock
 import Testing
 import X11TestSupport
 

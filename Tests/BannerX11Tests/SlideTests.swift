@@ -4,9 +4,10 @@
 // each asserts where the frames it saw lie.
 
 import BannerCore
-import BannerX11
 import BannerRuntime
+import BannerX11
 import CX11
+import MonotonicClock
 import Testing
 import X11TestSupport
 

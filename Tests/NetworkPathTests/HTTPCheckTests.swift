@@ -22,12 +22,12 @@ struct HTTPCheckTests {
             guard now < giveUp else { throw TestFailure("the check did not answer within \(timeout + 5) s") }
             let sockets = Array(check.sockets)
             var entries = sockets.map { pollfd(fd: $0.key, events: $0.value, revents: 0) }
-            let wake = min(check.deadline ?? giveUp, giveUp)
+            let wake = min(check.deadline?.seconds ?? giveUp, giveUp)
             _ = poll(&entries, nfds_t(entries.count), Int32(max(0, (wake - now) * 1000).rounded(.up)))
             for (index, socket) in sockets.enumerated() where entries[index].revents != 0 {
                 check.socketReady(socket.key)
             }
-            if let deadline = check.deadline, deadline <= monotonicSeconds() { check.deadlineReached() }
+            if let deadline = check.deadline, deadline.seconds <= monotonicSeconds() { check.deadlineReached() }
         }
         return try #require(check.answer)
     }

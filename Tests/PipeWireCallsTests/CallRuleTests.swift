@@ -3,6 +3,7 @@
 // PipeWireWatchTests.
 
 import BannerCore
+import MonotonicClock
 import PipeWireCalls
 import Testing
 

@@ -6,7 +6,9 @@
 import Accessibility
 import BannerConfig
 import BannerCore
+import BannerProcess
 import BannerRuntime
+import MonotonicClock
 import WindowBannerClient
 
 final class OwnerAccessibility {
@@ -38,7 +40,7 @@ final class OwnerAccessibility {
         if !asked, !now.isEmpty {
             asked = true
             let locale = UserLocale(environment: processEnvironment()).messagesLocale
-            banners = AccessibleBanners.join(applicationName: "window-banner", version: WindowBanner.configuration.version, locale: locale)
+            banners = AccessibleBanners.join(applicationName: "window-banner", version: ProgramData.version, locale: locale)
             banners?.onAction = activate
         }
         guard let banners else { return }
@@ -63,7 +65,7 @@ final class OwnerAccessibility {
         if let busTimer { loop.cancel(busTimer) }
         busWatch = loop.watch(fd: banners.fileDescriptor, events: banners.pollEvents) { [unowned self] in busReady() }
         busTimer = banners.deadline.map { deadline in
-            loop.after(seconds: max(0, deadline - monotonicNow().seconds)) { [unowned self] in busReady() }
+            loop.at(deadline) { [unowned self] in busReady() }
         }
     }
 

@@ -4,7 +4,7 @@
 
 import BannerConfig
 import BannerCore
-import BannerX11
+import BannerProcess
 import BannerRuntime
 import OwnerProtocol
 import WindowBannerClient
@@ -45,5 +45,19 @@ struct ConfigCache {
         } catch {
             throw OwnerError(.config, "\(error)")
         }
+    }
+}
+
+/// The config file the daemon read at start-up, handed to the owner so the first `show` naming
+/// it needs no second read.
+package struct OwnerStartupConfig {
+    package var path: String
+    package var stamp: FileStamp?
+    package var config: BannerConfig
+
+    package init(path: String, stamp: FileStamp?, config: BannerConfig) {
+        self.path = path
+        self.stamp = stamp
+        self.config = config
     }
 }

@@ -3,23 +3,22 @@
 // `make install` puts them in $(DATADIR)/window-banner/icons; a binary in a source checkout
 // finds the checkout's `Resources/icons`.
 
-import BannerX11
 import BannerRuntime
 
-enum ProgramIcons {
+package enum ProgramIcons {
     /// The icon directories that exist for this binary: the installed one, then the source
     /// tree's.
-    static var directories: [String] {
+    package static var directories: [String] {
         ProgramData.directories(installed: "window-banner/icons", source: "icons")
     }
 
     /// The freedesktop search path of `environment`, with these directories after the themes.
-    static func searchPath(environment: [String: String]) -> IconSearchPath {
+    package static func searchPath(environment: [String: String]) -> IconSearchPath {
         .standard(environment: environment, ownDirectories: directories)
     }
 
     /// ``searchPath(environment:)`` with the data directories a client sent.
-    static func searchPath(dataDirectories: [String], home: String?) -> IconSearchPath {
+    package static func searchPath(dataDirectories: [String], home: String?) -> IconSearchPath {
         .standard(dataDirectories: dataDirectories, home: home, ownDirectories: directories)
     }
 }

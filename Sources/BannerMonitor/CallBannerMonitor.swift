@@ -9,22 +9,22 @@
 
 import BannerConfig
 import BannerCore
+import BannerProcess
 import BannerRuntime
 import Glibc
 import OwnerProtocol
 import PipeWireCalls
 import WindowBannerClient
 
-final class CallBannerMonitor {
+package final class CallBannerMonitor {
     /// The `--id` of the call banner.
-    static let bannerID = "window-banner-calls"
+    package static let bannerID = "window-banner-calls"
 
     private let loop: EventLoop
     private let request: ShowRequest
     private let rule: CallRule
     private var policy: CallBannerPolicy
-    private let owner: OwnerClient
-    private let configPath: String?
+    private let banners: any WatcherBanners
     private let log: (String) -> Void
     private var watch: PipeWireWatch?
     private var watchToken: EventLoop.Token?
@@ -33,7 +33,7 @@ final class CallBannerMonitor {
     private var retryDelay = 0.1
     private var socketWatch: (fd: Int32, token: EventLoop.Token)?
     private var waitingSaid = false
-    private var onScreen: ShownBanner?
+    private var onScreen: (any ShownBannerHandle)?
     private var stopped = false
 
     /// PipeWire's socket: `PIPEWIRE_REMOTE` (a name or a path), else `pipewire-0`, in
@@ -41,16 +41,15 @@ final class CallBannerMonitor {
     private let socketDirectory: String
     private let socketName: String
 
-    init(
-        loop: EventLoop, request: ShowRequest, rule: CallRule, hideDelay: Double, owner: OwnerClient, configPath: String?,
+    package init(
+        loop: EventLoop, request: ShowRequest, rule: CallRule, hideDelay: Double, banners: any WatcherBanners,
         environment: [String: String], log: @escaping (String) -> Void
     ) {
         self.loop = loop
         self.request = request
         self.rule = rule
         policy = CallBannerPolicy(hideDelay: hideDelay)
-        self.owner = owner
-        self.configPath = configPath
+        self.banners = banners
         self.log = log
         let remote = environment["PIPEWIRE_REMOTE"].flatMap { $0.isEmpty ? nil : $0 } ?? "pipewire-0"
         if remote.hasPrefix("/") {
@@ -64,22 +63,22 @@ final class CallBannerMonitor {
     }
 
     /// Called after the call banner was shown, changed or hidden.
-    var onBannerChanged: (() -> Void)?
+    package var onBannerChanged: (() -> Void)?
 
     /// Whether start-up is over: PipeWire's graph heard once, or PipeWire waited for.
-    var hasStarted: Bool { watch?.isSynced == true || waitingSaid || stopped }
+    package var hasStarted: Bool { watch?.isSynced == true || waitingSaid || stopped }
 
     /// Why calls cannot be watched at all (libpipewire missing); nil when they can.
-    static var unavailableReason: String? { PipeWireWatch.unavailableReason }
+    package static var unavailableReason: String? { PipeWireWatch.unavailableReason }
 
     /// Connects to PipeWire, or waits for it.
-    func start() {
+    package func start() {
         log("calls from PipeWire")
         connect()
     }
 
     /// Takes the call banner away and lets PipeWire go.
-    func stop() {
+    package func stop() {
         guard !stopped else { return }
         stopped = true
         disconnect()
@@ -172,7 +171,7 @@ final class CallBannerMonitor {
     // MARK: The banner
 
     private func observe(_ state: CallState) {
-        carryOut(policy.observe(state, at: monotonicNow()))
+        carryOut(policy.observe(state, at: loop.now))
     }
 
     private func carryOut(_ actions: [CallBannerPolicy.Action]) {
@@ -186,14 +185,14 @@ final class CallBannerMonitor {
         if let policyTimer { loop.cancel(policyTimer) }
         policyTimer = nil
         guard let deadline = policy.nextDeadline, !stopped else { return }
-        policyTimer = loop.after(seconds: max(0, deadline - monotonicNow())) { [unowned self] in
+        policyTimer = loop.at(deadline) { [unowned self] in
             policyTimer = nil
-            carryOut(policy.advance(to: monotonicNow()))
+            carryOut(policy.advance(to: loop.now))
         }
     }
 
     /// The subtitle: the apps, and the camera when one is captured.
-    static func subtitle(of call: CallState, locale: [String: String]) -> String {
+    package static func subtitle(of call: CallState, locale: [String: String]) -> String {
         let words = BannerConfig.callSubtitleWords
         let names = call.apps.isEmpty ? [""] : call.apps
         let apps = names.map { $0.isEmpty ? Translations.text(words[1], locale: locale) : $0 }.joined(separator: ", ")
@@ -207,7 +206,7 @@ final class CallBannerMonitor {
         showing.raise = call.pids.isEmpty ? nil : call.pids
         forgetOnScreen()
         do throws(CommandFailure) {
-            onScreen = try ShownBanner(showing, owner: owner, configPath: configPath, loop: loop) { [unowned self] in bannerEnded($0) }
+            onScreen = try banners.show(showing) { [unowned self] in bannerEnded($0) }
             log("call banner shown (\(call.apps.joined(separator: ", "))\(call.camera ? ", camera" : ""))")
         } catch {
             Terminal.warning("cannot show the call banner: \(error.message); trying again at the next change")
@@ -218,7 +217,7 @@ final class CallBannerMonitor {
     private func dismiss() {
         forgetOnScreen()
         do throws(CommandFailure) {
-            if try owner.dismissBanner(id: Self.bannerID) { log("call banner hidden") }
+            if try banners.dismiss(id: Self.bannerID) { log("call banner hidden") }
         } catch {
             Terminal.warning("cannot dismiss the call banner: \(error.message)")
         }
@@ -237,7 +236,7 @@ final class CallBannerMonitor {
             // waits behind it in the owner's queue and comes back when it goes.
             policy.bannerWasDismissed()
             log("call banner waits behind another banner")
-            if policy.state.isCall { carryOut(policy.observe(policy.state, at: monotonicNow())) }
+            if policy.state.isCall { carryOut(policy.observe(policy.state, at: loop.now)) }
         case .dismissed?, .timeout?:
             policy.bannerWasDismissed()
             log("call banner dismissed by another client")

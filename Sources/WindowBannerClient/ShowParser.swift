@@ -1,9 +1,13 @@
-// `show` arguments as typed, turned into a ShowCommand for the owner (`show-arguments`).
-// swift-argument-parser builds its whole parser by reflection on every parse — about a
-// millisecond, most of what a warm `show` costs the owner before it draws. Scripts call `show`
-// with the same flags over and over and vary only the text: so the owner remembers the parse of
-// each arrangement of flags, with the title, subtitle and progress left as placeholders, and
-// fills in the values of the next call with that arrangement instead of parsing it again.
+// The one parser of `show` arguments as typed, for the client (`show` parsing while the owner it
+// started loads) and the owner (`show-arguments`) alike: swift-argument-parser's ShowCommand,
+// the display check, and the request built from them — one place, so both read a command line
+// the same way (the ordinary path, `window-banner show` parsed as a command, runs the same
+// ShowCommand). swift-argument-parser builds its whole parser by reflection on every parse —
+// about a millisecond, most of what a warm `show` costs the owner before it draws. Scripts call
+// `show` with the same flags over and over and vary only the text: so a parser that lives (the
+// owner's) remembers the parse of each arrangement of flags, with the title, subtitle and
+// progress left as placeholders, and fills in the values of the next call with that
+// arrangement instead of parsing it again.
 //
 // The result is the parser's own: a first call of an arrangement is parsed in full (its errors
 // word for word), and an arrangement is remembered only once a parse of it with placeholders
@@ -12,9 +16,19 @@
 // so any other plain value there parses the same way; a value that could read as a flag or a
 // help request is never replaced.
 
-import WindowBannerClient
+import OwnerProtocol
 
-struct ShowParses {
+package struct ShowParser {
+    /// What a command line says.
+    package enum Outcome {
+        /// A `show` for the display asked about.
+        case request(ShowRequest)
+        /// A `show` for another display, or a request for the parser's own output (`--help`,
+        /// `--version`): for the ordinary path, not this display's owner.
+        case elsewhere
+        /// Refused: the one line saying why.
+        case refused(String)
+    }
     /// The options whose values change from call to call, and where each lands in the command.
     private static let variableOptions: [(option: String, value: any WritableKeyPath<ShowCommand, String?> & Sendable)] = [
         ("--title", \.appearance.title), ("--subtitle", \.appearance.subtitle), ("--progress", \.appearance.progress),
@@ -32,6 +46,28 @@ struct ShowParses {
     private var order: [[String]] = []
     /// Arrangements parsed once, to be checked by `learn()`.
     private var pending: [[String]] = []
+
+    package init() {}
+
+    /// `arguments` (what follows `show`) as `window-banner show` in `environment` and
+    /// `directory` means them, for the owner of `display` (normalised, as OwnerPaths has it).
+    package mutating func parse(_ arguments: [String], environment: [String: String], directory: String?, display: String) -> Outcome {
+        let command: ShowCommand
+        do {
+            command = try self.command(for: arguments)
+        } catch {
+            guard ShowCommand.exitCode(for: error) != .success else { return .elsewhere }
+            return .refused(ShowCommand.message(for: error).split(separator: "\n").joined(separator: " ") + " (see --help)")
+        }
+        guard let named = command.connection.display ?? OwnerPaths.sessionDisplay({ environment[$0] }),
+              OwnerPaths.normalise(named) == display else { return .elsewhere }
+        do {
+            guard let show = try command.request(environment: environment, directory: directory).show else { return .elsewhere }
+            return .request(show)
+        } catch {
+            return .refused(error.message)
+        }
+    }
 
     /// `arguments` parsed as `ShowCommand.parse` parses them; throws what it throws.
     mutating func command(for arguments: [String]) throws -> ShowCommand {
@@ -51,7 +87,7 @@ struct ShowParses {
 
     /// Checks the arrangements parsed since the last call: each is remembered when its
     /// placeholders parse into the options they stand for. Meant for when nothing moves.
-    mutating func learn() {
+    package mutating func learn() {
         let checking = pending
         pending = []
         for placeholders in checking where remembered[placeholders] == nil {

@@ -1,48 +1,50 @@
 // The owner process of one display (`window-banner daemon`, started by the first `show`): it
 // holds the display connection, so every banner on that display lives in this process, and it
 // serves requests from `show`, `dismiss` and `status` on the display's socket, and pushes
-// every change of what it shows to `status --follow` subscribers. One
-// `BannerSchedule` per monitor decides what shows; this file only turns requests into schedule
-// calls and schedule changes into presents, dismissals and replies.
+// every change of what it shows to `status --follow` subscribers. One `BannerSchedule` per
+// monitor decides what shows; this file only turns requests into schedule calls and schedule
+// changes into presents, dismissals and replies. The socket's connections are
+// OwnerConnections'; a `show` is made ready by ShowPreparation. Generic over the backend, with
+// no display of its own: the tests run it on an embedded loop and a fake display.
 // Start reading at `handle(_:from:)`.
 
 import Accessibility
-import ArgumentParser
 import BannerConfig
 import BannerCore
+import BannerProcess
 import BannerRuntime
 import CMalloc
 import Glibc
+import MonotonicClock
 import OwnerProtocol
 import StartupTrace
 import WindowBannerClient
 
 /// The owner's limits, the same for every backend.
-enum OwnerLimits {
+package enum OwnerLimits {
     /// Connections served at once; more are answered `busy` and closed.
-    static let maximumClients = 256
+    package static let maximumClients = 256
     /// A connection that sends no complete request within this time is closed.
-    static let requestTimeout = 10.0
+    package static let requestTimeout = 10.0
     /// A `show` reply waits at most this long for the first frame.
-    static let frameReplyTimeout = 2.0
+    package static let frameReplyTimeout = 2.0
     /// The shortest keepalive interval a client may ask for.
-    static let minimumKeepalive = 0.05
+    package static let minimumKeepalive = 0.05
 }
 
 /// The owner of one display, on whichever backend draws there.
-final class Owner<Backend: BannerBackend> {
-    let banners: Backend
+package final class Owner<Backend: BannerBackend> {
+    package let banners: Backend
     private let paths: OwnerPaths
-    private let listener: Int32
+    /// The socket's connections: requests in, answers and keepalives out.
+    private let connections: OwnerConnections
     private let idleExit: Double
     private let log: (String) -> Void
     private var config = ConfigCache()
-    private var showParses = ShowParses()
+    private var showParser = ShowParser()
     private var schedules: [String: BannerSchedule] = [:]
     /// The monitors there were at the last look: one not among them is new.
     private var knownMonitors: Set<String>
-    private var clients: [Int: Client] = [:]
-    private var nextClientID = 0
     private var nextToken = 0
     /// Per `show` token: monitors it is still on (visible or queued), and the clients waiting.
     private var requests: [Int: RequestState] = [:]
@@ -55,35 +57,41 @@ final class Owner<Backend: BannerBackend> {
     private var hiding: [String: [(token: Int, reason: BannerEndReason)]] = [:]
     private var timeoutTimer: EventLoop.Token?
     private var idleTimer: EventLoop.Token?
-    private(set) var finished = false
+    package private(set) var finished = false
     /// `status --follow` clients, and the state they were last sent.
     private var subscribers: Set<Int> = []
     private var lastPushed: SubscriberView?
-    private var listening = true
-    private var listenerWatch: EventLoop.Token?
     private var accessibility: OwnerAccessibility?
     private var releasedStartupPages = false
     /// Started by a `show` (`--ready-fd`), whose arguments are its first request: when that
     /// request is refused (a bad value, a broken config file) and nothing else is going on, the
     /// owner ends at once, so that bad input starts nothing that outlives the command.
-    var endsWhenItsFirstRequestIsRefused = false
+    package var endsWhenItsFirstRequestIsRefused = false
     private var requestsHandled = 0
     private var refusedARequest = false
 
     /// A line on how this owner draws that its first `show` passes on as a warning (GNOME's
     /// Wayland session drawn through Xwayland); nil once told.
-    var notice: String?
+    package var notice: String?
 
-    init(banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double, log: @escaping (String) -> Void) {
+    /// The owner of `banners`' display, serving the clients `listener` accepts, on `banners`'
+    /// loop (and its clock). `stateDirectory` keeps `--once` keys and stats (nil: none kept);
+    /// with `joinsAccessibilityBus` false no screen reader hears of its banners (tests).
+    package init(
+        banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double,
+        stateDirectory: String? = OwnerState.defaultDirectory(environment: processEnvironment()), joinsAccessibilityBus: Bool = true,
+        log: @escaping (String) -> Void
+    ) {
         self.banners = banners
         self.paths = paths
-        self.listener = listener
+        connections = OwnerConnections(listener: listener, socketPath: paths.socket, loop: banners.loop, log: log)
         self.idleExit = idleExit
         self.log = log
         knownMonitors = Set(banners.hosts.map(\.monitorName))
-        state = OwnerState(directory: OwnerState.defaultDirectory(environment: processEnvironment()))
+        state = OwnerState(directory: stateDirectory)
         for problem in state.problems { log(problem) }
-        listenerWatch = banners.loop.watch(fd: listener) { [unowned self] in acceptClients() }
+        connections.onRequest = { [unowned self] body, id in handle(body, from: id) }
+        connections.onClosed = { [unowned self] id, token in clientClosed(id, waitingFor: token) }
         banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
         // Once nothing moves on screen after a request: the state files are written (a file
         // sync never delays a frame) and the heap's free pages go back to the system, so an
@@ -92,7 +100,7 @@ final class Owner<Backend: BannerBackend> {
             guard settleAfterWork || state.hasUnsavedChanges, !banners.hosts.contains(where: \.isAnimating) else { return }
             settleAfterWork = false
             state.saveChanges()
-            showParses.learn()
+            showParser.learn()
             _ = malloc_trim(0)
             // Once, after the first banner: the code and tables only start-up needed (the
             // loader's, the argument parser's, fontconfig's configuration) leave the resident
@@ -106,137 +114,38 @@ final class Owner<Backend: BannerBackend> {
         // click, the screen locking), subscribers hear it now, once.
         banners.loop.beforeSleep { [unowned self] in pushToSubscribers() }
         // Screen readers hear the same turn's changes, each banner once however many monitors show it.
-        accessibility = OwnerAccessibility(loop: banners.loop) { [unowned self] token, reason in activate(token, reason) }
-        banners.loop.beforeSleep { [unowned self] in accessibility?.update(accessibleBanners) }
+        if joinsAccessibilityBus {
+            accessibility = OwnerAccessibility(loop: banners.loop) { [unowned self] token, reason in activate(token, reason) }
+            banners.loop.beforeSleep { [unowned self] in accessibility?.update(accessibleBanners) }
+        }
         updateIdle()
     }
 
     /// The config file the daemon read at start-up: the first `show` naming it needs no second read.
-    func remember(_ startup: DaemonCommand.StartupConfig) {
+    package func remember(_ startup: OwnerStartupConfig) {
         config.remember(startup.config, at: startup.path, stamp: startup.stamp)
     }
 
     // MARK: Connections
 
-    private final class Client {
-        let fd: Int32
-        var reader = FrameReader()
-        var watch: EventLoop.Token?
-        var deadline: EventLoop.Token?
-        /// Waiting for its banner to end (`show --wait`): kept open, no request timeout.
-        var waitingFor: Int?
-        /// Seconds between the keepalive frames it asked for, once its first answer is out.
-        var keepaliveInterval: Double?
-        var keepalive: EventLoop.Token?
-
-        init(fd: Int32) { self.fd = fd }
-    }
-
-    private func acceptClients() {
-        while true {
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-            guard UnixSocket.peerUID(fd) == geteuid() else {
-                log("refused a connection from another user")
-                close(fd)
-                continue
-            }
-            // Full: make room by closing the connection that has waited longest without
-            // sending a request, so idle or hostile peers can never lock a real client out.
-            // Only when every slot holds a `--wait` client is the newcomer turned away.
-            if clients.count >= OwnerLimits.maximumClients {
-                guard let idlest = clients.filter({ $0.value.waitingFor == nil && $0.value.deadline != nil }).keys.min() else {
-                    log("all \(OwnerLimits.maximumClients) connections wait for their banners: turned a new one away")
-                    _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.busy, "owner busy: \(OwnerLimits.maximumClients) clients waiting for their banners")))), to: fd)
-                    close(fd)
-                    continue
-                }
-                log("all \(OwnerLimits.maximumClients) connections in use: closed the one idle longest")
-                drop(idlest)
-            }
-            nextClientID += 1
-            let id = nextClientID
-            let client = Client(fd: fd)
-            clients[id] = client
-            client.watch = banners.loop.watch(fd: fd) { [unowned self] in readable(id) }
-            client.deadline = banners.loop.after(seconds: OwnerLimits.requestTimeout) { [unowned self] in
-                log("a client sent no request within \(BannerFont.format(OwnerLimits.requestTimeout)) s; closed it")
-                drop(id)
-            }
-        }
-    }
-
-    private func readable(_ id: Int) {
-        guard let client = clients[id] else { return }
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = recv(client.fd, &buffer, buffer.count, 0)
-        if count < 0, errno == EAGAIN || errno == EINTR { return }
-        guard count > 0 else {
-            if client.reader.bufferedCount > 0 {
-                log("a client hung up in the middle of a request (\(client.reader.bufferedCount) bytes of it read); dropped it")
-            }
-            drop(id)
-            return
-        }
-        client.reader.append(buffer[0..<count])
-        while clients[id] != nil {
-            let body: [UInt8]
-            do {
-                guard let frame = try client.reader.nextFrame() else { return }
-                body = frame
-            } catch {
-                reply(id, OwnerResponse(error: OwnerError(.protocol, "\(error)")), thenClose: true)
-                return
-            }
-            if let deadline = client.deadline { banners.loop.cancel(deadline) }
-            client.deadline = nil
-            handle(body, from: id)
-        }
-    }
-
     private func reply(_ id: Int, _ response: OwnerResponse, thenClose: Bool = false) {
-        // A request that could not be read is a fault worth finding later; a bad value is not.
-        if let error = response.error, error.kind == .protocol || error.kind == .version {
-            log("refused a request (\(error.kind.rawValue)): \(error.message)")
-        }
         if let kind = response.error?.kind, kind == .usage || kind == .config { refusedARequest = true }
-        guard let client = clients[id] else { return }
-        let sent = UnixSocket.send(frame(response), to: client.fd)
-        if thenClose || !sent { drop(id) }
-    }
-
-    /// `response` as a frame — or, when it would be longer than any client accepts (a status
-    /// of several monitors each showing a title near the limit), a `protocol` error saying so.
-    private func frame(_ response: OwnerResponse) -> [UInt8] {
-        let body = OwnerProtocol.encode(response)
-        guard body.count > Frame.maximumLength else { return Frame.encode(body) }
-        let message = "the owner's reply would be \(body.count) bytes, more than the \(Frame.maximumLength) a client accepts"
-        log(message)
-        return Frame.encode(OwnerProtocol.encode(OwnerResponse(error: OwnerError(.protocol, message))))
+        connections.reply(id, response, thenClose: thenClose)
     }
 
     /// The display went away and the process is ending: every client waiting on a banner hears
     /// why in one last frame, so `show --wait` and the network monitor end with 69 as the owner
     /// does (DisplayLoss calls this). `status --follow` hears the owner go, as at any exit, and
     /// waits for the next one.
-    func displayLost(_ reason: String) {
-        let last = frame(OwnerResponse(error: OwnerError(.displayLost, reason)))
-        for client in clients.values where client.waitingFor != nil {
-            _ = UnixSocket.send(last, to: client.fd)
-        }
+    package func displayLost(_ reason: String) {
+        connections.tellWaiting(OwnerResponse(error: OwnerError(.displayLost, reason)))
     }
 
-    private func drop(_ id: Int) {
-        guard let client = clients.removeValue(forKey: id) else { return }
-        if let watch = client.watch { banners.loop.cancel(watch) }
-        if let deadline = client.deadline { banners.loop.cancel(deadline) }
-        if let keepalive = client.keepalive { banners.loop.cancel(keepalive) }
+    /// A connection closed: nothing waits on it any more.
+    private func clientClosed(_ id: Int, waitingFor token: Int?) {
         subscribers.remove(id)
-        if let token = client.waitingFor { requests[token]?.waiters.remove(id) }
+        if let token { requests[token]?.waiters.remove(id) }
         pendingReplies.removeAll { $0.client == id }
-        close(client.fd)
         updateIdle()
     }
 
@@ -296,7 +205,7 @@ final class Owner<Backend: BannerBackend> {
             handOver(to: id)
         }
         requestsHandled += 1
-        if endsWhenItsFirstRequestIsRefused, requestsHandled == 1, refusedARequest, requests.isEmpty, clients.isEmpty {
+        if endsWhenItsFirstRequestIsRefused, requestsHandled == 1, refusedARequest, requests.isEmpty, connections.isEmpty {
             shutDown()
             return
         }
@@ -307,34 +216,15 @@ final class Owner<Backend: BannerBackend> {
     /// same ShowCommand, so the same errors, word for word), then shown. Help requests and
     /// arguments naming another display go back to the client (`redirect`).
     private func showArguments(_ forwarded: ShowArgumentsRequest, from id: Int) {
-        let redirect = OwnerResponse(error: OwnerError(.redirect, "parse these arguments yourself"))
-        let command: ShowCommand
-        do {
-            command = try showParses.command(for: forwarded.arguments)
-        } catch {
-            guard ShowCommand.exitCode(for: error) != .success else {
-                reply(id, redirect, thenClose: true)
-                return
-            }
-            let message = ShowCommand.message(for: error).split(separator: "\n").joined(separator: " ") + " (see --help)"
+        switch showParser.parse(forwarded.arguments, environment: forwarded.environment, directory: forwarded.directory, display: paths.display) {
+        case .request(let show):
+            StartupTrace.mark("request parsed")
+            self.show(show, from: id, environment: forwarded.environment)
+        case .elsewhere:
+            reply(id, OwnerResponse(error: OwnerError(.redirect, "parse these arguments yourself")), thenClose: true)
+        case .refused(let message):
             reply(id, OwnerResponse(error: OwnerError(.usage, message)), thenClose: true)
-            return
         }
-        guard let display = command.connection.display ?? OwnerPaths.sessionDisplay({ forwarded.environment[$0] }),
-              OwnerPaths.normalise(display) == paths.display else {
-            reply(id, redirect, thenClose: true)
-            return
-        }
-        let request: OwnerRequest
-        do {
-            request = try command.request(environment: forwarded.environment, directory: forwarded.directory)
-        } catch {
-            reply(id, OwnerResponse(error: OwnerError(.usage, error.message)), thenClose: true)
-            return
-        }
-        guard let show = request.show else { return }
-        StartupTrace.mark("request parsed")
-        self.show(show, from: id, environment: forwarded.environment)
     }
 
     /// `environment`: the client's whole environment when it sent its arguments as typed, kept
@@ -347,91 +237,34 @@ final class Owner<Backend: BannerBackend> {
             reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [], wait: request.wait ? true : nil)), thenClose: true)
             return
         }
-        let banner: ScheduledBanner
-        let hosts: [Backend.Host]
-        var assertive = false
-        var warnings: [String] = []
-        do {
-            let locale = request.locale ?? UserLocale.variables(in: processEnvironment())
-            let style = try config.style(request.style, configPath: request.configPath, locale: locale, desktopTheme: banners.desktopThemeName)
-            var settings = style.appearance.overlaid(by: request.settings)
-            if settings.reduceMotion == nil, banners.desktopPrefersReducedMotion || DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
-                settings.reduceMotion = "true"
-            }
-            var appearance: TopBannerAppearance
-            let policy: CompactPolicy
-            let placement: EdgePlacement
-            let fullscreen: FullscreenPolicy
-            let politeness: Politeness
-            do {
-                appearance = try settings.appearance()
-                appearance.layoutDirection = LayoutDirection(locale: UserLocale(environment: locale))
-                policy = try settings.compactPolicy()
-                placement = try settings.edgePlacement()
-                fullscreen = try settings.fullscreenPolicy()
-                politeness = try BannerConfig.politeness(of: settings, style: request.style)
-                try banners.check(appearance)
-            } catch {
-                throw OwnerError(.usage, "\(error)")
-            }
-            if let problem = try contrastProblem(of: appearance, settings: settings, request: request) {
-                guard request.strictContrast != true else { throw OwnerError(.usage, problem) }
-                warnings.append(problem)
-            }
-            if let icon = appearance.icon {
-                // Read before the banner is shown, from where the client is, so that `show` can
-                // warn about it. A large file is decoded off the frame path: the request is taken
-                // up again once it is ready, and every banner keeps moving meanwhile.
-                var outcome = loadedIcon
-                if outcome == nil {
-                    let searchPath = request.dataDirectories.map { ProgramIcons.searchPath(dataDirectories: $0, home: processEnvironment()["HOME"]) }
-                    var waiting = false
-                    banners.loadIcon(icon, for: appearance, searchPath: searchPath, relativeTo: request.directory) { [unowned self] loaded in
-                        guard waiting else { return outcome = loaded }
-                        show(request, from: id, environment: environment, loadedIcon: loaded)
-                        updateIdle()
-                    }
-                    guard outcome != nil else { return waiting = true }
-                }
-                switch outcome {
-                case .success(let file)?: appearance.icon = file
-                case .failure(let problem)?:
-                    log("\(problem); showing the banner without it")
-                    warnings.append("\(problem); showing the banner without it")
-                    appearance.icon = nil
-                case nil: break
-                }
-            }
-            let mode = try Self.mode(of: request, styleTimeout: style.timeout)
-            do {
-                hosts = try banners.hosts(named: request.monitor)
-            } catch {
-                throw OwnerError(.usage, "\(error)")
-            }
-            nextToken += 1
-            banner = ScheduledBanner(token: nextToken, id: request.id, appearance: appearance, compactPolicy: policy, placement: placement, fullscreen: fullscreen, mode: mode)
-            assertive = politeness == .assertive
-        } catch let error as OwnerError {
-            reply(id, OwnerResponse(error: error), thenClose: true)
-            return
-        } catch {
-            reply(id, OwnerResponse(error: OwnerError(.usage, "\(error)")), thenClose: true)
-            return
+        let prepared: PreparedShow<Backend.Host>
+        let outcome = ShowPreparation.prepare(request, config: &config, banners: banners, loadedIcon: loadedIcon, log: log) { [unowned self] loaded in
+            show(request, from: id, environment: environment, loadedIcon: loaded)
+            updateIdle()
         }
-
+        switch outcome {
+        case .ready(let ready): prepared = ready
+        case .refused(let error): return reply(id, OwnerResponse(error: error), thenClose: true)
+        case .loadingIcon: return
+        }
+        let hosts = prepared.hosts
+        var warnings = prepared.warnings
+        nextToken += 1
+        let banner = ScheduledBanner(
+            token: nextToken, id: request.id, appearance: prepared.appearance, compactPolicy: prepared.compactPolicy,
+            placement: prepared.placement, fullscreen: prepared.fullscreen, mode: prepared.mode)
         requests[banner.token] = RequestState(
             monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
-            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style, assertive: assertive,
+            key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style, assertive: prepared.assertive,
             everyMonitor: request.monitor == "all", enqueue: request.enqueue,
             show: request, environment: environment ?? request.environment)
         var keepalive: Double?
         if request.wait {
             requests[banner.token]?.waiters.insert(id)
-            clients[id]?.waitingFor = banner.token
             keepalive = request.keepalive.map { max(OwnerLimits.minimumKeepalive, $0) }
-            clients[id]?.keepaliveInterval = keepalive
+            connections.wait(id, for: banner.token, keepalive: keepalive)
         }
-        let now = monotonicNow()
+        let now = banners.loop.now
         var placements: [BannerSchedule.Placement] = []
         var drawing: Set<String> = []
         for host in hosts {
@@ -466,30 +299,6 @@ final class Owner<Backend: BannerBackend> {
         rescheduleTimeouts()
     }
 
-    /// A line about a title below WCAG's contrast, or nil. The built-in look of the request's
-    /// style (the original's colours, which fall short) is only checked with `--strict-contrast`.
-    private func contrastProblem(of appearance: TopBannerAppearance, settings: AppearanceSettings, request: ShowRequest) throws(OwnerError) -> String? {
-        let builtIn = (try? BannerConfig.builtIn.resolve(style: request.style).appearance.appearance()) ?? .default
-        do {
-            return try banners.contrast(of: appearance)
-                .warning(for: appearance, reference: builtIn, written: settings, strict: request.strictContrast == true)
-        } catch {
-            throw OwnerError(.usage, "\(error)")
-        }
-    }
-
-    /// Sticky unless asked otherwise: `--sticky` wins, then `--timeout`, then `--transient`
-    /// (the style's timeout or 2.5 s), then the style's own timeout.
-    static func mode(of request: ShowRequest, styleTimeout: Double?) throws(OwnerError) -> BannerMode {
-        if request.sticky { return .sticky }
-        if let timeout = request.timeout {
-            guard timeout.isFinite, timeout > 0, timeout <= SecondsRange.maximumDuration else { throw OwnerError(.usage, "\(BannerValueError.duration(BannerFont.format(timeout)))") }
-            return .transient(timeout)
-        }
-        if request.transient { return .transient(styleTimeout ?? BannerMode.defaultTransientTimeout) }
-        return styleTimeout.map { .transient($0) } ?? .sticky
-    }
-
     private func dismiss(_ request: DismissRequest) -> Int {
         let names: [String]
         if let monitor = request.monitor {
@@ -498,7 +307,7 @@ final class Owner<Backend: BannerBackend> {
         } else {
             names = Array(schedules.keys)
         }
-        let now = monotonicNow()
+        let now = banners.loop.now
         var ended: Set<Int> = []
         for name in names {
             guard var schedule = schedules[name] else { continue }
@@ -527,7 +336,7 @@ final class Owner<Backend: BannerBackend> {
     /// a frame, the rest logged — and this owner stops listening at once, so that the client's
     /// next connection starts the new owner, then slides its banners away and exits.
     private func handOver(to id: Int) {
-        let now = monotonicNow()
+        let now = banners.loop.now
         var visible: [(ScheduledBanner, remaining: Double?, monitor: String)] = []
         var queued: [(ScheduledBanner, monitor: String)] = []
         for host in banners.hosts {
@@ -559,7 +368,7 @@ final class Owner<Backend: BannerBackend> {
         }
         if left > 0 { log("handover: \(left) banner(s) did not fit in the reply and are not handed over") }
         log("handing over \(handed.count) banner(s) to a newer window-banner and exiting")
-        stopListening()
+        connections.stopListening()
         reply(id, OwnerResponse(handover: Handover(banners: handed)), thenClose: true)
         shutDown()
     }
@@ -640,8 +449,7 @@ final class Owner<Backend: BannerBackend> {
     /// `status --follow`: the status now, then (`pushToSubscribers`) at every change, and a
     /// keepalive frame every `keepalive` seconds so the client can tell a stalled owner.
     private func subscribe(_ id: Int, keepalive: Double?) {
-        guard let client = clients[id] else { return }
-        client.keepaliveInterval = keepalive.map { max(OwnerLimits.minimumKeepalive, $0) }
+        connections.follow(id, keepalive: keepalive.map { max(OwnerLimits.minimumKeepalive, $0) })
         // The first subscriber starts from what it is sent now; later ones may find others
         // still owed a change, which the next push brings to all.
         if subscribers.isEmpty { lastPushed = subscriberView() }
@@ -654,27 +462,14 @@ final class Owner<Backend: BannerBackend> {
         let view = subscriberView()
         guard view != lastPushed else { return }
         lastPushed = view
-        let frame = frame(OwnerResponse(status: status()))
-        for id in subscribers {
-            guard let client = clients[id] else { continue }
-            // The socket's buffer is the subscriber's buffer: one that stops reading until it
-            // is full is dropped, never waited for.
-            if !UnixSocket.send(frame, to: client.fd) { drop(id) }
-        }
-    }
-
-    /// Sends `id` a keepalive frame every interval it asked for, from now until it goes.
-    private func startKeepalive(_ id: Int) {
-        guard let client = clients[id], let interval = client.keepaliveInterval, client.keepalive == nil else { return }
-        client.keepalive = banners.loop.after(seconds: interval) { [unowned self] in
-            clients[id]?.keepalive = nil
-            reply(id, .keepalive)
-            startKeepalive(id)
-        }
+        let frame = connections.frame(OwnerResponse(status: status()))
+        // The socket's buffer is the subscriber's buffer: one that stops reading until it is
+        // full is dropped, never waited for.
+        for id in subscribers { connections.push(frame, to: id) }
     }
 
     private func status() -> OwnerStatus {
-        let now = monotonicNow()
+        let now = banners.loop.now
         let monitors = banners.hosts.map { host in
             let schedule = schedules[host.monitorName] ?? BannerSchedule()
             let current = schedule.current
@@ -743,7 +538,7 @@ final class Owner<Backend: BannerBackend> {
             let raised = banners.raiseWindow(ofProcesses: candidates)
             log(raised ? "raising the window of one of pids \(candidates)" : "no window to raise for pids \(candidates)")
         }
-        let now = monotonicNow()
+        let now = banners.loop.now
         for name in Array(schedules.keys) where schedules[name]?.current?.token == token {
             guard var schedule = schedules[name] else { continue }
             let change = schedule.userDismissed(reason, at: now)
@@ -784,7 +579,7 @@ final class Owner<Backend: BannerBackend> {
         if request.presented { state.recordEnd(request.key, reason: reason) }
         requests[token] = nil
         for waiter in request.waiters {
-            clients[waiter]?.waitingFor = nil
+            connections.wait(waiter, for: nil)
             // A waiter still owed its first reply gets it before the ending.
             if let index = pendingReplies.firstIndex(where: { $0.client == waiter }) {
                 let pending = pendingReplies.remove(at: index)
@@ -812,8 +607,8 @@ final class Owner<Backend: BannerBackend> {
     }
 
     private func send(_ response: OwnerResponse, to id: Int, closing: Bool) {
-        reply(id, response, thenClose: closing)
-        if !closing { startKeepalive(id) }
+        if let kind = response.error?.kind, kind == .usage || kind == .config { refusedARequest = true }
+        connections.send(response, to: id, closing: closing)
     }
 
     /// One timer for the earliest transient deadline of any monitor.
@@ -822,9 +617,9 @@ final class Owner<Backend: BannerBackend> {
         timeoutTimer = nil
         let deadlines = schedules.values.compactMap(\.deadline)
         guard let earliest = deadlines.min() else { return }
-        timeoutTimer = banners.loop.after(seconds: max(0, earliest - monotonicNow())) { [unowned self] in
+        timeoutTimer = banners.loop.after(seconds: max(0, earliest - banners.loop.now)) { [unowned self] in
             timeoutTimer = nil
-            let now = monotonicNow()
+            let now = banners.loop.now
             for name in Array(schedules.keys) {
                 guard var schedule = schedules[name] else { continue }
                 let change = schedule.advance(to: now)
@@ -841,7 +636,7 @@ final class Owner<Backend: BannerBackend> {
     /// than vanish unseen; a monitor that came gets every `--monitor all` banner.
     private func monitorsChanged() {
         let present = Set(banners.hosts.map(\.monitorName))
-        let now = monotonicNow()
+        let now = banners.loop.now
         var moving: [(banner: ScheduledBanner, from: String)] = []
         for name in Array(schedules.keys) where !present.contains(name) {
             guard var schedule = schedules.removeValue(forKey: name) else { continue }
@@ -911,7 +706,7 @@ final class Owner<Backend: BannerBackend> {
             idleTimer = banners.loop.after(seconds: idleExit) { [unowned self] in
                 idleTimer = nil
                 // A client may have connected just now: serve it before deciding.
-                acceptClients()
+                connections.accept()
                 if isIdle {
                     log("idle for \(BannerFont.format(idleExit)) s: exiting")
                     shutDown()
@@ -925,10 +720,10 @@ final class Owner<Backend: BannerBackend> {
 
     /// Stops listening, ends every banner (waiting clients hear `dismissed`), slides them away
     /// and lets `run` return.
-    func shutDown() {
+    package func shutDown() {
         guard !finished else { return }
         finished = true
-        stopListening()
+        connections.stopListening()
         for name in Array(schedules.keys) {
             guard var schedule = schedules[name] else { continue }
             let change = schedule.clear()
@@ -936,19 +731,10 @@ final class Owner<Backend: BannerBackend> {
             endAll(change, on: name)
         }
         for name in Array(hiding.keys) { finishHiding(on: name) }
-        for id in Array(clients.keys) { drop(id) }
+        for id in connections.ids { connections.drop(id) }
         for host in banners.hosts where host.phase != .hidden { host.dismissTopBanner() }
         state.saveChanges()
         banners.loop.stop()
-    }
-
-    /// No new connections from now on: the socket goes, so the next client starts a new owner.
-    private func stopListening() {
-        guard listening else { return }
-        listening = false
-        if let listenerWatch { banners.loop.cancel(listenerWatch) }
-        unlink(paths.socket)
-        close(listener)
     }
 
     private struct RequestState {

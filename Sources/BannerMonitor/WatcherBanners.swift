@@ -1,6 +1,7 @@
 // What the two watchers (the network monitor, the call watcher) need of the owner for their own
 // banners, once for both: showing one and hearing that it ended without them (the owner writes
-// one frame on the banner's `show --wait` connection), and taking one away by its id.
+// one frame on the banner's `show --wait` connection), and taking one away by its id. The
+// watchers see it as `WatcherBanners`, so their tests give them banners of their own.
 
 import BannerRuntime
 import BannerCore
@@ -8,9 +9,46 @@ import Glibc
 import OwnerProtocol
 import WindowBannerClient
 
+/// What a watcher needs of the display's owner for its own banners.
+package protocol WatcherBanners: AnyObject {
+    /// Shows `request`; `onEnd` runs once, with why it ended (nil: the owner went away), when
+    /// the banner ends without the handle's `close()`. Throws when it could not be shown.
+    func show(_ request: ShowRequest, onEnd: @escaping (BannerEndReason?) -> Void) throws(CommandFailure) -> any ShownBannerHandle
+    /// Takes the banner with `id` away, visible or queued, on every monitor: true when the owner
+    /// took it away or none runs (so nothing shows); throws when the owner refused.
+    func dismiss(id: String) throws(CommandFailure) -> Bool
+}
+
+/// A watcher's banner while it is up and listened to.
+package protocol ShownBannerHandle: AnyObject {
+    /// Stops listening; the banner stays (dismiss it by its id).
+    func close()
+}
+
+/// The display's owner, reached on its socket (started when none runs).
+package final class OwnerBanners: WatcherBanners {
+    private let owner: OwnerClient
+    private let configPath: String?
+    private let loop: EventLoop
+
+    package init(owner: OwnerClient, configPath: String?, loop: EventLoop) {
+        self.owner = owner
+        self.configPath = configPath
+        self.loop = loop
+    }
+
+    package func show(_ request: ShowRequest, onEnd: @escaping (BannerEndReason?) -> Void) throws(CommandFailure) -> any ShownBannerHandle {
+        try ShownBanner(request, owner: owner, configPath: configPath, loop: loop, onEnd: onEnd)
+    }
+
+    package func dismiss(id: String) throws(CommandFailure) -> Bool {
+        try owner.dismissBanner(id: id)
+    }
+}
+
 /// A watcher's own banner while it is up: shown with `show --wait`, whose connection stays
 /// open and watched on the loop, so the watcher hears when the banner ended without it.
-final class ShownBanner {
+final class ShownBanner: ShownBannerHandle {
     private var exchange: OwnerClient.Exchange
     private var watch: EventLoop.Token?
     private let loop: EventLoop

@@ -16,13 +16,13 @@ import Glibc
 import Synchronization
 import WindowBannerClient
 
-enum Translations {
+package enum Translations {
     /// The gettext text domain: `LANG/LC_MESSAGES/window-banner.mo`.
-    static let domain = "window-banner"
+    package static let domain = "window-banner"
 
     /// `text` (English, one of Resources/po/window-banner.pot's msgids) in the language that the
     /// locale variables `locale` ask for (UserLocale.variableNames), or `text` itself.
-    static func text(_ text: String, locale: [String: String]) -> String {
+    package static func text(_ text: String, locale: [String: String]) -> String {
         let messages = UserLocale(environment: locale).messagesLocale
         guard messages != "C", messages != "POSIX" else { return text }
         return lookup.withLock { _ in

@@ -8,22 +8,22 @@ import BannerCore
 import Glibc
 
 /// Writes the owner's log lines and keeps its file bounded.
-final class OwnerLog {
+package final class OwnerLog {
     /// A file larger than this is rotated before the next line: it becomes `….log.1` (replacing
     /// the one before) and a new file starts, so the two together stay under twice this.
-    static let maximumBytes = 256 * 1024
+    package static let maximumBytes = 256 * 1024
     /// Longer messages are cut (a line is one event, never a dump).
-    static let maximumLineBytes = 2000
+    package static let maximumLineBytes = 2000
 
     /// The log file `show` gives the owner as its stderr.
-    let path: String
+    package let path: String
 
-    init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// Writes `message` as one line: `2026-11-24T21:03:05.123Z window-banner: message`.
-    func write(_ message: String) {
+    package func write(_ message: String) {
         // Byte by byte: the standard library's `replacing` pulls in its string-processing code,
         // a millisecond of page faults on the way to a new owner's first banner.
         let flat = String(decoding: message.utf8.map { $0 == UInt8(ascii: "\n") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
@@ -37,7 +37,7 @@ final class OwnerLog {
     }
 
     /// Writes `message` as a warning (`window-banner: warning: …`), as the CLI words them.
-    func warning(_ message: String) {
+    package func warning(_ message: String) {
         write("warning: " + message)
     }
 

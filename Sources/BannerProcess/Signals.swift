@@ -10,10 +10,10 @@ import WindowBannerClient
 private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
 /// A pipe that receives one byte, the signal number, per delivered signal.
-final class SignalPipe {
-    let readEnd: Int32
+package final class SignalPipe {
+    package let readEnd: Int32
 
-    init?(signals: [Int32]) {
+    package init?(signals: [Int32]) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
         for end in ends {
@@ -35,7 +35,7 @@ final class SignalPipe {
     }
 
     /// The signals delivered since the last call.
-    func drain() -> [Int32] {
+    package func drain() -> [Int32] {
         var buffer = [UInt8](repeating: 0, count: 64)
         var received: [Int32] = []
         while true {
@@ -48,15 +48,15 @@ final class SignalPipe {
 }
 
 /// A command run with the banner (`run -- COMMAND ARGS…`), started without a shell.
-struct ChildProcess {
-    let pid: pid_t
+package struct ChildProcess {
+    package let pid: pid_t
 
-    enum SpawnError: Error {
+    package enum SpawnError: Error {
         case notFound(String)
         case notExecutable(String)
     }
 
-    static func spawn(_ arguments: [String]) throws(SpawnError) -> ChildProcess {
+    package static func spawn(_ arguments: [String]) throws(SpawnError) -> ChildProcess {
         let program = arguments[0]
         let argv = CStringArray(arguments)
         // The command starts with nothing blocked and default dispositions, whatever this
@@ -72,12 +72,12 @@ struct ChildProcess {
     }
 
     /// The exit status if the child has ended (shell convention: 128 + signal when killed).
-    func reap() -> Int32? {
+    package func reap() -> Int32? {
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
-    func send(_ signal: Int32) { kill(pid, signal) }
+    package func send(_ signal: Int32) { kill(pid, signal) }
 }

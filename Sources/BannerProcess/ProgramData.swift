@@ -6,10 +6,13 @@
 import Glibc
 import WindowBannerClient
 
-enum ProgramData {
+package enum ProgramData {
+    /// The program's version, as `--version` prints it and the accessibility bus names it.
+    package static let version = "0.1.0"
+
     /// The directories that exist for this binary, installed one first: `installed` below
     /// `../share` from the binary's directory, then `source` below the checkout's `Resources`.
-    static func directories(installed: String, source: String) -> [String] {
+    package static func directories(installed: String, source: String) -> [String] {
         let binDirectory = directory(of: selfExecutable())
         var found: [String] = []
         let installedPath = directory(of: binDirectory) + "/share/" + installed

@@ -15,12 +15,12 @@ import WindowBannerClient
 /// What a `show` request runs when its banner is clicked (`--on-click`) and when one of its
 /// action buttons is (`--action LABEL=COMMAND`, given once or twice), in the request's environment and directory (the
 /// owner's own environment for a request that carries none).
-struct ClickCommands {
-    var onClick: BannerCommand?
-    var action: BannerCommand?
-    var secondaryAction: BannerCommand?
+package struct ClickCommands {
+    package var onClick: BannerCommand?
+    package var action: BannerCommand?
+    package var secondaryAction: BannerCommand?
 
-    init(_ request: ShowRequest) {
+    package init(_ request: ShowRequest) {
         let environment = request.environment ?? processEnvironment()
         func command(_ arguments: [String]?) -> BannerCommand? {
             guard let arguments, !arguments.isEmpty else { return nil }
@@ -32,7 +32,7 @@ struct ClickCommands {
     }
 
     /// The command a dismissal by `reason` runs, if any.
-    func command(for reason: BannerDismissReason) -> BannerCommand? {
+    package func command(for reason: BannerDismissReason) -> BannerCommand? {
         switch reason {
         case .clicked: onClick
         case .action: action
@@ -43,22 +43,28 @@ struct ClickCommands {
 }
 
 /// A command to run for a banner, and where.
-struct BannerCommand: Equatable {
+package struct BannerCommand: Equatable {
     /// The program (looked up in the environment's `PATH` unless it contains a `/`) and its
     /// arguments.
-    var arguments: [String]
+    package var arguments: [String]
     /// The whole environment it runs with.
-    var environment: [String: String]
+    package var environment: [String: String]
     /// Its working directory; nil for the launcher's own.
-    var directory: String?
+    package var directory: String?
+
+    package init(arguments: [String], environment: [String: String], directory: String?) {
+        self.arguments = arguments
+        self.environment = environment
+        self.directory = directory
+    }
 
     /// Why a command did not start, as one line.
-    struct LaunchFailure: Error, CustomStringConvertible {
-        let description: String
+    package struct LaunchFailure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Starts the command with posix_spawn(3); its process id, or why it did not start.
-    func launch() -> Result<pid_t, LaunchFailure> {
+    package func launch() -> Result<pid_t, LaunchFailure> {
         guard let program = arguments.first, !program.isEmpty else { return .failure(LaunchFailure(description: "empty command")) }
         guard let path = executablePath(of: program) else {
             return .failure(LaunchFailure(description: "command not found: \(program.printable)"))
@@ -97,7 +103,7 @@ struct BannerCommand: Equatable {
     }
 
     /// Reaps those of `pids` that have finished (for a launcher that keeps SIGCHLD, like `run`).
-    static func reap(_ pids: inout [pid_t]) {
+    package static func reap(_ pids: inout [pid_t]) {
         pids.removeAll { waitpid($0, nil, WNOHANG) != 0 }
     }
 }

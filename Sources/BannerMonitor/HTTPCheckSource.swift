@@ -1,0 +1,105 @@
+// The network monitor's own HTTP check as its connectivity source (`--connectivity http`):
+// one libcurl transfer at a time (NetworkPath's HTTPCheck), its sockets and timer armed on the
+// monitor's loop before each sleep, a check at every route change and every interval.
+
+import BannerCore
+import BannerProcess
+import BannerRuntime
+import MonotonicClock
+import NetworkPath
+import WindowBannerClient
+
+extension NetworkBannerMonitor {
+    /// Loads libcurl and arms the checks; the first runs when the route is known.
+    func startHTTPChecks() throws(CommandFailure) {
+        do throws(HTTPCheckError) {
+            try HTTPCheck.loadLibrary()
+        } catch {
+            throw CommandFailure("cannot make HTTP checks: \(error)", code: ExitStatus.networkMonitorFailed)
+        }
+        source = .http
+        loop.beforeSleep { [unowned self] in armCheck() }
+        log("connectivity from \(connectivity.rule.url) every \(BannerFont.format(connectivity.interval)) s")
+    }
+
+    /// Starts a check now (the route changed, or the interval is up), dropping one in flight.
+    func startCheck() {
+        cancelCheck()
+        let url = connectivity.rule.url
+        let request = HTTPCheck.Request(
+            url: url.description, wantsBody: connectivity.rule.expectedBody != nil, maximumBody: HTTPCheckRule.maximumBody,
+            timeout: connectivity.timeout)
+        do throws(HTTPCheckError) {
+            let check = try HTTPCheck(request)
+            // libcurl keeps the same timeout; this one is in case it did not.
+            let deadline = loop.after(seconds: connectivity.timeout + 1) { [unowned self] in
+                checkFinished(connectivity.rule.report(noAnswer: "no answer within \(BannerFont.format(connectivity.timeout)) s at \(url)"))
+            }
+            checkInFlight = CheckInFlight(check: check, deadline: deadline)
+        } catch {
+            checkFinished(connectivity.rule.report(noAnswer: "cannot check: \(error)"))
+        }
+    }
+
+    /// Before each sleep: watch the sockets libcurl wants now, and wake when it wants to be.
+    func armCheck() {
+        guard var flight = checkInFlight else { return }
+        flight.watches.forEach(loop.cancel)
+        if let timer = flight.timer { loop.cancel(timer) }
+        flight.watches = flight.check.sockets.map { socket, events in
+            loop.watch(fd: socket, events: events) { [unowned self] in checkProgressed { $0.socketReady(socket) } }
+        }
+        flight.timer = flight.check.deadline.map { deadline in
+            loop.at(deadline) { [unowned self] in checkProgressed { $0.deadlineReached() } }
+        }
+        checkInFlight = flight
+    }
+
+    /// Lets the check act on a socket or its timer, and reports its answer once there is one.
+    func checkProgressed(_ step: (HTTPCheck) -> Void) {
+        guard let check = checkInFlight?.check else { return }
+        step(check)
+        guard let answer = check.answer else { return }
+        let url = connectivity.rule.url
+        switch answer {
+        case .response(let status, let location, let body):
+            checkFinished(connectivity.rule.report(status: status, location: location, body: body))
+        case .failure(let reason):
+            checkFinished(connectivity.rule.report(noAnswer: "\(Self.lowercasedFirst(reason)) at \(url)"))
+        case .rejected(let reason):
+            let report = connectivity.rule.report(noAnswer: "bad answer: \(reason) at \(url)")
+            // Said once per change, like the report line: a portal or an attacker answering
+            // the same every interval does not flood the journal.
+            if report.line != reportLine { Terminal.warning("dropped the connectivity check's answer from \(url): \(reason)") }
+            checkFinished(report)
+        }
+    }
+
+    /// The check's report: it decides, and the next check is due an interval later.
+    func checkFinished(_ new: ConnectivityReport) {
+        cancelCheck()
+        guard route?.isSatisfied == true else { return }
+        reported(new)
+        decide()
+        nextCheck = loop.after(seconds: connectivity.interval) { [unowned self] in
+            nextCheck = nil
+            startCheck()
+        }
+    }
+
+    func cancelCheck() {
+        if let checkInFlight {
+            checkInFlight.watches.forEach(loop.cancel)
+            if let timer = checkInFlight.timer { loop.cancel(timer) }
+            loop.cancel(checkInFlight.deadline)
+        }
+        checkInFlight = nil
+        if let nextCheck { loop.cancel(nextCheck) }
+        nextCheck = nil
+    }
+
+    static func lowercasedFirst(_ text: String) -> String {
+        guard let first = text.first, text.dropFirst().first?.isLowercase ?? true else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+}
