@@ -110,11 +110,13 @@ let package = Package(
         .target(name: "BannerProcess", dependencies: ["WindowBannerClient", "BannerRuntime", "BannerCore", "CGettext"]),
         // The owner of one display, generic over the backend that draws: the socket server, the
         // requests routed to one schedule per monitor, subscriptions, click commands, the state
-        // kept across restarts. No display server of its own (tests run it on a fake surface).
+        // kept across restarts. No display server of its own (tests run it on a fake display);
+        // OwnerService runs it on each shipped backend, so that the compiler specializes it for
+        // each here (a generic from another module is not specialized).
         .target(
             name: "BannerOwner",
-            dependencies: ["MonotonicClock", 
-                "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
+            dependencies: [
+                "BannerX11", "BannerWayland", "BannerGnomeShell", "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
                 "CSpawn", "CMalloc", "StartupTrace",
             ]
         ),
@@ -122,8 +124,8 @@ let package = Package(
         // watcher; each shows its banners through the owner's socket and holds no display.
         .target(
             name: "BannerMonitor",
-            dependencies: ["MonotonicClock", 
-                "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
+            dependencies: [
+                "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
                 "NetworkManagerBus", "SDBus", "PipeWireCalls", "CMalloc",
             ]
         ),

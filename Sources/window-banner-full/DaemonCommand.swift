@@ -85,14 +85,14 @@ struct DaemonCommand: ParsableCommand {
         if OwnerPaths.isWayland(paths.display) {
             switch try openWaylandSession(paths.display) {
             case .layerShell(let banners):
-                try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
+                try OwnerService.serve(banners, settings(paths, log, idleSeconds, startupConfig))
             case .gnomeShell(let banners):
-                try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
+                try OwnerService.serve(banners, settings(paths, log, idleSeconds, startupConfig))
             case .xwayland(let banners, let notice):
                 // GNOME's Wayland session: the owner of the Wayland display draws through
                 // Xwayland, and the first `show` tells its caller so.
                 logProtocolErrors(of: banners, to: log)
-                try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig, notice: notice)
+                try OwnerService.serve(banners, settings(paths, log, idleSeconds, startupConfig, notice: notice))
             }
         } else {
             let banners: X11Display
@@ -102,51 +102,20 @@ struct DaemonCommand: ParsableCommand {
                 throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
             }
             logProtocolErrors(of: banners, to: log)
-            try serve(banners, paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig)
+            try OwnerService.serve(banners, settings(paths, log, idleSeconds, startupConfig))
         }
+    }
+
+    private func settings(
+        _ paths: OwnerPaths, _ log: OwnerLog, _ idleSeconds: Double, _ startupConfig: StartupConfig?, notice: String? = nil
+    ) -> OwnerService.Settings {
+        OwnerService.Settings(paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig, notice: notice, readyFD: readyFD)
     }
 
     private func logProtocolErrors(of banners: X11Display, to log: OwnerLog) {
         banners.onProtocolError = { error, dropped in
             log.write(error.map { "\($0)" } ?? "\(dropped) more X errors (a burst is logged as its first \(XProtocolError.reportedOneByOne) and a count)")
         }
-    }
-
-    /// Serves `banners` until the owner finishes: the socket, the signals, the ready line;
-    /// `notice`, a line on how it draws, is logged and told to the first `show`.
-    private func serve<Backend: BannerBackend>(
-        _ banners: Backend, paths: OwnerPaths, log: OwnerLog, idleSeconds: Double, startupConfig: StartupConfig?, notice: String? = nil
-    ) throws(CommandFailure) {
-        log.write("owner started for \(paths.display) (pid \(getpid()))")
-        if let notice { log.warning(notice) }
-        banners.onWarning = log.warning
-        banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
-        let listener = try UnixSocket.listen(at: paths.socket)
-        DisplayLoss.removeOnExit(paths.socket)
-        let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: idleSeconds, log: log.warning)
-        owner.notice = notice
-        DisplayLoss.beforeEnding { reason in owner.displayLost(reason) }
-        if let startupConfig { owner.remember(startupConfig) }
-        owner.endsWhenItsFirstRequestIsRefused = readyFD != nil
-        guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {
-            throw CommandFailure("cannot set up signal handling", code: ExitStatus.internalError)
-        }
-        banners.loop.watch(fd: signals.readEnd) {
-            _ = signals.drain()
-            owner.shutDown()
-        }
-        StartupTrace.mark("display ready")
-        if let readyFD {
-            report("ready", to: readyFD)
-            close(readyFD)
-        } else {
-            Terminal.output("window-banner: owner for \(paths.display) listening on \(paths.socket)")
-        }
-        banners.loop.run { owner.finished }
-        // Slide away what is still showing, but never hang on the way out.
-        banners.loop.run(timeout: 1) { banners.hosts.allSatisfy { $0.phase == .hidden } }
-        banners.close()
-        log.write("owner for \(paths.display) stopped")
     }
 
     /// The config file read at start-up, kept for the owner's first `show`.
