@@ -144,10 +144,13 @@ let package = Package(
         .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),
         .testTarget(name: "BannerCoreTests", dependencies: ["MonotonicClock", "BannerCore", "ProcessTestSupport"]),
         // The runtime's controller driven on a test clock through a fake surface (real fonts).
-        .testTarget(name: "BannerRuntimeTests", dependencies: ["MonotonicClock", "BannerRuntime", "BannerCore"]),
+        .testTarget(name: "BannerRuntimeTests", dependencies: ["MonotonicClock", "BannerRuntime", "BannerCore", "EmbeddedTestSupport"]),
         // An embedded loop on a test clock and a display of fake monitors under the runtime's
         // real BannerController: what the owner's and the monitor's unit tests run on.
-        .target(name: "EmbeddedTestSupport", dependencies: ["MonotonicClock", "BannerRuntime", "BannerCore"], path: "Tests/EmbeddedTestSupport"),
+        .target(
+            name: "EmbeddedTestSupport", dependencies: ["MonotonicClock", "BannerRuntime", "BannerWayland", "BannerCore"], path: "Tests/EmbeddedTestSupport",
+            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+        ),
         // The owner on an embedded loop and a fake display, spoken to over its real socket.
         .testTarget(
             name: "BannerOwnerTests",

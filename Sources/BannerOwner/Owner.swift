@@ -129,8 +129,13 @@ package final class Owner<Backend: BannerBackend> {
     // MARK: Connections
 
     private func reply(_ id: Int, _ response: OwnerResponse, thenClose: Bool = false) {
-        if let kind = response.error?.kind, kind == .usage || kind == .config { refusedARequest = true }
+        noteRefusal(response)
         connections.reply(id, response, thenClose: thenClose)
+    }
+
+    /// A bad value or config file refused: an owner started for that request ends.
+    private func noteRefusal(_ response: OwnerResponse) {
+        if let kind = response.error?.kind, kind == .usage || kind == .config { refusedARequest = true }
     }
 
     /// The display went away and the process is ending: every client waiting on a banner hears
@@ -607,7 +612,7 @@ package final class Owner<Backend: BannerBackend> {
     }
 
     private func send(_ response: OwnerResponse, to id: Int, closing: Bool) {
-        if let kind = response.error?.kind, kind == .usage || kind == .config { refusedARequest = true }
+        noteRefusal(response)
         connections.send(response, to: id, closing: closing)
     }
 

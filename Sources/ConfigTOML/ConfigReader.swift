@@ -10,17 +10,17 @@ import BannerCore
 struct ConfigReader {
     let file: String
     /// The document as toml++ parsed it: values and the lines of their keys, in one pass.
-    private let lines: TOMLDocument
+    private let document: TOMLDocument
 
     /// Parses `text`; throws its first syntax error.
     init(text: String, file: String) throws(ConfigError) {
         self.file = file
-        lines = try Self.parseTOML(text, file: file)
+        document = try Self.parseTOML(text, file: file)
     }
 
     /// The document merged over `BannerConfig.builtIn`.
     func read() throws(ConfigError) -> BannerConfig {
-        let root = lines.root
+        let root = document.root
         var config = BannerConfig.builtIn
         config.file = file
         for name in root.keys {
@@ -207,7 +207,7 @@ struct ConfigReader {
     }
 
     private func error(_ kind: ConfigError.Kind, at path: [String], _ message: String) -> ConfigError {
-        ConfigError(kind: kind, file: file, line: lines.line(of: path), key: Self.dotted(path), message: message)
+        ConfigError(kind: kind, file: file, line: document.line(of: path), key: Self.dotted(path), message: message)
     }
 
     /// A TOML type as a user would call it, with its article.

@@ -127,13 +127,13 @@ package struct OwnerPaths {
 /// The calls on Unix stream sockets both sides make.
 package enum UnixSocket {
     /// A listening socket at `path` (0600), replacing a stale socket file there. The caller
-    /// holds the owner lock, so a file at `path` cannot belong to a live owner.
+    /// holds the owner lock, so a file at `path` cannot belong to a live owner. The process's
+    /// umask is left alone (it is every thread's): the socket lies in a private directory
+    /// (0700, `privateDirectory()`), which no one else can enter between `bind` and `chmod`.
     package static func listen(at path: String) throws(CommandFailure) -> Int32 {
         unlink(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw CommandFailure("cannot create a socket: \(errorText())", code: ExitStatus.unreachable) }
-        let oldMask = umask(0o177)
-        defer { umask(oldMask) }
         let bound = withAddress(path) { bind(fd, $0, $1) }
         guard bound == 0, Glibc.listen(fd, 128) == 0 else {
             let text = errorText()

@@ -107,7 +107,7 @@ struct DaemonCommand: ParsableCommand {
     }
 
     private func settings(
-        _ paths: OwnerPaths, _ log: OwnerLog, _ idleSeconds: Double, _ startupConfig: StartupConfig?, notice: String? = nil
+        _ paths: OwnerPaths, _ log: OwnerLog, _ idleSeconds: Double, _ startupConfig: OwnerStartupConfig?, notice: String? = nil
     ) -> OwnerService.Settings {
         OwnerService.Settings(paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig, notice: notice, readyFD: readyFD)
     }
@@ -118,11 +118,8 @@ struct DaemonCommand: ParsableCommand {
         }
     }
 
-    /// The config file read at start-up, kept for the owner's first `show`.
-    typealias StartupConfig = OwnerStartupConfig
-
     /// Seconds of idleness before exiting, and the config file read to learn them (if any).
-    private func idleExitSeconds() throws(CommandFailure) -> (seconds: Double, config: StartupConfig?) {
+    private func idleExitSeconds() throws(CommandFailure) -> (seconds: Double, config: OwnerStartupConfig?) {
         if let idleExit {
             guard let value = Double(idleExit), value.isFinite, value >= 0 else {
                 throw CommandFailure("bad idle exit '\(idleExit.printable)' (seconds, 0 or more; 0 = never)", code: ExitStatus.usage)
@@ -139,7 +136,7 @@ struct DaemonCommand: ParsableCommand {
         // The stamp first: a file changed during the read is read again by the first show.
         let stamp = FileStamp(path: path)
         do {
-            let startup = StartupConfig(path: path, stamp: stamp, config: try BannerConfig.load(path: path))
+            let startup = OwnerStartupConfig(path: path, stamp: stamp, config: try BannerConfig.load(path: path))
             return (startup.config.idleExit ?? fallback, startup)
         } catch {
             throw CommandFailure("\(error)", code: ExitStatus.config)

@@ -22,20 +22,17 @@ final class OwnerHarness {
     let owner: Owner<FakeDisplay>
     let directory: String
     let paths: OwnerPaths
-    private(set) var logged: [String] = []
 
     init(monitors: [String] = ["FAKE-1"], idleExit: Double = 0) throws {
         var template = Array("/tmp/wb-owner-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
         paths = OwnerPaths.forDisplay(":fake", in: directory)
-        let listener = try Self.listen(at: paths.socket)
+        let listener = try UnixSocket.listen(at: paths.socket)
         display = FakeDisplay(monitors: monitors, embedded: embedded)
-        var lines: [String] = []
         owner = Owner(
             banners: display, paths: paths, listener: listener, idleExit: idleExit, stateDirectory: directory + "/state",
-            joinsAccessibilityBus: false, log: { lines.append($0) })
-        _ = lines
+            joinsAccessibilityBus: false, log: { _ in })
     }
 
     deinit {
@@ -48,27 +45,6 @@ final class OwnerHarness {
 
     var monitor: FakeMonitor { display.hosts[0] }
 
-    /// A listening socket at `path`, as the daemon makes it, but without its umask: that is the
-    /// whole process's, and other suites run in this process at the same time. The directory
-    /// is private already (mkdtemp's 0700).
-    static func listen(at path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw TestFailure("cannot make a socket at \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, Glibc.listen(fd, 16) == 0 else {
-            close(fd)
-            throw TestFailure("cannot listen at \(path)")
-        }
-        return fd
-    }
 
     /// A client connected to the owner's socket.
     func connect() throws -> TestClient {

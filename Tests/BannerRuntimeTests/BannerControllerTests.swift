@@ -5,14 +5,9 @@
 
 import BannerCore
 import BannerRuntime
+import EmbeddedTestSupport
 import MonotonicClock
 import Testing
-
-/// A clock that moves only when the test says so.
-final class TestClock {
-    var now = MonotonicTime(seconds: 100)
-    func advance(by seconds: Double) { now = now + seconds }
-}
 
 /// One monitor's surface, as a backend's host would give it: 1280×800 at 96 DPI.
 final class FakeSurface: BannerSurface {

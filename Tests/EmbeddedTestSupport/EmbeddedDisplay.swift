@@ -8,6 +8,7 @@
 
 import BannerCore
 import BannerRuntime
+import BannerWayland
 import Glibc
 import MonotonicClock
 
@@ -19,6 +20,7 @@ public final class TestClock {
         precondition(!(time < now), "a monotonic clock does not go back")
         now = time
     }
+    public func advance(by seconds: Double) { move(to: now + seconds) }
 }
 
 /// An embedded loop on a test clock, and the ways a test moves it.
@@ -91,6 +93,7 @@ public final class FakeDisplay: BannerBackend {
     public private(set) var raised: [[Int32]] = []
     let clock: () -> MonotonicTime
     private var everyMonitorBanner = EveryMonitorBanner()
+    private var colours: [String: RGBA] = [:]
 
     /// `monitors` (names) of `width`×`height` pixels each, drawn on `embedded`'s loop and clock.
     public init(name: String = "fake-0", monitors: [String] = ["FAKE-1"], width: Int = 1280, height: Int = 800, embedded: EmbeddedLoop) {
@@ -109,18 +112,9 @@ public final class FakeDisplay: BannerBackend {
         onMonitorsChanged?()
     }
 
+    /// Colours as the Wayland backend names them (X11's names from the runtime's own table).
     public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
-        switch colour.value {
-        case .rgba(let rgba): return rgba
-        // No X server to name colours: a few of X11's, enough for tests.
-        case .x11Name(let name):
-            switch name.lowercased() {
-            case "red": return RGBA(red: 255, green: 0, blue: 0, alpha: 255)
-            case "white": return RGBA(red: 255, green: 255, blue: 255, alpha: 255)
-            case "black": return RGBA(red: 0, green: 0, blue: 0, alpha: 255)
-            default: throw .colour(name)
-            }
-        }
+        try NamedColours.resolve(colour, remembering: &colours)
     }
 
     public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
