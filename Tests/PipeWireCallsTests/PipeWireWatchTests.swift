@@ -51,7 +51,22 @@ struct PipeWireWatchTests {
         _ = try pipewire.startCaller("Discord")
         _ = try pipewire.startCaller("Signal")
         let rule = CallRule(ignoring: ["discord"])
-        #expect(try Self.serve(watch, rule: rule) { $0.apps == ["Signal"] }.apps == ["Signal"])
+        // pipewire-pulse makes the meter's stream a while after the recorder connects: the
+        // answer is read once the watch has heard of all three streams capturing, the meter's
+        // peak-detect stream among them.
+        let capturing = { (name: String) in
+            { (watch: PipeWireWatch) in
+                watch.graph.nodes.values.contains { node in
+                    node.state == .running && node.mediaClass.hasPrefix("Stream/Input")
+                        && (node.applicationName == name || node.clientID.flatMap { watch.graph.clients[$0]?.applicationName } == name)
+                }
+            }
+        }
+        _ = try Self.serve(watch, rule: rule) { _ in
+            ["Volume Control", "Discord", "Signal"].allSatisfy { capturing($0)(watch) }
+        }
+        #expect(["Volume Control", "Discord", "Signal"].allSatisfy { capturing($0)(watch) }, "\(watch.graph.nodes.values.map(\.applicationName))")
+        #expect(rule.state(of: watch.graph).apps == ["Signal"])
         // PipeWire's own view: three capturing streams, one of them a meter.
         let dump = try pipewire.dump()
         #expect(dump.contains("\"application.name\": \"Volume Control\"") && dump.contains("\"application.name\": \"Discord\""))
