@@ -42,8 +42,15 @@ public final class LayerSurface {
     private let connection: WaylandConnection
     /// The output asked for, or nil to let the compositor choose (its focused output).
     public let output: WaylandOutput?
-    /// The surface's height, and its exclusive zone, in logical pixels.
+    /// The surface's height in logical pixels, and its exclusive zone when it reserves its height.
     public private(set) var height: Int
+    /// Whether the surface's exclusive zone is its height; if not, it has none (zone 0: the
+    /// compositor places it where the other surfaces' zones end, and a `ReservedZone` holds the
+    /// space).
+    public let reservesItsHeight: Bool
+    /// Logical pixels the surface reaches up above where the compositor would place it (a
+    /// negative top margin): over the zone a `ReservedZone` holds for it.
+    public private(set) var overlap = 0
     /// The tallest surface asked for: no banner is taller than a screen.
     public static let maximumHeight = 4096
     /// The width the compositor gave the surface (the output's logical width), 0 until configured.
@@ -59,6 +66,9 @@ public final class LayerSurface {
     public var onResize: (() -> Void)?
     /// Pointer events over the surface, in buffer pixels.
     public var onPointer: ((PointerEvent) -> Void)?
+    /// Called when the compositor's frame callback comes, before the frame waiting for it is
+    /// drawn: the frame before is on screen.
+    public var onFrameShown: (() -> Void)?
 
     private let surface: OpaquePointer
     private var layerSurface: OpaquePointer?
@@ -102,11 +112,13 @@ public final class LayerSurface {
     }
 
     /// Makes the surface on `output` (nil: the compositor's choice) in `layer`, anchored
-    /// top|left|right, `height` logical pixels tall with an exclusive zone of `height`, taking
-    /// no keyboard input, and commits it without a buffer; the compositor's configure follows.
-    /// `namespace` is what the compositor's rules and `swaymsg` see.
+    /// top|left|right, `height` logical pixels tall with an exclusive zone of `height` (or none,
+    /// unless `reservesItsHeight`), taking no keyboard input, and commits it without a buffer;
+    /// the compositor's configure follows. `namespace` is what the compositor's rules and
+    /// `swaymsg` see.
     public init(
-        connection: WaylandConnection, output: WaylandOutput?, layer: Layer, height: Int, namespace: String = "window-banner"
+        connection: WaylandConnection, output: WaylandOutput?, layer: Layer, height: Int, reservesItsHeight: Bool = true,
+        namespace: String = "window-banner"
     ) throws {
         guard (1...Self.maximumHeight).contains(height) else { throw WaylandError.invalidHeight(height) }
         // A gone output's wl_output is destroyed: naming it in a request would be a use after free.
@@ -117,6 +129,7 @@ public final class LayerSurface {
         self.connection = connection
         self.output = output
         self.height = height
+        self.reservesItsHeight = reservesItsHeight
         // libwayland returns no proxy only when it cannot allocate one.
         guard let surface = wl_compositor_create_surface(compositor) else { throw WaylandError.connectionLost(errno: ENOMEM) }
         self.surface = surface
@@ -158,6 +171,7 @@ public final class LayerSurface {
             guard let surface = LayerSurface.from(data) else { return }
             surface.frameCallback = nil
             surface.lastFrameTime = time
+            surface.onFrameShown?()
             surface.drawPendingFrame()
         }))
 
@@ -166,7 +180,7 @@ public final class LayerSurface {
         zwlr_layer_surface_v1_set_anchor(layerSurface, edges)
         // Width 0 with both side anchors: as wide as the output.
         zwlr_layer_surface_v1_set_size(layerSurface, 0, UInt32(height))
-        zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, Int32(height))
+        zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, reservesItsHeight ? Int32(height) : 0)
         zwlr_layer_surface_v1_set_keyboard_interactivity(layerSurface, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)
         wl_surface_commit(surface)
         connection.register(self, for: surface)
@@ -266,15 +280,22 @@ public final class LayerSurface {
         return made
     }
 
-    /// Makes the surface, and its exclusive zone, `newHeight` logical pixels tall in one commit:
-    /// the compositor re-lays other windows out once, and frames are drawn at the new height
-    /// from the next one on.
-    /// A height outside 1…`maximumHeight` (which `init` refuses) leaves the surface as it is.
-    public func resize(height newHeight: Int) {
-        guard let layerSurface, newHeight != height, (1...Self.maximumHeight).contains(newHeight) else { return }
+    /// Makes the surface, and its exclusive zone if it reserves its height, `newHeight` logical
+    /// pixels tall, and reaching `newOverlap` pixels up (when given), in one commit: the
+    /// compositor re-lays other windows out once, and frames are drawn at the new height from
+    /// the next one on. A height outside 1…`maximumHeight` (which `init` refuses), or an overlap
+    /// outside 0…`maximumHeight`, leaves the surface as it is.
+    public func resize(height newHeight: Int, overlap newOverlap: Int? = nil) {
+        let overlapWanted = newOverlap ?? overlap
+        guard let layerSurface, newHeight != height || overlapWanted != overlap,
+              (1...Self.maximumHeight).contains(newHeight), (0...Self.maximumHeight).contains(overlapWanted) else { return }
+        if newHeight != height {
+            zwlr_layer_surface_v1_set_size(layerSurface, 0, UInt32(newHeight))
+            if reservesItsHeight { zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, Int32(newHeight)) }
+        }
+        if overlapWanted != overlap { zwlr_layer_surface_v1_set_margin(layerSurface, Int32(-overlapWanted), 0, 0, 0) }
         height = newHeight
-        zwlr_layer_surface_v1_set_size(layerSurface, 0, UInt32(newHeight))
-        zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, Int32(newHeight))
+        overlap = overlapWanted
         wl_surface_commit(surface)
     }
 
@@ -283,6 +304,7 @@ public final class LayerSurface {
     public func destroy() {
         guard let layerSurface else { return }
         pendingDraw = nil
+        onFrameShown = nil
         if let frameCallback { wl_callback_destroy(frameCallback) }
         frameCallback = nil
         if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }

@@ -1,11 +1,16 @@
 // One banner on one Wayland output: the layer surface that shows what its BannerController (the
 // runtime's, shared with X11: presentation, looks at the output's scale, gestures, actions)
-// decides. The surface is made once per
-// presentation, as tall as the banner, with its exclusive zone set then and kept (the
-// compositor moves other windows down once, and back once when it goes; a banner of another
-// height resizes both in one commit); the banner slides and cross-fades inside it, each frame
-// drawn when the compositor asks for one (its frame callback), so nothing runs while nothing
-// moves. The sibling of BannerX11's X11Host.
+// decides. The surface is made once per presentation, as tall as the banner, and the space it
+// needs is reserved once (the compositor moves other windows down once, and back once when it
+// goes; a banner of another height resizes both in one commit); the banner slides and
+// cross-fades inside it, each frame drawn when the compositor asks for one (its frame
+// callback), so nothing runs while nothing moves.
+//
+// Under the status bars (the default) the banner is a top-layer surface without a zone, on
+// screen with its first frame, and the space is held by a `ReservedZone` made once that frame
+// is shown, which the banner reaches up over: the windows move out from under a banner already
+// there, as on X11. At the screen's edge the banner's own surface reserves its height. The
+// sibling of BannerX11's X11Host.
 
 import BannerCore
 import BannerRuntime
@@ -28,6 +33,8 @@ public final class WaylandHost: ControlledBannerHost {
 
     private unowned let display: WaylandDisplay
     private var surface: LayerSurface?
+    /// The space a banner under the status bars reserves, from its first frame shown on.
+    private var zone: ReservedZone?
     private var back: BackBuffer?
     /// The glyphs of the banners drawn here, rendered once each.
     private let glyphs = GlyphCache()
@@ -56,8 +63,12 @@ public final class WaylandHost: ControlledBannerHost {
 
     /// True while the banner moves: a slide, a cross-fade, a progress bar.
     public var isAnimating: Bool { controller.isAnimating || framePending }
-    /// Logical pixels the banner's exclusive zone reserves now; 0 when none is shown.
-    public var reservedHeight: Int { surface?.height ?? 0 }
+    /// Logical pixels the banner's exclusive zone reserves now; 0 when none is shown, or before
+    /// the first frame of a banner under the status bars is.
+    public var reservedHeight: Int {
+        guard let surface else { return 0 }
+        return surface.reservesItsHeight ? surface.height : zone?.height ?? 0
+    }
 
     /// The output's size in its own pixels, as the compact rule reads a monitor.
     private var geometry: MonitorGeometry {
@@ -104,22 +115,28 @@ public final class WaylandHost: ControlledBannerHost {
     }
 
     /// The layer-shell layer the banner's surface goes in. Compositors stack the exclusive
-    /// zones of one edge by layer — overlay's nearest the edge, then top's (where status bars
-    /// are), then bottom's — so under the bars (`belowPanels`) is the bottom layer, which
-    /// full-screen windows cover. At the edge over the bars (`screenEdge`) is the overlay layer,
+    /// zones of one edge by layer — overlay's nearest the edge, then top's, bottom's (where
+    /// status bars are), background's — and place surfaces without a zone after them all. Under
+    /// the bars (`belowPanels`) the banner is a top-layer surface without a zone, over the
+    /// background-layer `ReservedZone` that holds its space; full-screen windows cover it. At
+    /// the edge over the bars (`screenEdge`) it reserves its own height in the overlay layer,
     /// over full-screen windows too unless `--fullscreen delay`, but only where lockers hide
     /// every other surface (ext-session-lock); elsewhere (sway 1.7, whose swaylock locks with
-    /// overlay surfaces an older overlay surface stays over) the top layer, under any locker.
+    /// overlay surfaces an older overlay surface stays over) in the top layer, under any locker.
     var layer: LayerSurface.Layer {
-        guard placement == .screenEdge else { return .bottom }
+        guard placement == .screenEdge else { return .top }
         return fullscreenPolicy == .show && display.connection.offersSessionLock ? .overlay : .top
     }
 
-    /// A surface `height` logical pixels tall, with its exclusive zone of that height.
+    /// A surface `height` logical pixels tall: with its exclusive zone of that height at the
+    /// screen's edge; under the bars without one, its space reserved once its first frame shows.
     private func makeSurface(height: Int) -> Bool {
-        guard let made = try? LayerSurface(connection: display.connection, output: output, layer: layer, height: height) else {
+        let reserves = placement == .screenEdge
+        guard let made = try? LayerSurface(
+            connection: display.connection, output: output, layer: layer, height: height, reservesItsHeight: reserves) else {
             return false
         }
+        if !reserves { made.onFrameShown = { [weak self] in self?.reserveSpace() } }
         made.onClosed = { [weak self] in self?.close() }
         made.onResize = { [weak self] in
             self?.controller.forgetLooks()
@@ -128,6 +145,19 @@ public final class WaylandHost: ControlledBannerHost {
         made.onPointer = { [weak self] event in self?.pointer(event) }
         surface = made
         return true
+    }
+
+    /// Reserves the space of a banner under the bars, once its first frame is on screen (the
+    /// compositor's frame callback): the zone below every other zone of the edge, and the
+    /// banner reaching up over it, in one flush, so the banner does not move; the compositor
+    /// then moves the windows under it down. A banner the compositor never shows (under a
+    /// full-screen window, a lock screen) reserves nothing until it does.
+    private func reserveSpace() {
+        guard zone == nil, let surface, !surface.reservesItsHeight else { return }
+        guard let made = try? ReservedZone(connection: display.connection, output: output, height: surface.height) else { return }
+        made.onClosed = { [weak self] in self?.close() }
+        zone = made
+        surface.resize(height: surface.height, overlap: made.height)
     }
 
     private func draw(on canvas: PixmanCanvas) {
@@ -163,7 +193,8 @@ public final class WaylandHost: ControlledBannerHost {
         // taller of the two — so other windows move once, straight to the new height.
         let wanted = logical(BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height))
         if wanted != surface.height {
-            surface.resize(height: wanted)
+            zone?.resize(height: wanted)
+            surface.resize(height: wanted, overlap: zone?.height)
             framePending = true
             surface.requestFrame { [weak self] canvas in self?.draw(on: canvas) }
         } else if controller.isAnimating {
@@ -181,6 +212,8 @@ public final class WaylandHost: ControlledBannerHost {
     private func tearDown() {
         surface?.destroy()
         surface = nil
+        zone?.destroy()
+        zone = nil
         back = nil
         drawnContent = nil
         framePending = false

@@ -347,9 +347,9 @@ struct SwayBench {
             Tool(name: Self.mako, command: { (["notify-send", Lineup.title], desktop.environment) }, clear: { environment in
                 try supervisor.run(["makoctl", "dismiss", "--all"], environment: environment)
             }),
-            // The banner above the windows (the top layer, like mako's) instead of under the
-            // status bars (the bottom layer, where sway shows it only once foot has redrawn
-            // lower down): what the default placement costs the first frame.
+            // The banner at the screen's edge, its own surface reserving its height, instead of
+            // under the status bars (a zone-less top-layer surface over a background-layer zone,
+            // the zone made once its first frame is shown): the two ways the owner places it.
             Tool(name: Self.screenEdge, command: { (show + ["--placement", "screen-edge"], desktop.environment) }, clear: dismiss),
         ]
 
@@ -357,9 +357,16 @@ struct SwayBench {
         var returned: [String: [Double]] = [:]
         var relayouts: [String: [Double]] = [:]
         for round in 0..<(warmup + runs) {
-            for tool in tools {
+            for (index, tool) in tools.enumerated() {
                 let run: (firstFrame: Double, returned: Double?, relayouts: Double)
-                do { run = try once(tool, initial: initial) } catch { throw BenchFailure("\(tool.name): \(error)") }
+                // Each run starts at its own point of sway's frame period, spread evenly over it
+                // (the golden-ratio sequence): the bench's waits end just after a frame sway
+                // composed, and commands started in step with sway's frames would measure only
+                // which frame a tool makes, never how early in it the tool is ready.
+                let phase = (Double(round * tools.count + index) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1)
+                do { run = try once(tool, initial: initial, delay: phase * 1000 / Double(desktop.refresh)) } catch {
+                    throw BenchFailure("\(tool.name): \(error)")
+                }
                 guard round >= warmup else { continue }
                 firstFrames[tool.name, default: []].append(run.firstFrame)
                 if let exit = run.returned { returned[tool.name, default: []].append(exit) }
@@ -397,10 +404,13 @@ struct SwayBench {
         return results
     }
 
-    /// One run of `tool`: command → first frame with its colour at the top, whether and when the
-    /// command returned, and foot's resizes from the command to the banner gone and foot settled.
-    private func once(_ tool: Tool, initial: (resizes: Int, height: Int)) throws -> (firstFrame: Double, returned: Double?, relayouts: Double) {
+    /// One run of `tool`, started `delay` ms after the screen settled: command → first frame with
+    /// its colour at the top, whether and when the command returned, and foot's resizes from the
+    /// command to the banner gone and foot settled.
+    private func once(_ tool: Tool, initial: (resizes: Int, height: Int), delay: Double = 0) throws
+        -> (firstFrame: Double, returned: Double?, relayouts: Double) {
         guard let before = desktop.footSize() else { throw BenchFailure("foot is gone") }
+        if delay > 0 { supervisor.observe(seconds: delay / 1000) }
         let since = desktop.frames.count
         let invocation = try tool.command()
         let child = try supervisor.spawn(invocation.arguments, environment: invocation.environment, name: tool.name, stderr: .file(errors))

@@ -70,7 +70,71 @@ extension BannerWaylandTests {
             // Every configure of foot's window, as foot's protocol log has them: in, and out.
             #expect(foot.configures() - configuredBefore == 2)
         }
-    
+
+        /// Under every status bar, whichever layer it is in: waybar (the top layer) keeps the
+        /// edge, swaybar (the bottom layer) comes next, and the banner — a top-layer surface over
+        /// the zone its background-layer `ReservedZone` holds, the last zone of the edge — sits
+        /// under both, with foot under the banner; dismissed, foot is back under the bars.
+        @Test(.needsProgram("/usr/bin/waybar", package: "waybar"))
+        func theBannerSitsUnderWaybarAndSwaybarBoth() throws {
+            let sway = try TestSway(extraConfig: """
+                bar {
+                    position top
+                    status_command echo bar
+                    font pango:DejaVu Sans 10
+                    colors {
+                        background #0000FF
+                    }
+                }
+                """)
+            try TestSway.write(#"{"layer": "top", "position": "top", "height": 30, "modules-left": ["clock"], "modules-center": [], "modules-right": []}"#,
+                               to: sway.directory + "/waybar.json")
+            try TestSway.write("* { font-family: DejaVu Sans; font-size: 12px; } window#waybar { background: #00FF00; }",
+                               to: sway.directory + "/waybar.css")
+            let waybar = try sway.startClient(["waybar", "-c", sway.directory + "/waybar.json", "-s", sway.directory + "/waybar.css"])
+            _ = try sway.startFoot()
+            let deadline = monotonicSeconds() + 20
+            var bars: Screenshot?
+            while monotonicSeconds() < deadline {
+                let shot = try sway.screenshot()
+                if shot.pixel(640, 2) == 0x00FF00, shot.pixel(640, 32) == 0x0000FF { bars = shot; break }
+                poll(nil, 0, 50)
+            }
+            try #require(bars != nil, "waybar and swaybar never both showed: \(waybar.standardError)")
+            // foot under both bars: swaybar's height is its font's.
+            let underBars = try sway.awaitWindowRect(appID: "foot", timeout: 20) { $0.y > 30 }
+            let barsHeight = underBars.y
+
+            let display = try WaylandDisplay(name: sway.socketPath)
+            defer { display.close() }
+            let host = try #require(display.preferredHost)
+            var milestones: [BannerPresentation.Milestone] = []
+            host.onMilestone = { milestones.append($0) }
+            let appearance = try TopBannerConfigBuilder()
+                .title("No Internet Connection").backgroundColor(BannerColor(RGBA(hex: 0xCC3311))).textColor(.white).build()
+            try host.presentTopBanner(appearance)
+            try #require(try Self.serve(display) { milestones.contains(.presentationFinished) })
+            let height = try #require(host.presentedHeight)
+            #expect(host.reservedHeight == height)
+            let moved = try sway.awaitWindowRect(appID: "foot") { $0.y != barsHeight }
+            #expect(moved == SwayRect(x: 0, y: barsHeight + height, width: 1280, height: 720 - barsHeight - height))
+            var shot = try sway.screenshot()
+            try Self.serve(display) {
+                shot = try sway.screenshot()
+                return shot.pixel(20, barsHeight + 2) == 0xCC3311
+            }
+            #expect(shot.pixel(640, 2) == 0x00FF00, "waybar at the edge")
+            #expect(shot.pixel(640, barsHeight - 2) == 0x0000FF, "swaybar under waybar")
+            #expect(shot.pixel(20, barsHeight) == 0xCC3311)
+            #expect(shot.pixel(640, barsHeight + height - 1) == 0xCC3311)
+            #expect(shot.pixel(640, barsHeight + height) != 0xCC3311)
+
+            host.dismissTopBanner()
+            try #require(try Self.serve(display) { milestones.contains(.dismissalFinished) })
+            #expect(host.reservedHeight == 0)
+            try sway.awaitWindowRect(appID: "foot") { $0.y == barsHeight }
+        }
+
         @Test func anUpdateToATallerBannerMovesWindowsOnceToItsHeight() throws {
             let sway = try TestSway()
             let foot = try sway.startFoot()
