@@ -1,8 +1,9 @@
 // The banner's surface on a layer-shell compositor: anchored to the top edge of one output, as
 // wide as it, `height` logical pixels tall, with an exclusive zone of that height — the
-// compositor's strut — set once at creation and kept, so other windows move down once when it
-// appears and back once when it goes, however the banner animates inside it (changing the zone
-// per frame re-lays a terminal out every frame; see docs/wayland.md).
+// compositor's strut — or none, reaching up instead over the zone a `ReservedZone` holds (the
+// banner under the status bars). The zone is set once and kept, so other windows move down once
+// when it appears and back once when it goes, however the banner animates inside it (changing
+// the zone per frame re-lays a terminal out every frame; see docs/wayland.md).
 //
 // Frames are paced by the compositor: `requestFrame(draw:)` draws at once when the compositor
 // is ready for a frame, else when its frame callback says so; nothing wakes the process while
