@@ -26,6 +26,18 @@ extension BannerWaylandTests {
             return try condition()
         }
 
+        /// Presents the offline title, white on red, on `host` and serves `display` until it has
+        /// slid in (`finished` says so); its settled height, which it reserves by then.
+        static func presentOffline(on host: WaylandHost, display: WaylandDisplay, until finished: () -> Bool) throws -> Int {
+            let appearance = try TopBannerConfigBuilder()
+                .title("No Internet Connection").backgroundColor(BannerColor(RGBA(hex: 0xCC3311))).textColor(.white).build()
+            try host.presentTopBanner(appearance)
+            try #require(try serve(display, until: finished))
+            let height = try #require(host.presentedHeight)
+            #expect(host.reservedHeight == height)
+            return height
+        }
+
         @Test func bannerReservesItsHeightOnceSlidesInAndGivesItBack() throws {
             let sway = try TestSway()
             let foot = try sway.startFoot()
@@ -42,12 +54,7 @@ extension BannerWaylandTests {
             var frames: [RenderedFrame] = []
             host.onMilestone = { milestones.append($0) }
             host.onFrame = { frames.append($0) }
-            let appearance = try TopBannerConfigBuilder()
-                .title("No Internet Connection").backgroundColor(BannerColor(RGBA(hex: 0xCC3311))).textColor(.white).build()
-            try host.presentTopBanner(appearance)
-            try #require(try Self.serve(display) { milestones.contains(.presentationFinished) })
-            let height = try #require(host.presentedHeight)
-            #expect(host.reservedHeight == height)
+            let height = try Self.presentOffline(on: host, display: display) { milestones.contains(.presentationFinished) }
             let moved = try sway.awaitWindowRect(appID: "foot") { $0.y != 0 }
             #expect(moved == SwayRect(x: 0, y: height, width: 1280, height: 720 - height))
             // It slid: frames showed a part of it before all of it.
@@ -110,12 +117,7 @@ extension BannerWaylandTests {
             let host = try #require(display.preferredHost)
             var milestones: [BannerPresentation.Milestone] = []
             host.onMilestone = { milestones.append($0) }
-            let appearance = try TopBannerConfigBuilder()
-                .title("No Internet Connection").backgroundColor(BannerColor(RGBA(hex: 0xCC3311))).textColor(.white).build()
-            try host.presentTopBanner(appearance)
-            try #require(try Self.serve(display) { milestones.contains(.presentationFinished) })
-            let height = try #require(host.presentedHeight)
-            #expect(host.reservedHeight == height)
+            let height = try Self.presentOffline(on: host, display: display) { milestones.contains(.presentationFinished) }
             let moved = try sway.awaitWindowRect(appID: "foot") { $0.y != barsHeight }
             #expect(moved == SwayRect(x: 0, y: barsHeight + height, width: 1280, height: 720 - barsHeight - height))
             var shot = try sway.screenshot()
