@@ -117,10 +117,11 @@ public final class WaylandDisplay: BannerBackend {
         fonts.closeAll()
     }
 
-    /// Serves the loop until no host moves, or `timeout` seconds pass.
+    /// Serves the loop until no host moves and every banner under the bars has reserved its space
+    /// (which waits for its first frame to be shown), or `timeout` seconds pass.
     @discardableResult
     public func runUntilIdle(timeout: Double = 5) -> Bool {
-        loop.run(timeout: timeout) { !hosts.contains(where: \.isAnimating) }
+        loop.run(timeout: timeout) { !hosts.contains { $0.isAnimating || $0.awaitsItsZone } }
     }
 
     public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {

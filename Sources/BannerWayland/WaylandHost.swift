@@ -63,6 +63,11 @@ public final class WaylandHost: ControlledBannerHost {
 
     /// True while the banner moves: a slide, a cross-fade, a progress bar.
     public var isAnimating: Bool { controller.isAnimating || framePending }
+    /// True while a banner under the status bars waits for its first frame to be shown, to
+    /// reserve its space (`reserveSpace`).
+    var awaitsItsZone: Bool {
+        surface.map { !$0.reservesItsHeight && zone == nil && controller.phase != .dismissing } ?? false
+    }
     /// Logical pixels the banner's exclusive zone reserves now; 0 when none is shown, or before
     /// the first frame of a banner under the status bars is.
     public var reservedHeight: Int {
@@ -151,9 +156,10 @@ public final class WaylandHost: ControlledBannerHost {
     /// compositor's frame callback): the zone below every other zone of the edge, and the
     /// banner reaching up over it, in one flush, so the banner does not move; the compositor
     /// then moves the windows under it down. A banner the compositor never shows (under a
-    /// full-screen window, a lock screen) reserves nothing until it does.
+    /// full-screen window, a lock screen) reserves nothing until it does, and one already on its
+    /// way out nothing at all.
     private func reserveSpace() {
-        guard zone == nil, let surface, !surface.reservesItsHeight else { return }
+        guard zone == nil, let surface, !surface.reservesItsHeight, controller.phase != .dismissing else { return }
         guard let made = try? ReservedZone(connection: display.connection, output: output, height: surface.height) else { return }
         made.onClosed = { [weak self] in self?.close() }
         zone = made

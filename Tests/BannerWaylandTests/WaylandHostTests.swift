@@ -243,6 +243,10 @@ extension BannerWaylandTests {
             try host.presentTopBanner(try TopBannerConfigBuilder().title("Saved").height(40).backgroundColor(half).reduceMotion(true).build())
             try #require(try Self.serve(display) { !frames.isEmpty && !host.isAnimating })
             #expect(frames.first?.visibleHeight == 40, "\(frames.map(\.visibleHeight))")
+            // One frame, no slide: idle means its space reserved too (once the compositor has
+            // shown that frame).
+            #expect(display.runUntilIdle())
+            #expect(host.reservedHeight == 40)
             // Half red over the desktop's #336699: about #99334c.
             let shot = try sway.screenshot()
             let pixel = shot.pixel(4, 20)
