@@ -159,7 +159,7 @@ public final class WaylandHost: ControlledBannerHost {
     /// full-screen window, a lock screen) reserves nothing until it does, and one already on its
     /// way out nothing at all.
     private func reserveSpace() {
-        guard zone == nil, let surface, !surface.reservesItsHeight, controller.phase != .dismissing else { return }
+        guard awaitsItsZone, let surface else { return }
         guard let made = try? ReservedZone(connection: display.connection, output: output, height: surface.height) else { return }
         made.onClosed = { [weak self] in self?.close() }
         zone = made
