@@ -13,7 +13,7 @@ ZSH_COMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
 # The build directory of install and deb (swift build --scratch-path).
 SCRATCH ?= .build
 
-.PHONY: all deps po build release demo test leaks soak fuzz install uninstall deb clean
+.PHONY: all deps po build release demo test leaks soak fuzz install uninstall deb extension-zip clean
 
 all: build
 
@@ -131,11 +131,14 @@ bench: deps
 		"$$bin/window-banner-bench" --window-banner "$$bin/window-banner" --bin $(BENCH_BIN) $(BENCH_FLAGS)
 
 # The GNOME Shell extension (Resources/gnome-shell, built by scripts/build-extension.sh): the
-# variant for the shell this machine has — 42–44's legacy script, or 45+'s ES module (also
-# without a shell) — installed where the shell looks, DATADIR/gnome-shell/extensions (for
-# PREFIX ~/.local, the user's own extensions). GNOME_SHELL_MAJOR=46 picks another.
+# variant for the shell this machine has — 42–44's legacy script, or 45+'s ES module — installed
+# where the shell looks, DATADIR/gnome-shell/extensions (for PREFIX ~/.local, the user's own
+# extensions). The shell is the one installed, else the one this Debian's apt would install
+# (so `make deb` on Debian 12 ships 42–44's, on Debian 13 45+'s), else 45+; a shell newer than
+# the newest the extension names gets its major added. GNOME_SHELL_MAJOR=46 picks another.
 EXTENSION_UUID := window-banner@window-banner
-GNOME_SHELL_MAJOR ?= $(shell gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')
+GNOME_SHELL_MAJOR ?= $(shell { gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p'; \
+	apt-cache policy gnome-shell 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*\).*/\1/p'; } | head -n 1)
 EXTENSION_VARIANT = $(if $(GNOME_SHELL_MAJOR),$(if $(shell [ $(GNOME_SHELL_MAJOR) -lt 45 ] && echo old),42,45),45)
 
 # The three binaries (side by side in BINDIR: window-banner runs window-banner-full from its own
@@ -171,9 +174,21 @@ install: deps po
 		install -Dm644 Resources/locale/$$lang/LC_MESSAGES/window-banner.mo "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/window-banner.mo" || exit 1; \
 	done
 	install -Dm644 Resources/man/window-banner-config.1 "$(DESTDIR)$(DATADIR)/man/man1/window-banner-config.1"
-	scripts/build-extension.sh "$(SCRATCH)/gnome-shell"
+	scripts/build-extension.sh "$(SCRATCH)/gnome-shell" $(GNOME_SHELL_MAJOR)
 	install -Dm644 -t "$(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(EXTENSION_UUID)" \
 		"$(SCRATCH)/gnome-shell/$(EXTENSION_VARIANT)/$(EXTENSION_UUID)/extension.js" "$(SCRATCH)/gnome-shell/$(EXTENSION_VARIANT)/$(EXTENSION_UUID)/metadata.json"
+
+# The extension as extensions.gnome.org takes it, and as `gnome-extensions install ZIP` installs
+# it: dist/window-banner@window-banner.shell-42-44.zip and .shell-45.zip, each holding
+# extension.js and metadata.json at its top (docs/gnome.md).
+extension-zip:
+	rm -rf "$(SCRATCH)/extension-zip" && scripts/build-extension.sh "$(SCRATCH)/extension-zip"
+	mkdir -p dist
+	for variant in 42 45; do \
+		name=$$([ $$variant = 42 ] && echo 42-44 || echo 45); \
+		rm -f "dist/$(EXTENSION_UUID).shell-$$name.zip"; \
+		(cd "$(SCRATCH)/extension-zip/$$variant/$(EXTENSION_UUID)" && python3 -m zipfile -c "$(CURDIR)/dist/$(EXTENSION_UUID).shell-$$name.zip" extension.js metadata.json) || exit 1; \
+	done
 
 uninstall:
 	rm -rf "$(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(EXTENSION_UUID)"

@@ -48,6 +48,9 @@ packages=(
   # tests: gjs loads the GNOME Shell extension's 45+ variant (GnomeShellExtensionTests), which no
   # shell here runs; python3-gi's GdkPixbuf reads the shell's PNG screenshots
   gjs gir1.2-gdkpixbuf-2.0
+  # tests: the newer GNOME Shells (Debian 13's 48, Debian unstable's newest) run from chroots
+  # that scripts/debian-chroot.sh builds with mmdebstrap from the mirror apt uses here
+  mmdebstrap
   # tests: real screen lockers and savers (ScreenLockTests: i3lock's window at the root,
   # xsecurelock's in the compositing overlay, xscreensaver blanking), a real compositing manager
   # (CompositorTests)

@@ -8,7 +8,7 @@
 //
 // One source for every shell: scripts/build-extension.sh wraps this body for GNOME 42–44
 // (`imports.*`, `init()`) and for 45+ (ES modules, `export default class … extends Extension`).
-// It expects `Gio`, `GLib`, `St`, `Clutter`, `Cogl`, `Main` and `shellMajor` in scope.
+// It expects `Gio`, `GLib`, `St`, `Clutter`, `Cogl` and `Main` in scope.
 // Start reading at `BannerService`.
 
 const BusName = 'org.windowbanner.Shell';
@@ -129,6 +129,37 @@ function readBanner(fields) {
 }
 
 /**
+ * The bottom edge (stage y) of the top strut that `actor` gives `monitor`, or null where it gives
+ * none there: the shell's own rule (js/ui/layout.js, `_updateRegions`) — the actor's box on
+ * the stage, clipped to the screen, on the monitor the shell finds for it, counts as a top strut
+ * when it spans the monitor's width from its top edge, or touches the top edge only (a corner
+ * touching the left edge is a left strut).
+ */
+function topStrutBottom(actor, monitor) {
+    const found = Main.layoutManager.findMonitorForActor(actor);
+    if (found === null || found === undefined || found.index !== monitor.index)
+        return null;
+    const [x, y] = actor.get_transformed_position();
+    const [width, height] = actor.get_transformed_size();
+    const x1 = Math.max(Math.round(x), 0);
+    const x2 = Math.min(Math.round(x) + Math.round(width), global.screen_width);
+    const y1 = Math.max(Math.round(y), 0);
+    const y2 = Math.min(Math.round(y) + Math.round(height), global.screen_height);
+    const left = x1 <= monitor.x;
+    const right = x2 >= monitor.x + monitor.width;
+    const top = y1 <= monitor.y;
+    const bottom = y2 >= monitor.y + monitor.height;
+    let isTop;
+    if (left && right)
+        isTop = top;
+    else if (top && bottom)
+        isTop = false;
+    else
+        isTop = !left && top;
+    return isTop && y2 > monitor.y ? y2 : null;
+}
+
+/**
  * One monitor's banner: the chrome that reserves its space (from the monitor's top edge down
  * to the banner's bottom, so the strut counts — a strut must touch the edge), a clip under the
  * top bar, and the image inside it, which slides. The chrome is resized once per show and once
@@ -142,6 +173,8 @@ class MonitorBanner {
         this._serial = 0;
         this._fullscreen = null;
         this._chrome = null;
+        this._placement = 'below-panels';
+        this._reserve = 0;
         this._paintedHandler = 0;
     }
 
@@ -155,12 +188,9 @@ class MonitorBanner {
         this._serial = banner.serial;
         if (this._chrome === null || this._fullscreen !== banner.fullscreen)
             this._makeChrome(banner.fullscreen);
-        const inset = banner.placement === 'below-panels' ? this._service.topInset(monitor) : 0;
-        this._chrome.set_position(monitor.x, monitor.y);
-        if (this._chrome.width !== monitor.width || this._chrome.height !== inset + banner.reserve)
-            this._chrome.set_size(monitor.width, inset + banner.reserve);
-        this._clip.set_position(0, inset);
-        this._clip.set_size(monitor.width, banner.reserve);
+        this._placement = banner.placement;
+        this._reserve = banner.reserve;
+        this.place(monitor);
         if (banner.image !== undefined)
             this._setImage(banner.image);
         if (banner.offset !== undefined) {
@@ -175,6 +205,29 @@ class MonitorBanner {
             });
         }
         this.updateVisibility();
+    }
+
+    /**
+     * Puts the chrome on `monitor`, from its top edge down to the banner's bottom, with the
+     * banner directly under whatever else holds that edge (or at the very edge, placed there).
+     * Moves or resizes nothing that is already right: the windows are laid out again only when
+     * the reserved height really changes.
+     */
+    place(monitor) {
+        if (this._chrome === null)
+            return;
+        const inset = this._placement === 'below-panels' ? this._service.topInset(monitor) : 0;
+        if (this._chrome.x !== monitor.x || this._chrome.y !== monitor.y)
+            this._chrome.set_position(monitor.x, monitor.y);
+        if (this._chrome.width !== monitor.width || this._chrome.height !== inset + this._reserve)
+            this._chrome.set_size(monitor.width, inset + this._reserve);
+        this._clip.set_position(0, inset);
+        this._clip.set_size(monitor.width, this._reserve);
+    }
+
+    /** Whether `actor` is this banner's chrome (its strut is left out of the others'). */
+    owns(actor) {
+        return this._chrome !== null && actor === this._chrome;
     }
 
     /** Hidden in the overview and while the screen is locked; the space stays reserved. */
@@ -223,8 +276,11 @@ class MonitorBanner {
             this._image.set_content(this._content);
         }
         const format = Cogl.PixelFormat.BGRA_8888_PRE;
-        if (shellMajor >= 46) {
-            const context = global.stage.context.get_backend().get_cogl_context();
+        // St.ImageContent.set_bytes takes the Cogl context first since GNOME 46, which is also
+        // when Clutter.Stage got its `context`: the stage is asked, not the version.
+        const stageContext = global.stage.context;
+        if (stageContext !== undefined && stageContext !== null) {
+            const context = stageContext.get_backend().get_cogl_context();
             this._content.set_bytes(context, image.pixels, format, image.width, image.height, image.stride);
         } else {
             this._content.set_bytes(image.pixels, format, image.width, image.height, image.stride);
@@ -320,6 +376,7 @@ class BannerService {
             [Main.overview, Main.overview.connect('hidden', () => this._updateVisibility())],
             [Main.sessionMode, Main.sessionMode.connect('updated', () => this._updateVisibility())],
             [Main.layoutManager, Main.layoutManager.connect('monitors-changed', () => this._monitorsChanged())],
+            [global.display, global.display.connect('workareas-changed', () => this._workAreasChanged())],
         ];
         this._monitorsChanged();
     }
@@ -489,12 +546,54 @@ class BannerService {
 
     // Monitors
 
-    /** The bottom of the top bar on `monitor`, from its top edge; 0 where it has none. */
+    /**
+     * How far the shell's struts hold the top of `monitor`, from its top edge, leaving this
+     * extension's own chrome out: the bottom of the lowest chrome that reserves that edge —
+     * GNOME's top bar, a Dash to Panel panel at the top of any monitor, a dock fixed at the top —
+     * and 0 where nothing does (Dash to Panel at the bottom, the top bar hidden or moved). It is
+     * read from the chrome the shell turns into struts (`Main.layoutManager`'s tracked actors,
+     * as Dash to Panel reads them too) by the rule js/ui/layout.js's `_updateRegions` applies;
+     * a shell that keeps them elsewhere falls back to the top bar's box.
+     */
     topInset(monitor) {
-        const box = Main.layoutManager.panelBox;
-        if (!box.visible || monitor.index !== Main.layoutManager.primaryIndex)
-            return 0;
-        return Math.max(0, Math.round(box.y + box.height - monitor.y));
+        const layout = Main.layoutManager;
+        const tracked = layout._trackedActors;
+        if (!Array.isArray(tracked)) {
+            const box = layout.panelBox;
+            if (!box.visible || monitor.index !== layout.primaryIndex)
+                return 0;
+            return Math.max(0, Math.round(box.y + box.height - monitor.y));
+        }
+        let inset = 0;
+        for (const data of tracked) {
+            if (!data.affectsStruts || this._isOurs(data.actor))
+                continue;
+            const bottom = topStrutBottom(data.actor, monitor);
+            if (bottom !== null)
+                inset = Math.max(inset, bottom - monitor.y);
+        }
+        return Math.min(inset, monitor.height);
+    }
+
+    _isOurs(actor) {
+        for (const banner of this._banners.values()) {
+            if (banner.owns(actor))
+                return true;
+        }
+        return false;
+    }
+
+    /**
+     * The struts changed (a panel enabled, disabled or moved, a dock turned on, the top bar
+     * hidden): each banner is placed under the new edge. Its own change comes back here too,
+     * and then finds nothing to move.
+     */
+    _workAreasChanged() {
+        for (const [name, banner] of this._banners) {
+            const monitor = this._monitor(name);
+            if (monitor !== null)
+                banner.place(monitor);
+        }
     }
 
     _name(monitor) {

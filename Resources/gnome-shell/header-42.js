@@ -4,5 +4,3 @@
 
 const {Gio, GLib, St, Clutter, Cogl} = imports.gi;
 const Main = imports.ui.main;
-const Config = imports.misc.config;
-const shellMajor = Number.parseInt(Config.PACKAGE_VERSION, 10);

@@ -1,12 +1,16 @@
-// A private GNOME on Wayland for one test: Debian's real gnome-shell, headless with a virtual
-// monitor, as the unprivileged user TestSway uses (its runtime directory, HOME and buses are its
-// own), on a private session bus and a second private bus standing in for the system bus (the
-// shell asks that one for logind and dies without it). It starts its Xwayland at once; what the
-// shell reserves shows in Mutter's work area on that Xwayland (`_GTK_WORKAREAS_D0`), which is
-// read back with xprop. WindowBanner's shell extension can be installed (built from
-// Resources/gnome-shell by scripts/build-extension.sh, the 42–44 variant) and enabled before the
-// shell starts, which then starts out of its overview. Everything (shell, Xwayland, buses) is
-// one process group, killed whole; the clients started here are killed too.
+// A private GNOME on Wayland for one test: a real gnome-shell, headless with a virtual monitor,
+// as the unprivileged user TestSway uses (its runtime directory, HOME and buses are its own), on
+// a private session bus and a second private bus standing in for the system bus (the shell asks
+// that one for logind and dies without it). The shell is this machine's own (Debian 12's 43) or
+// a newer Debian's, run from a chroot of that suite (`Release.debian`, see DebianChroot): then
+// the shell, its buses and what a test runs "in the session" (gsettings, gnome-extensions) run
+// inside, while the project's binaries and the test's clients (foot) run here, on the same
+// sockets. What the shell reserves is read from the shell itself (Mutter's work area per
+// monitor, through `Eval`, open to tests in `--unsafe-mode`). WindowBanner's shell extension can
+// be installed (built from Resources/gnome-shell by scripts/build-extension.sh, the variant the
+// shell loads) and enabled before the shell starts, which then starts out of its overview, with
+// other extensions of the shell's Debian enabled beside it. Everything (shell, Xwayland, buses)
+// is one process group, killed whole; the clients started here are killed too.
 
 import Foundation
 import Glibc
@@ -22,8 +26,41 @@ public final class TestGnomeShell {
         case enabled
     }
 
+    /// Which GNOME Shell runs.
+    public enum Release: Sendable, Equatable, CustomStringConvertible {
+        /// This machine's (Debian 12's GNOME Shell 43, scripts/install-deps.sh installs it).
+        case installed
+        /// The one of Debian `suite` (`trixie`: 48, `sid`: the newest), from a cached chroot.
+        case debian(String)
+
+        /// GNOME Shell 48, as Debian 13 has it.
+        public static let debian13 = Release.debian("trixie")
+        /// The newest GNOME Shell Debian has (unstable's).
+        public static let newest = Release.debian("sid")
+
+        public var description: String {
+            switch self {
+            case .installed: "Debian 12"
+            case .debian("trixie"): "Debian 13"
+            case .debian("sid"): "Debian unstable"
+            case .debian(let suite): "Debian \(suite)"
+            }
+        }
+    }
+
+    /// What a chroot of a newer shell holds: the shell and Xwayland, the buses and dconf behind
+    /// gsettings, the accessibility bus, and the layout extensions Debian packages.
+    public static let chrootPackages = [
+        "gnome-shell", "xwayland", "dbus-daemon", "dconf-service", "dconf-cli", "at-spi2-core",
+        "gnome-shell-extension-dash-to-panel", "gnome-shell-extension-dashtodock",
+    ]
+
     /// The extension's UUID (its directory's name).
     public static let extensionUUID = "window-banner@window-banner"
+
+    /// Dash to Panel's and Dash to Dock's UUIDs, as Debian installs them.
+    public static let dashToPanel = "dash-to-panel@jderose9.github.com"
+    public static let dashToDock = "dash-to-dock@micxgx.gmail.com"
 
     /// The directory holding the runtime directory, HOME and the start-up script.
     public let directory: String
@@ -34,17 +71,31 @@ public final class TestGnomeShell {
     /// The session's Xwayland (`:N`), and the cookie file its clients need.
     public private(set) var xDisplay = ""
     public private(set) var xAuthority = ""
-    private let shell: Subprocess
+    /// The shell that runs.
+    public let release: Release
+    /// Its chroot, for a newer Debian's shell.
+    public let chroot: DebianChroot?
+    /// `gnome-shell --version`'s major (43, 48, 51…).
+    public private(set) var major = 0
+    private var shell: Subprocess?
     private var clients: [Subprocess] = []
 
-    /// Starts the shell with a `width`×`height` virtual monitor and the extension `setup`; waits until its
-    /// Wayland socket, its Xwayland and its top bar (in the work area) are there, and an enabled
-    /// extension is on the bus. `--unsafe-mode` lets a test take screenshots over D-Bus.
+    /// Starts `release`'s shell with a `width`×`height` virtual monitor (and `more`), the extension
+    /// `setup`, the shell's own extensions `alsoEnabled` enabled beside it, and `settings`
+    /// (`gsettings set` argument lists) applied first; waits until its Wayland socket is there,
+    /// the shell has started up, and an enabled extension is on the bus. `--unsafe-mode` lets a
+    /// test take screenshots and read the shell's state over D-Bus.
     /// `busForEveryone`: the session bus admits every user (root too), as a session bus never
     /// does, so a test can see that the extension itself turns other users away.
     public init(
-        width: Int = 1280, height: Int = 800, more: [(width: Int, height: Int)] = [], withExtension setup: Extension = .none, busForEveryone: Bool = false
+        release: Release = .installed, width: Int = 1280, height: Int = 800, more: [(width: Int, height: Int)] = [],
+        withExtension setup: Extension = .none, alsoEnabled: [String] = [], settings: [[String]] = [], busForEveryone: Bool = false
     ) throws {
+        self.release = release
+        switch release {
+        case .installed: chroot = nil
+        case .debian(let suite): chroot = try DebianChroot.prepared(suite: suite, packages: Self.chrootPackages)
+        }
         var template = Array("/tmp/window-banner-gnome-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -52,37 +103,49 @@ public final class TestGnomeShell {
         mkdir(runtimeDirectory, 0o700)
         mkdir(directory + "/home", 0o700)
         chmod(directory, 0o755)
-        if setup != .none { try Self.installExtension(home: directory + "/home", work: directory) }
-        var sessionBusConfiguration = "session"
-        if busForEveryone {
-            try TestSway.write(Self.busForEveryone, to: directory + "/session-bus.conf")
-            sessionBusConfiguration = "config-file=" + directory + "/session-bus.conf"
-        }
-        let monitors = more.map { "--virtual-monitor \($0.width)x\($0.height)" }.joined(separator: " ")
-        // gsettings writes through dconf, which the private session bus starts on demand. No
-        // notification banners: the shell's own start-up notice ("Screen Lock disabled") would
-        // sit over the top of the screen, and with no user activity it never times out.
-        let enable = (setup == .enabled ? "gsettings set org.gnome.shell enabled-extensions \"['\(Self.extensionUUID)']\"\n" : "")
-            + "gsettings set org.gnome.desktop.notifications show-banners false"
-        let script = """
-            dbus-daemon --\(sessionBusConfiguration) --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
-            dbus-daemon --session --nofork --print-address=3 3>"$XDG_RUNTIME_DIR/system-bus" &
-            until [ -s "$XDG_RUNTIME_DIR/session-bus" ] && [ -s "$XDG_RUNTIME_DIR/system-bus" ]; do sleep 0.05; done
-            export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/session-bus")"
-            export DBUS_SYSTEM_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/system-bus")"
-            \(enable)
-            exec gnome-shell --headless --unsafe-mode --wayland --virtual-monitor \(width)x\(height) \(monitors) --wayland-display \(waylandDisplay)
-            """
-        try TestSway.write(script, to: directory + "/session")
+        // Mutter makes its Xwayland's socket there and gives up when it cannot; a machine's
+        // start-up makes it (systemd-tmpfiles), a fresh test machine may not have.
+        // (root: shared by every user, sticky, as systemd-tmpfiles makes it).
         if geteuid() == 0 {
-            for path in [directory, runtimeDirectory, directory + "/home"] {
-                chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
-            }
+            mkdir("/tmp/.X11-unix", 0o1777)
+            chown("/tmp/.X11-unix", 0, 0)
+            chmod("/tmp/.X11-unix", 0o1777)
         }
-        shell = try TestSway.spawn(
-            ["/bin/sh", directory + "/session"], in: directory, runtime: runtimeDirectory,
-            extra: ["NO_AT_BRIDGE": "1", "XDG_SESSION_TYPE": "wayland"], log: directory + "/shell.log")
         do {
+            major = try shellMajor()
+            if setup != .none { try installExtension(home: directory + "/home", work: directory) }
+            var sessionBusConfiguration = "--session"
+            if busForEveryone {
+                try TestSway.write(Self.busForEveryone, to: directory + "/session-bus.conf")
+                sessionBusConfiguration = "--config-file=" + directory + "/session-bus.conf"
+            }
+            let monitors = more.map { "--virtual-monitor \($0.width)x\($0.height)" }.joined(separator: " ")
+            // gsettings writes through dconf, which the private session bus starts on demand. No
+            // notification banners: the shell's own start-up notice ("Screen Lock disabled") would
+            // sit over the top of the screen, and with no user activity it never times out.
+            let enabled = (setup == .enabled ? [Self.extensionUUID] : []) + alsoEnabled
+            let enabledList: String = "[" + enabled.map { "'\($0)'" }.joined(separator: ", ") + "]"
+            let allSettings: [[String]] = [["org.gnome.shell", "enabled-extensions", enabledList],
+                                           ["org.gnome.desktop.notifications", "show-banners", "false"]] + settings
+            let configure = allSettings.map { words in "gsettings set " + words.map(Self.shellQuoted).joined(separator: " ") }.joined(separator: "\n")
+            // The buses listen on sockets in the runtime directory, which both sides of a chroot see.
+            let script = """
+                exec >>"$HOME/../shell.log" 2>&1
+                dbus-daemon \(sessionBusConfiguration) --nofork --address="unix:path=$XDG_RUNTIME_DIR/bus" --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
+                dbus-daemon --session --nofork --address="unix:path=$XDG_RUNTIME_DIR/system-bus-socket" --print-address=3 3>"$XDG_RUNTIME_DIR/system-bus" &
+                until [ -s "$XDG_RUNTIME_DIR/session-bus" ] && [ -s "$XDG_RUNTIME_DIR/system-bus" ]; do sleep 0.05; done
+                export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/session-bus")"
+                export DBUS_SYSTEM_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/system-bus")"
+                \(configure)
+                exec gnome-shell --headless --unsafe-mode --wayland --virtual-monitor \(width)x\(height) \(monitors) --wayland-display \(waylandDisplay)
+                """
+            try TestSway.write(script, to: directory + "/session")
+            if geteuid() == 0 {
+                for path in [directory, runtimeDirectory, directory + "/home"] {
+                    chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
+                }
+            }
+            shell = try spawnInSession(["/bin/sh", directory + "/session"], extra: ["NO_AT_BRIDGE": "1", "XDG_SESSION_TYPE": "wayland"])
             try awaitStart(monitors: 1 + more.count)
             if setup == .enabled {
                 try awaitBusName("org.windowbanner.Shell")
@@ -106,8 +169,8 @@ public final class TestGnomeShell {
             client.killGroup()
             _ = client.waitForExit(timeout: 5)
         }
-        shell.killGroup()
-        _ = shell.waitForExit(timeout: 5)
+        shell?.killGroup()
+        _ = shell?.waitForExit(timeout: 5)
         // Xwayland killed with the shell leaves its socket and lock behind.
         if xDisplay.hasPrefix(":") {
             let number = xDisplay.dropFirst()
@@ -152,16 +215,79 @@ public final class TestGnomeShell {
 
     // MARK: The extension
 
-    /// Builds the extension (scripts/build-extension.sh) and installs its 42–44 variant, the one
-    /// Debian's shell 43 loads, into `home`'s extensions directory.
-    private static func installExtension(home: String, work: String) throws {
+    /// Builds the extension (scripts/build-extension.sh) and installs the variant this shell
+    /// loads (42–44's legacy script on 43, the ES module on 45 and later), as it is built: the
+    /// shell versions its metadata declares are what the shell checks.
+    private func installExtension(home: String, work: String) throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let built = work + "/extension"
         try Subprocess.run("/bin/sh", [source.path + "/scripts/build-extension.sh", built])
         let extensions = home + "/.local/share/gnome-shell/extensions"
-        try Subprocess.run("/bin/sh", ["-c", "mkdir -p \"$1\" && cp -r \"$2\" \"$1/\"", "sh", extensions, built + "/42/" + extensionUUID])
+        let variant = major < 45 ? "42" : "45"
+        try Subprocess.run("/bin/sh", ["-c", "mkdir -p \"$1\" && cp -r \"$2\" \"$1/\"", "sh", extensions, built + "/\(variant)/" + Self.extensionUUID])
         if geteuid() == 0 {
             try Subprocess.run("/bin/chown", ["-R", "\(TestSway.unprivilegedUser):\(TestSway.unprivilegedUser)", home])
+        }
+    }
+
+    /// `word` quoted for /bin/sh.
+    static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The shell's major version, from `gnome-shell --version` where it runs.
+    private func shellMajor() throws -> Int {
+        let version = try runInSession(["gnome-shell", "--version"], environment: ["PATH": "/usr/bin:/bin", "HOME": "/"], asUser: false)
+        guard version.status == 0, let number = version.output.split(separator: " ").last.flatMap({ Int($0.split(separator: ".").first ?? "") }) else {
+            throw TestFailure("gnome-shell --version said \(version.output) \(version.error)")
+        }
+        return number
+    }
+
+    /// Starts `command` in the session's system (inside the chroot for a newer shell) as the
+    /// session's user, with HOME and XDG_RUNTIME_DIR in the test's directory.
+    private func spawnInSession(_ command: [String], extra: [String: String]) throws -> Subprocess {
+        guard let chroot else {
+            return try TestSway.spawn(command, in: directory, runtime: runtimeDirectory, extra: extra, log: nil)
+        }
+        var variables = extra
+        variables["PATH"] = "/usr/bin:/bin"
+        variables["HOME"] = directory + "/home"
+        variables["XDG_RUNTIME_DIR"] = runtimeDirectory
+        variables["XDG_CONFIG_HOME"] = directory + "/home/.config"
+        variables["LANG"] = "C.UTF-8"
+        let argv = chroot.command(command, user: geteuid() == 0 ? TestSway.unprivilegedUser : nil, environment: variables)
+        return try Subprocess(executable: argv[0], arguments: Array(argv.dropFirst()), environment: [:])
+    }
+
+    /// Runs `command` in the session's system (inside the chroot for a newer shell: its
+    /// gsettings, with the schemas of its extensions, its gnome-extensions), as the session's
+    /// user in `environment`; its exit status and output.
+    public func runInSession(
+        _ command: [String], environment: [String: String]? = nil, asUser: Bool = true, timeout: Double = 30
+    ) throws -> (status: Int32?, output: String, error: String) {
+        guard let chroot else { return try run(command, environment: environment, timeout: timeout) }
+        let argv = chroot.command(command, user: asUser && geteuid() == 0 ? TestSway.unprivilegedUser : nil, environment: environment ?? self.environment)
+        let process = try Subprocess(executable: argv[0], arguments: Array(argv.dropFirst()), environment: [:])
+        process.closeStandardInput()
+        let status = process.waitForExit(timeout: timeout)
+        return (status, process.standardOutput, process.standardError)
+    }
+
+    /// The state the shell gives extension `uuid` (its `org.gnome.Shell.Extensions`
+    /// `GetExtensionInfo`, what `gnome-extensions info` prints): `ACTIVE` (43 calls it ENABLED),
+    /// `INACTIVE`, `ERROR`, `OUT OF DATE`, `INITIALIZED`, `UNINSTALLED`, or the answer itself.
+    public func extensionState(_ uuid: String = extensionUUID) throws -> String {
+        let info = try gdbus("org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions.GetExtensionInfo", [uuid])
+        guard let range = info.range(of: "'state': <") else { return "UNINSTALLED" }
+        let number = info[range.upperBound...].prefix { $0 != ">" }
+        switch Double(number) {
+        case 1: return "ACTIVE"
+        case 2: return "INACTIVE"
+        case 3: return "ERROR"
+        case 4: return "OUT OF DATE"
+        case 6: return "INITIALIZED"
+        default: return info
         }
     }
 
@@ -250,13 +376,25 @@ public final class TestGnomeShell {
     }
 
     /// A click of the primary button at (`x`, `y`) on the screen, through a virtual pointer of
-    /// the shell's own seat: the input path a real mouse takes.
+    /// the shell's own seat: the input path a real mouse takes. The pointer is moved there first
+    /// and the click sent once the shell has it there (51 applies a virtual device's first motion
+    /// only with its next event).
     public func click(x: Int, y: Int) throws {
-        try evaluate("""
+        let pointer = """
             const Clutter = imports.gi.Clutter; const GLib = imports.gi.GLib;
-            const seat = Clutter.get_default_backend().get_default_seat();
-            const pointer = seat.create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
+            const backend = Clutter.get_default_backend ? Clutter.get_default_backend() : global.stage.context.get_backend();
+            globalThis.windowBannerTestPointer ??= backend.get_default_seat().create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
+            const pointer = globalThis.windowBannerTestPointer;
+            """
+        let deadline = monotonicSeconds() + 20
+        while try Self.evaluated(evaluate(pointer + """
             pointer.notify_absolute_motion(GLib.get_monotonic_time(), \(x), \(y));
+            global.get_pointer().slice(0, 2).join(',')
+            """)) != "\(x),\(y)" {
+            guard monotonicSeconds() < deadline else { throw TestFailure("the pointer did not reach \(x),\(y)") }
+            poll(nil, 0, 20)
+        }
+        try evaluate(pointer + """
             pointer.notify_button(GLib.get_monotonic_time(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.PRESSED);
             pointer.notify_button(GLib.get_monotonic_time(), Clutter.BUTTON_PRIMARY, Clutter.ButtonState.RELEASED);
             true
@@ -270,7 +408,7 @@ public final class TestGnomeShell {
         let up = keys.reversed().map { "keyboard.notify_keyval(GLib.get_monotonic_time(), \($0), Clutter.KeyState.RELEASED);" }.joined(separator: " ")
         try evaluate("""
             const Clutter = imports.gi.Clutter; const GLib = imports.gi.GLib;
-            const seat = Clutter.get_default_backend().get_default_seat();
+            const backend = Clutter.get_default_backend ? Clutter.get_default_backend() : global.stage.context.get_backend(); const seat = backend.get_default_seat();
             const keyboard = seat.create_virtual_device(Clutter.InputDeviceType.KEYBOARD_DEVICE);
             \(down) \(up)
             true
@@ -305,14 +443,29 @@ public final class TestGnomeShell {
         return (status, process.standardOutput, process.standardError)
     }
 
-    /// Mutter's per-monitor work areas, as its Xwayland publishes them (empty until it does).
+    /// Mutter's work area of each monitor (what windows are maximized into), read from the shell
+    /// itself; empty while it cannot answer.
     public func workAreas() -> [SwayRect] {
-        guard let result = try? run(["xprop", "-root", "-notype", "_GTK_WORKAREAS_D0"]), result.status == 0,
-              let values = result.output.split(separator: "=").last else { return [] }
-        let numbers = values.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        return stride(from: 0, to: numbers.count - 3, by: 4).map {
-            SwayRect(x: numbers[$0], y: numbers[$0 + 1], width: numbers[$0 + 2], height: numbers[$0 + 3])
+        let code = """
+            const workspace = global.workspace_manager.get_active_workspace();
+            [...Array(global.display.get_n_monitors()).keys()].map(index => {
+                const area = workspace.get_work_area_for_monitor(index);
+                return [area.x, area.y, area.width, area.height].join(' ');
+            }).join(';')
+            """
+        guard let answer = try? evaluate(code) else { return [] }
+        return Self.evaluated(answer).split(separator: ";").compactMap { monitor in
+            let numbers = monitor.split(separator: " ").compactMap { Int($0) }
+            return numbers.count == 4 ? SwayRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) : nil
         }
+    }
+
+    /// The value of an `Eval` answer (`(true, '"…"')`), without its quotes.
+    public static func evaluated(_ answer: String) -> String {
+        var text = answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        for prefix in ["(true, '", "\""] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+        for suffix in ["')", "\""] where text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return text
     }
 
     /// Waits (bounded, looking every 20 ms: nothing announces Mutter's work area to another
@@ -328,21 +481,32 @@ public final class TestGnomeShell {
         return areas
     }
 
+    /// Waits for the shell's Wayland socket, then for the shell to have started up with its
+    /// monitors; then for its Xwayland where it starts one at once (43), else its display is the
+    /// one Mutter set up for Xwayland on demand.
     private func awaitStart(monitors: Int) throws {
         let deadline = monotonicSeconds() + 120
-        while monotonicSeconds() < deadline {
+        var started = false
+        while monotonicSeconds() < deadline, shell?.exitStatus == nil {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
-            if names.contains(waylandDisplay), let cookie = names.first(where: { $0.hasPrefix(".mutter-Xwaylandauth.") }),
-               let display = xwaylandDisplay() {
+            if !started, names.contains(waylandDisplay), !sessionBus.isEmpty,
+               let answer = try? evaluate("Main.layoutManager._startingUp === false && global.display.get_n_monitors()") {
+                started = Self.evaluated(answer) == "\(monitors)"
+            }
+            if started, let cookie = names.first(where: { $0.hasPrefix(".mutter-Xwaylandauth.") }) {
                 xAuthority = runtimeDirectory + "/" + cookie
-                xDisplay = display
-                // Its top bar in the work area of each monitor: the shell is up.
-                let areas = workAreas()
-                if areas.count == monitors, areas.first.map({ $0.y > 0 }) == true { return }
+                if let display = xwaylandDisplay() {
+                    xDisplay = display
+                    return
+                }
+                if major >= 45, let answer = try? evaluate("imports.gi.GLib.getenv('DISPLAY')") {
+                    xDisplay = Self.evaluated(answer)
+                    if xDisplay.hasPrefix(":") { return }
+                }
             }
             poll(nil, 0, 50)
         }
-        throw TestFailure("gnome-shell did not start in 120 s: \(log)")
+        throw TestFailure("gnome-shell (\(release)) did not start in 120 s: \(log)")
     }
 
     /// The display of the Xwayland the shell started (`:N` from its command line).
@@ -351,7 +515,7 @@ public final class TestGnomeShell {
         for entry in entries {
             guard pid_t(entry) != nil,
                   let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
-                  status.split(separator: "\n").contains(where: { $0 == "PPid:\t\(shell.pid)" }),
+                  let shell, status.split(separator: "\n").contains(where: { $0 == "PPid:\t\(shell.pid)" }),
                   let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
             let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             if arguments.first?.hasSuffix("Xwayland") == true, let display = arguments.first(where: { $0.hasPrefix(":") }) { return display }

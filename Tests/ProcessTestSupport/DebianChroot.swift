@@ -1,0 +1,61 @@
+// A newer Debian's desktop for the tests: a chroot of that suite (trixie, sid) built with
+// mmdebstrap from the mirror apt uses here and cached per machine by scripts/debian-chroot.sh,
+// whose programs run in it as the session's user. Each command runs in a mount namespace of its
+// own (unshare), where /proc, /sys, /dev and this machine's /tmp are mounted into the chroot:
+// the tests' directories, runtime directories and sockets live under /tmp, at the same path on
+// both sides, so the project's binaries built here talk to the chroot's compositor and buses.
+// The mounts end with the namespace's last process; nothing is ever mounted in the cache.
+
+import Foundation
+import Glibc
+
+/// A cached chroot of one Debian suite with the packages a test needs.
+public struct DebianChroot: Sendable, CustomStringConvertible {
+    /// The suite's name (`trixie`, `sid`).
+    public let suite: String
+    /// The chroot's directory (under /var/cache/window-banner/chroots).
+    public let directory: String
+
+    public var description: String { "Debian \(suite) (\(directory))" }
+
+    /// The chroot of `suite` holding `packages`: built on first use on this machine (about a
+    /// minute per GiB, from the mirror apt uses), then reused. Needs root and mmdebstrap
+    /// (scripts/install-deps.sh installs it).
+    public static func prepared(suite: String, packages: [String]) throws -> DebianChroot {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/debian-chroot.sh").path
+        let builder = try Subprocess(executable: "/bin/sh", arguments: [script, suite] + packages)
+        builder.closeStandardInput()
+        guard builder.waitForExit(timeout: 1800) == 0 else {
+            throw TestFailure("the \(suite) chroot could not be built: \(builder.standardError.split(separator: "\n").suffix(6).joined(separator: "\n"))")
+        }
+        let directory = builder.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard access(directory + "/.complete", F_OK) == 0 else { throw TestFailure("debian-chroot.sh named \(directory), which is not a chroot") }
+        return DebianChroot(suite: suite, directory: directory)
+    }
+
+    /// The command line that runs `command` inside, as `user` (when running as root), with
+    /// exactly `environment` (and the test run's marker, scripts/check-leftovers.sh).
+    public func command(_ command: [String], user: uid_t?, environment: [String: String]) -> [String] {
+        var variables = environment
+        if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
+            variables[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
+        }
+        let asUser = user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups", "--"] } ?? []
+        let mounts = """
+            d=$1; shift
+            mount -t proc proc "$d/proc" && mount --rbind /sys "$d/sys" && mount --rbind /dev "$d/dev" && mount --rbind /tmp "$d/tmp" || exit 70
+            exec chroot "$d" "$@"
+            """
+        return ["/usr/bin/unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", mounts, "sh", directory]
+            + asUser + ["/usr/bin/env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command
+    }
+
+    /// The version a package has inside (`dpkg-query`), e.g. `48.7-0+deb13u1`.
+    public func version(of package: String) throws -> String {
+        let query = try Subprocess(executable: "/usr/sbin/chroot", arguments: [directory, "dpkg-query", "-W", "-f", "${Version}", package], environment: ["PATH": "/usr/bin:/bin"])
+        query.closeStandardInput()
+        guard query.waitForExit(timeout: 30) == 0 else { throw TestFailure("\(package) is not installed in \(self): \(query.standardError)") }
+        return query.standardOutput
+    }
+}

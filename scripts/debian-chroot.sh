@@ -1,0 +1,40 @@
+#!/bin/sh
+# debian-chroot.sh SUITE PACKAGE... — prints the directory of a chroot of Debian SUITE (trixie,
+# sid, …) holding PACKAGES, built with mmdebstrap from the Debian mirror apt already uses here
+# (the URIs of /etc/apt/sources.list.d/*.sources, or /etc/apt/sources.list) and cached: the
+# same suite and packages give the same directory under WINDOW_BANNER_CHROOTS
+# (/var/cache/window-banner/chroots), built once per machine. Callers waiting for the same
+# chroot take turns (flock); a build cut short leaves only DIR.new, which the next one removes.
+# The tests run the newest desktops from these chroots (docs/tests.md, "Newer desktops");
+# nothing is ever mounted inside the cached directory: they mount in private namespaces.
+set -eu
+[ $# -ge 2 ] || { echo "usage: debian-chroot.sh SUITE PACKAGE..." >&2; exit 64; }
+suite=$1
+shift
+packages=$(printf '%s\n' "$@" | sort -u | paste -sd, -)
+cache=${WINDOW_BANNER_CHROOTS:-/var/cache/window-banner/chroots}
+key=$(printf '%s %s' "$suite" "$packages" | sha256sum | cut -c1-12)
+dir=$cache/$suite-$key
+
+# The mirror serving this machine's own Debian (the first debian URI apt lists).
+mirror() {
+    found=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | tr ' ' '\n' | grep -v security | grep -m 1 . || true)
+    [ -n "$found" ] || found=$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\2/p' /etc/apt/sources.list 2>/dev/null | grep -v security | grep -m 1 . || true)
+    [ -n "$found" ] || { echo "debian-chroot.sh: apt names no Debian mirror here (/etc/apt/sources.list.d/*.sources, /etc/apt/sources.list)" >&2; exit 69; }
+    printf '%s\n' "$found"
+}
+
+mkdir -p "$cache"
+exec 9>"$dir.lock"
+flock 9
+if [ ! -e "$dir/.complete" ]; then
+    rm -rf "$dir.new"
+    from=$(mirror)
+    echo "debian-chroot.sh: building a $suite chroot with $packages from $from (cached in $dir)" >&2
+    # sid's Release file may be past its Valid-Until on a mirror snapshot.
+    mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
+        --include="$packages" "$suite" "$dir.new" "$from" >&2
+    touch "$dir.new/.complete"
+    mv "$dir.new" "$dir"
+fi
+printf '%s\n' "$dir"
