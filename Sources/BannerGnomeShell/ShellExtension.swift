@@ -23,17 +23,46 @@ public struct ShellMonitor: Sendable, Hashable {
     public var topInset: Int
 }
 
+/// Why GNOME Shell is not running the extension, as the shell itself says (its
+/// `org.gnome.Shell.Extensions` interface, what `gnome-extensions info` reads).
+public enum ExtensionRefusal: Sendable, Equatable {
+    /// The shell knows no extension of this UUID: not installed, or installed after it started.
+    case unknownToShell
+    /// Installed and loaded, not enabled (by the user, or never).
+    case disabled
+    /// Enabled, but the shell has every user extension turned off (`disable-user-extensions`).
+    case userExtensionsOff
+    /// Its metadata does not name this shell's version (`shellVersion`, e.g. `51.0`).
+    case outOfDate(shellVersion: String)
+    /// The shell tried to load it and failed, with this error.
+    case failed(String)
+    /// The shell did not answer (no GNOME Shell on this bus).
+    case noShell
+
+    /// The state in a few words, after "the GNOME Shell extension UUID".
+    public var description: String {
+        switch self {
+        case .unknownToShell: "is not loaded by GNOME Shell"
+        case .disabled: "is not enabled"
+        case .userExtensionsOff: "is enabled, but GNOME Shell has its extensions turned off"
+        case .outOfDate(let version): "is out of date for GNOME Shell \(version) (its metadata does not name that version)"
+        case .failed(let error): "failed to load (\(error))"
+        case .noShell: "is not on the session bus, and GNOME Shell does not answer there"
+        }
+    }
+}
+
 /// Why the extension cannot be used.
 public enum ShellExtensionError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Nobody owns `org.windowbanner.Shell`: the extension is not installed, or not enabled.
-    case notEnabled
+    /// Nobody owns `org.windowbanner.Shell`; why, as the shell says.
+    case unavailable(ExtensionRefusal)
     /// The extension speaks another version of the interface than this program.
     case otherVersion(UInt32)
     case bus(String)
 
     public var description: String {
         switch self {
-        case .notEnabled: "the GNOME Shell extension \(ShellExtension.uuid) is not enabled"
+        case .unavailable(let refusal): "the GNOME Shell extension \(ShellExtension.uuid) \(refusal.description)"
         case .otherVersion(let version):
             "the GNOME Shell extension \(ShellExtension.uuid) speaks version \(version) of its interface, this program \(ShellExtension.version)"
         case .bus(let reason): "the session bus: \(reason)"
@@ -119,9 +148,52 @@ final class ShellExtension {
         } catch {
             throw .bus(error.reason)
         }
-        guard owner != nil else { throw .notEnabled }
+        guard owner != nil else { throw .unavailable(refusal()) }
         let version = try interfaceVersion()
         guard version == Self.version else { throw .otherVersion(version) }
+    }
+
+    /// What the shell says of the extension (its `GetExtensionInfo` state and error, its
+    /// `UserExtensionsEnabled` and `ShellVersion`); bounded: a string field is cut at 200 bytes.
+    private func refusal() -> ExtensionRefusal {
+        let shell = (service: "org.gnome.Shell", path: "/org/gnome/Shell", interface: "org.gnome.Shell.Extensions")
+        guard let reply = try? connection.call(shell.service, shell.path, shell.interface, "GetExtensionInfo", strings: [Self.uuid]) else {
+            return .noShell
+        }
+        defer { sd_bus_message_unref(reply) }
+        var state: Double?
+        var error = ""
+        if sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "{sv}") > 0 {
+            var entries = 0
+            while entries < 256, sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "e")), "sv") > 0 {
+                entries += 1
+                let message = BusMessage(pointer: reply)
+                let key = message.readString() ?? ""
+                if key == "state", sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "d") > 0 {
+                    state = message.readDouble()
+                    sd_bus_message_exit_container(reply)
+                } else if key == "error", sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "s") > 0 {
+                    error = String((message.readString() ?? "").prefix(200))
+                    sd_bus_message_exit_container(reply)
+                } else if sd_bus_message_skip(reply, "v") < 0 {
+                    break
+                }
+                sd_bus_message_exit_container(reply)
+            }
+            sd_bus_message_exit_container(reply)
+        }
+        // The shell's ExtensionState: 1 enabled/active, 2 disabled/inactive, 3 error, 4 out of
+        // date, 6 initialized (loaded, never enabled), 99 uninstalled.
+        switch state {
+        case 3: return .failed(error.isEmpty ? "no reason given" : error)
+        case 4:
+            let version = (try? connection.stringProperty(shell.service, shell.path, shell.interface, "ShellVersion")) ?? "?"
+            return .outOfDate(shellVersion: String(version.prefix(32)))
+        case 1, 2, 6:
+            if (try? connection.booleanProperty(shell.service, shell.path, shell.interface, "UserExtensionsEnabled")) == false { return .userExtensionsOff }
+            return .disabled
+        default: return .unknownToShell
+        }
     }
 
     private func nameOwner() throws(BusError) -> String? {

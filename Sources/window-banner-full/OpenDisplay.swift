@@ -45,20 +45,22 @@ func openWaylandSession(
         return .layerShell(try WaylandDisplay(name: name, timing: timing))
     } catch WaylandError.noLayerShell {
         let extensionProblem: String
+        let fix: String
         do {
             return .gnomeShell(try GnomeShellDisplay(waylandDisplay: name, timing: timing))
         } catch let problem as ShellExtensionError {
             extensionProblem = "\(problem)"
+            fix = nativeBannerFix(problem, environment)
         } catch {
             throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
         }
         let refused = "the Wayland compositor \(name.printable) has no layer-shell (GNOME's Mutter has none) and \(extensionProblem)"
         guard let xDisplay = environment["DISPLAY"], !xDisplay.isEmpty else {
-            throw CommandFailure("\(refused), and no Xwayland to show the banner through instead (DISPLAY is not set); see docs/gnome.md", code: ExitStatus.displayUnavailable)
+            throw CommandFailure("\(refused), and no Xwayland to show the banner through instead (DISPLAY is not set); \(fix) (docs/gnome.md)", code: ExitStatus.displayUnavailable)
         }
         do throws(BannerDisplayError) {
             let banners = try X11Display(name: xDisplay, timing: timing)
-            return .xwayland(banners, notice: "\(refused): the banner is shown through Xwayland (\(xDisplay.printable)); \(nativeBannerHint(environment)) (docs/gnome.md)")
+            return .xwayland(banners, notice: "\(refused): the banner is shown through Xwayland (\(xDisplay.printable)); \(fix) (docs/gnome.md)")
         } catch {
             throw CommandFailure("\(refused), and Xwayland cannot be used instead: \(error)", code: ExitStatus.displayUnavailable)
         }
@@ -67,8 +69,24 @@ func openWaylandSession(
     }
 }
 
-/// How to get the native GNOME banner: enable the extension where it is installed (for this
-/// user or system-wide), else install it first.
+/// How to get the native GNOME banner from where the shell stands: the one fix for the state it
+/// gives the extension.
+private func nativeBannerFix(_ problem: ShellExtensionError, _ environment: [String: String]) -> String {
+    let uuid = GnomeShellDisplay.extensionUUID
+    switch problem {
+    case .unavailable(.disabled): return "for the native banner: gnome-extensions enable \(uuid)"
+    case .unavailable(.userExtensionsOff):
+        return "for the native banner turn extensions on: gsettings set org.gnome.shell disable-user-extensions false (or the Extensions app's switch)"
+    case .unavailable(.outOfDate(let version)):
+        return "for the native banner install the extension built for GNOME Shell \(version.prefix { $0 != "." }) (make install, or this window-banner's package) and log in again"
+    case .unavailable(.failed):
+        return "for the native banner reinstall it (make install, or the window-banner package) and log in again; the shell's log says more (journalctl --user -b)"
+    case .unavailable(.unknownToShell), .unavailable(.noShell), .otherVersion, .bus: return nativeBannerHint(environment)
+    }
+}
+
+/// How to get the native GNOME banner when the shell does not know the extension: it was
+/// installed (for this user or system-wide) after the shell started, else install it first.
 private func nativeBannerHint(_ environment: [String: String]) -> String {
     let home = environment["HOME"] ?? ""
     let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
@@ -79,6 +97,6 @@ private func nativeBannerHint(_ environment: [String: String]) -> String {
     }
     let enable = "gnome-extensions enable \(GnomeShellDisplay.extensionUUID)"
     return installed
-        ? "for the native banner: \(enable)"
+        ? "for the native banner log in again (GNOME Shell reads new extensions at log-in) and run \(enable)"
         : "for the native banner install the extension (make install, or the window-banner package), log in again and run \(enable)"
 }

@@ -86,10 +86,13 @@ public final class TestGnomeShell {
     /// the shell has started up, and an enabled extension is on the bus. `--unsafe-mode` lets a
     /// test take screenshots and read the shell's state over D-Bus.
     /// `busForEveryone`: the session bus admits every user (root too), as a session bus never
-    /// does, so a test can see that the extension itself turns other users away.
+    /// does, so a test can see that the extension itself turns other users away. `change` edits
+    /// the installed extension (its directory) before the shell starts; the extension is then
+    /// not awaited on the bus, nor when `settings` change the shell's own.
     public init(
         release: Release = .installed, width: Int = 1280, height: Int = 800, more: [(width: Int, height: Int)] = [],
-        withExtension setup: Extension = .none, alsoEnabled: [String] = [], settings: [[String]] = [], busForEveryone: Bool = false
+        withExtension setup: Extension = .none, alsoEnabled: [String] = [], settings: [[String]] = [], busForEveryone: Bool = false,
+        changingTheExtension change: ((_ directory: String) throws -> Void)? = nil
     ) throws {
         self.release = release
         switch release {
@@ -113,7 +116,7 @@ public final class TestGnomeShell {
         }
         do {
             major = try shellMajor()
-            if setup != .none { try installExtension(home: directory + "/home", work: directory) }
+            if setup != .none { try installExtension(home: directory + "/home", work: directory, change: change) }
             var sessionBusConfiguration = "--session"
             if busForEveryone {
                 try TestSway.write(Self.busForEveryone, to: directory + "/session-bus.conf")
@@ -147,10 +150,10 @@ public final class TestGnomeShell {
             }
             shell = try spawnInSession(["/bin/sh", directory + "/session"], extra: ["NO_AT_BRIDGE": "1", "XDG_SESSION_TYPE": "wayland"])
             try awaitStart(monitors: 1 + more.count)
-            if setup == .enabled {
+            if setup == .enabled, change == nil, !settings.contains(where: { $0.first == "org.gnome.shell" }) {
                 try awaitBusName("org.windowbanner.Shell")
-                try leaveOverview()
             }
+            if setup == .enabled { try leaveOverview() }
         } catch {
             stop()
             throw error
@@ -218,13 +221,14 @@ public final class TestGnomeShell {
     /// Builds the extension (scripts/build-extension.sh) and installs the variant this shell
     /// loads (42–44's legacy script on 43, the ES module on 45 and later), as it is built: the
     /// shell versions its metadata declares are what the shell checks.
-    private func installExtension(home: String, work: String) throws {
+    private func installExtension(home: String, work: String, change: ((String) throws -> Void)?) throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let built = work + "/extension"
         try Subprocess.run("/bin/sh", [source.path + "/scripts/build-extension.sh", built])
         let extensions = home + "/.local/share/gnome-shell/extensions"
         let variant = major < 45 ? "42" : "45"
         try Subprocess.run("/bin/sh", ["-c", "mkdir -p \"$1\" && cp -r \"$2\" \"$1/\"", "sh", extensions, built + "/\(variant)/" + Self.extensionUUID])
+        try change?(extensions + "/" + Self.extensionUUID)
         if geteuid() == 0 {
             try Subprocess.run("/bin/chown", ["-R", "\(TestSway.unprivilegedUser):\(TestSway.unprivilegedUser)", home])
         }

@@ -329,6 +329,58 @@ struct GnomeShellExtensionTests {
         #expect(shell.awaitWorkAreas { $0 == before } == before)
     }
 
+    /// Where the newest shell refuses the extension, `show` says so in one line with the fix for
+    /// that state (never "not enabled" of an enabled extension), and falls back to Xwayland.
+    @Test(arguments: Refusal.allCases)
+    func theShellsRefusalIsNamedWithItsFix(refusal: Refusal) throws {
+        let shell = try TestGnomeShell(
+            release: .newest, withExtension: refusal == .disabled ? .installed : .enabled,
+            settings: refusal == .extensionsOff ? [["org.gnome.shell", "disable-user-extensions", "true"]] : [],
+            changingTheExtension: { directory in
+                switch refusal {
+                case .outOfDate:
+                    let metadata = directory + "/metadata.json"
+                    let text = try String(contentsOfFile: metadata, encoding: .utf8)
+                    let older = try #require(text.range(of: #""shell-version": \[[^]]*\]"#, options: .regularExpression))
+                    try text.replacingCharacters(in: older, with: #""shell-version": ["45", "46", "47", "48", "49"]"#)
+                        .write(toFile: metadata, atomically: true, encoding: .utf8)
+                case .failing:
+                    let module = directory + "/extension.js"
+                    try (String(contentsOfFile: module, encoding: .utf8) + "\nthis is not JavaScript\n").write(toFile: module, atomically: true, encoding: .utf8)
+                case .disabled, .extensionsOff: break
+                }
+            })
+        let state = try shell.extensionState()
+        let shown = try shell.run([windowBannerExecutable()] + Self.show)
+        #expect(shown.status == 0, "\(shown.error)")
+        let lines = shown.error.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(shown.error)")
+        #expect(!shown.error.contains("not enabled") || refusal == .disabled, "\(shown.error)")
+        switch refusal {
+        case .outOfDate:
+            #expect(state == "OUT OF DATE")
+            #expect(shown.error.contains("extension \(Self.uuid) is out of date for GNOME Shell \(shell.major)."), "\(shown.error)")
+            #expect(shown.error.contains("install the extension built for GNOME Shell \(shell.major) (make install"), "\(shown.error)")
+        case .failing:
+            #expect(state == "ERROR")
+            #expect(shown.error.contains("extension \(Self.uuid) failed to load ("), "\(shown.error)")
+            #expect(shown.error.contains("reinstall it"), "\(shown.error)")
+        case .extensionsOff:
+            #expect(shown.error.contains("is enabled, but GNOME Shell has its extensions turned off"), "\(shown.error)")
+            #expect(shown.error.contains("gsettings set org.gnome.shell disable-user-extensions false"), "\(shown.error)")
+        case .disabled:
+            #expect(shown.error.contains("is not enabled: the banner is shown through Xwayland"), "\(shown.error)")
+            #expect(shown.error.contains("for the native banner: gnome-extensions enable \(Self.uuid)"), "\(shown.error)")
+        }
+        #expect(shown.error.contains("the banner is shown through Xwayland"), "\(shown.error)")
+        #expect(try shell.run([windowBannerExecutable(), "dismiss", "--all", "--quit"]).status == 0)
+    }
+
+    /// How the shell can refuse the extension.
+    enum Refusal: CaseIterable, Sendable {
+        case outOfDate, failing, extensionsOff, disabled
+    }
+
     @Test(.needsProgram("/usr/bin/gjs", package: "gjs"))
     func theVariantForShell45AndLaterLoadsInGjs() throws {
         var template = Array("/tmp/window-banner-gjs-XXXXXX".utf8CString)
