@@ -179,15 +179,17 @@ install: deps po
 		"$(SCRATCH)/gnome-shell/$(EXTENSION_VARIANT)/$(EXTENSION_UUID)/extension.js" "$(SCRATCH)/gnome-shell/$(EXTENSION_VARIANT)/$(EXTENSION_UUID)/metadata.json"
 
 # The extension as extensions.gnome.org takes it, and as `gnome-extensions install ZIP` installs
-# it: dist/window-banner@window-banner.shell-42-44.zip and .shell-45.zip, each holding
-# extension.js and metadata.json at its top (docs/gnome.md).
+# it: DIST/window-banner@window-banner.shell-42-44.zip and .shell-45.zip (DIST is dist/), each
+# holding extension.js and metadata.json at its top (docs/gnome.md).
+DIST ?= dist
 extension-zip:
 	rm -rf "$(SCRATCH)/extension-zip" && scripts/build-extension.sh "$(SCRATCH)/extension-zip"
-	mkdir -p dist
-	for variant in 42 45; do \
+	mkdir -p "$(DIST)"
+	dist=$$(cd "$(DIST)" && pwd) && for variant in 42 45; do \
 		name=$$([ $$variant = 42 ] && echo 42-44 || echo 45); \
-		rm -f "dist/$(EXTENSION_UUID).shell-$$name.zip"; \
-		(cd "$(SCRATCH)/extension-zip/$$variant/$(EXTENSION_UUID)" && python3 -m zipfile -c "$(CURDIR)/dist/$(EXTENSION_UUID).shell-$$name.zip" extension.js metadata.json) || exit 1; \
+		zip="$$dist/$(EXTENSION_UUID).shell-$$name.zip"; \
+		rm -f "$$zip"; \
+		(cd "$(SCRATCH)/extension-zip/$$variant/$(EXTENSION_UUID)" && python3 -m zipfile -c "$$zip" extension.js metadata.json) || exit 1; \
 	done
 
 uninstall:

@@ -18,12 +18,14 @@ import ProcessTestSupport
 
 public final class TestGnomeShell {
     /// What of WindowBanner's shell extension the session has when the shell starts.
-    public enum Extension {
+    public enum Extension: Equatable {
         case none
         /// In the user's extensions directory, not enabled.
         case installed
         /// Installed, and listed in `org.gnome.shell enabled-extensions`.
         case enabled
+        /// Installed from this zip by the shell's own `gnome-extensions install`, and enabled.
+        case enabledFromZip(String)
     }
 
     /// Which GNOME Shell runs.
@@ -52,7 +54,7 @@ public final class TestGnomeShell {
     /// gsettings, the accessibility bus, and the layout extensions Debian packages.
     public static let chrootPackages = [
         "gnome-shell", "xwayland", "dbus-daemon", "dconf-service", "dconf-cli", "at-spi2-core",
-        "gnome-shell-extension-dash-to-panel", "gnome-shell-extension-dashtodock",
+        "gnome-shell-extension-dash-to-panel", "gnome-shell-extension-dashtodock", "gnome-shell-extension-autohidetopbar",
     ]
 
     /// The extension's UUID (its directory's name).
@@ -61,6 +63,14 @@ public final class TestGnomeShell {
     /// Dash to Panel's and Dash to Dock's UUIDs, as Debian installs them.
     public static let dashToPanel = "dash-to-panel@jderose9.github.com"
     public static let dashToDock = "dash-to-dock@micxgx.gmail.com"
+    /// Hide Top Bar's (gnome-shell-extension-autohidetopbar), whose settings schema is in its own
+    /// directory (`schemaDirectory(of:)`).
+    public static let hideTopBar = "hidetopbar@mathieu.bidon.ca"
+
+    /// The directory of the settings schema of a Debian-packaged extension that keeps its own.
+    public static func schemaDirectory(of uuid: String) -> String {
+        "/usr/share/gnome-shell/extensions/\(uuid)/schemas"
+    }
 
     /// The directory holding the runtime directory, HOME and the start-up script.
     public let directory: String
@@ -82,7 +92,7 @@ public final class TestGnomeShell {
 
     /// Starts `release`'s shell with a `width`×`height` virtual monitor (and `more`), the extension
     /// `setup`, the shell's own extensions `alsoEnabled` enabled beside it, and `settings`
-    /// (`gsettings set` argument lists) applied first; waits until its Wayland socket is there,
+    /// (`gsettings` argument lists: `set SCHEMA KEY VALUE`) applied first; waits until its Wayland socket is there,
     /// the shell has started up, and an enabled extension is on the bus. `--unsafe-mode` lets a
     /// test take screenshots and read the shell's state over D-Bus.
     /// `busForEveryone`: the session bus admits every user (root too), as a session bus never
@@ -106,6 +116,11 @@ public final class TestGnomeShell {
         mkdir(runtimeDirectory, 0o700)
         mkdir(directory + "/home", 0o700)
         chmod(directory, 0o755)
+        if geteuid() == 0 {
+            for path in [directory, runtimeDirectory, directory + "/home"] {
+                chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
+            }
+        }
         // Mutter makes its Xwayland's socket there and gives up when it cannot; a machine's
         // start-up makes it (systemd-tmpfiles), a fresh test machine may not have.
         // (root: shared by every user, sticky, as systemd-tmpfiles makes it).
@@ -116,7 +131,13 @@ public final class TestGnomeShell {
         }
         do {
             major = try shellMajor()
-            if setup != .none { try installExtension(home: directory + "/home", work: directory, change: change) }
+            if case .enabledFromZip(let zip) = setup {
+                let installed = try runInSession(["gnome-extensions", "install", "--force", zip], environment: [
+                    "PATH": "/usr/bin:/bin", "HOME": directory + "/home", "XDG_RUNTIME_DIR": runtimeDirectory, "LANG": "C.UTF-8"])
+                guard installed.status == 0 else { throw TestFailure("gnome-extensions install \(zip): \(installed.output) \(installed.error)") }
+            } else if setup != .none {
+                try installExtension(home: directory + "/home", work: directory, change: change)
+            }
             var sessionBusConfiguration = "--session"
             if busForEveryone {
                 try TestSway.write(Self.busForEveryone, to: directory + "/session-bus.conf")
@@ -126,11 +147,11 @@ public final class TestGnomeShell {
             // gsettings writes through dconf, which the private session bus starts on demand. No
             // notification banners: the shell's own start-up notice ("Screen Lock disabled") would
             // sit over the top of the screen, and with no user activity it never times out.
-            let enabled = (setup == .enabled ? [Self.extensionUUID] : []) + alsoEnabled
+            let enabled = (setup == .enabled || setup != .installed && setup != .none ? [Self.extensionUUID] : []) + alsoEnabled
             let enabledList: String = "[" + enabled.map { "'\($0)'" }.joined(separator: ", ") + "]"
-            let allSettings: [[String]] = [["org.gnome.shell", "enabled-extensions", enabledList],
-                                           ["org.gnome.desktop.notifications", "show-banners", "false"]] + settings
-            let configure = allSettings.map { words in "gsettings set " + words.map(Self.shellQuoted).joined(separator: " ") }.joined(separator: "\n")
+            let allSettings: [[String]] = [["set", "org.gnome.shell", "enabled-extensions", enabledList],
+                                           ["set", "org.gnome.desktop.notifications", "show-banners", "false"]] + settings
+            let configure = allSettings.map { words in "gsettings " + words.map(Self.shellQuoted).joined(separator: " ") }.joined(separator: "\n")
             // The buses listen on sockets in the runtime directory, which both sides of a chroot see.
             let script = """
                 exec >>"$HOME/../shell.log" 2>&1
@@ -143,17 +164,13 @@ public final class TestGnomeShell {
                 exec gnome-shell --headless --unsafe-mode --wayland --virtual-monitor \(width)x\(height) \(monitors) --wayland-display \(waylandDisplay)
                 """
             try TestSway.write(script, to: directory + "/session")
-            if geteuid() == 0 {
-                for path in [directory, runtimeDirectory, directory + "/home"] {
-                    chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
-                }
-            }
             shell = try spawnInSession(["/bin/sh", directory + "/session"], extra: ["NO_AT_BRIDGE": "1", "XDG_SESSION_TYPE": "wayland"])
             try awaitStart(monitors: 1 + more.count)
-            if setup == .enabled, change == nil, !settings.contains(where: { $0.first == "org.gnome.shell" }) {
+            let enabling = setup != .none && setup != .installed
+            if enabling, change == nil, !settings.contains(where: { $0.dropFirst().first == "org.gnome.shell" }) {
                 try awaitBusName("org.windowbanner.Shell")
             }
-            if setup == .enabled { try leaveOverview() }
+            if enabling { try leaveOverview() }
         } catch {
             stop()
             throw error

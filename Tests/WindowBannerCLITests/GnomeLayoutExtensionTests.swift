@@ -27,7 +27,7 @@ struct GnomeLayoutExtensionTests {
     @Test func dashToPanelAtTheTopOfEveryMonitorHasTheBannerUnderEachPanel() throws {
         let shell = try TestGnomeShell(
             release: .debian13, more: [(1024, 768)], withExtension: .enabled, alsoEnabled: [TestGnomeShell.dashToPanel],
-            settings: [["org.gnome.shell.extensions.dash-to-panel", "panel-position", "TOP"]])
+            settings: [["set", "org.gnome.shell.extensions.dash-to-panel", "panel-position", "TOP"]])
         let program = windowBannerExecutable()
         let before = shell.awaitWorkAreas { $0.count == 2 && $0.allSatisfy { $0.y > 0 } }
         #expect(before.count == 2 && before.allSatisfy { $0.y > 0 }, "a panel at the top of each monitor: \(before)")
@@ -41,8 +41,8 @@ struct GnomeLayoutExtensionTests {
     @Test func dashToDockFixedOnTheLeftLeavesTheBannerUnderTheTopBar() throws {
         let shell = try TestGnomeShell(
             release: .debian13, withExtension: .enabled, alsoEnabled: [TestGnomeShell.dashToDock],
-            settings: [["org.gnome.shell.extensions.dash-to-dock", "dock-position", "LEFT"],
-                       ["org.gnome.shell.extensions.dash-to-dock", "dock-fixed", "true"]])
+            settings: [["set", "org.gnome.shell.extensions.dash-to-dock", "dock-position", "LEFT"],
+                       ["set", "org.gnome.shell.extensions.dash-to-dock", "dock-fixed", "true"]])
         let before = try Self.settledWorkArea(of: shell) { $0.x > 0 && $0.y > 0 }
         try Self.expectTheBannerTakesExactlyItsHeight(on: shell, under: before)
     }
@@ -50,11 +50,48 @@ struct GnomeLayoutExtensionTests {
     @Test func dashToDockFixedAtTheTopHasTheBannerUnderTheDock() throws {
         let shell = try TestGnomeShell(
             release: .debian13, withExtension: .enabled, alsoEnabled: [TestGnomeShell.dashToDock],
-            settings: [["org.gnome.shell.extensions.dash-to-dock", "dock-position", "TOP"],
-                       ["org.gnome.shell.extensions.dash-to-dock", "dock-fixed", "true"]])
+            settings: [["set", "org.gnome.shell.extensions.dash-to-dock", "dock-position", "TOP"],
+                       ["set", "org.gnome.shell.extensions.dash-to-dock", "dock-fixed", "true"]])
         let topBar = try shell.evaluate("Main.layoutManager.panelBox.height")
         let before = try Self.settledWorkArea(of: shell) { $0.y > (Int(TestGnomeShell.evaluated(topBar)) ?? 0) }
         try Self.expectTheBannerTakesExactlyItsHeight(on: shell, under: before)
+    }
+
+    /// Hide Top Bar keeping the top bar hidden (no intellihide): nothing holds the top edge.
+    @Test func withTheTopBarHiddenTheBannerSitsAtTheEdge() throws {
+        let shell = try TestGnomeShell(
+            release: .debian13, withExtension: .enabled, alsoEnabled: [TestGnomeShell.hideTopBar],
+            settings: [["--schemadir", TestGnomeShell.schemaDirectory(of: TestGnomeShell.hideTopBar), "set",
+                        "org.gnome.shell.extensions.hidetopbar", "enable-intellihide", "false"]])
+        let before = try Self.settledWorkArea(of: shell) { $0.y == 0 }
+        try Self.expectTheBannerTakesExactlyItsHeight(on: shell, under: before)
+    }
+
+    /// A dock turned on at the top while the banner shows: the banner moves under it. Where the
+    /// dock ends is read first, from the work area with the dock alone.
+    @Test func theBannerMovesUnderADockTurnedOnAtTheTopWhileItShows() throws {
+        let shell = try TestGnomeShell(
+            release: .debian13, withExtension: .enabled,
+            settings: [["set", "org.gnome.shell.extensions.dash-to-dock", "dock-position", "TOP"],
+                       ["set", "org.gnome.shell.extensions.dash-to-dock", "dock-fixed", "true"]])
+        let program = windowBannerExecutable()
+        let before = try Self.settledWorkArea(of: shell) { $0.y > 0 }
+        #expect(try shell.runInSession(["gnome-extensions", "enable", TestGnomeShell.dashToDock]).status == 0)
+        let withDock = try Self.settledWorkArea(of: shell) { $0.y > before.y }
+        #expect(try shell.runInSession(["gnome-extensions", "disable", TestGnomeShell.dashToDock]).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == [before] } == [before])
+
+        #expect(try shell.run([program] + Self.show).status == 0)
+        let underTheBar = SwayRect(x: before.x, y: before.y + 80, width: before.width, height: before.height - 80)
+        #expect(shell.awaitWorkAreas { $0 == [underTheBar] } == [underTheBar])
+        #expect(try shell.runInSession(["gnome-extensions", "enable", TestGnomeShell.dashToDock]).status == 0)
+        let underTheDock = SwayRect(x: withDock.x, y: withDock.y + 80, width: withDock.width, height: withDock.height - 80)
+        #expect(shell.awaitWorkAreas { $0 == [underTheDock] } == [underTheDock])
+        let shot = try GnomeShellExtensionTests.screen(of: shell, row: withDock.y + 40, showing: Self.blue, width: 1280)
+        #expect(shot.pixel(640, withDock.y + 2) == Self.blue && shot.pixel(640, withDock.y + 77) == Self.blue, "the banner is right under the dock")
+        #expect(shot.pixel(640, withDock.y - 1) != Self.blue)
+        #expect(try shell.run([program, "dismiss", "--all", "--quit"]).status == 0)
+        #expect(shell.awaitWorkAreas { $0 == [withDock] } == [withDock])
     }
 
     /// Another extension changes the layout while the banner shows: Dash to Panel turned off

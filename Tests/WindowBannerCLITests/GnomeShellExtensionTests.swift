@@ -77,6 +77,13 @@ struct GnomeShellExtensionTests {
         #expect(try shell.runInSession(["gnome-extensions", "disable", Self.uuid]).status == 0)
         try shell.awaitBusName("org.windowbanner.Shell", owned: false)
         #expect(shell.awaitWorkAreas { $0 == before } == before)
+        // extensions.gnome.org's first rule: what enable() made, disable() undid — no actor of
+        // ours left on the stage, none left among the shell's chrome.
+        let left = try shell.evaluate("""
+            const count = actor => (actor.get_name() === 'window-banner' ? 1 : 0) + actor.get_children().reduce((sum, child) => sum + count(child), 0);
+            count(global.stage) + Main.layoutManager._trackedActors.filter(data => data.actor.get_name() === 'window-banner').length
+            """)
+        #expect(TestGnomeShell.evaluated(left) == "0", "\(left)")
         // Still the owner's banner, hidden until the extension is back.
         #expect(try Self.status(of: shell, until: "No Internet Connection extension-disabled\n") == "No Internet Connection extension-disabled\n")
 
@@ -335,7 +342,7 @@ struct GnomeShellExtensionTests {
     func theShellsRefusalIsNamedWithItsFix(refusal: Refusal) throws {
         let shell = try TestGnomeShell(
             release: .newest, withExtension: refusal == .disabled ? .installed : .enabled,
-            settings: refusal == .extensionsOff ? [["org.gnome.shell", "disable-user-extensions", "true"]] : [],
+            settings: refusal == .extensionsOff ? [["set", "org.gnome.shell", "disable-user-extensions", "true"]] : [],
             changingTheExtension: { directory in
                 switch refusal {
                 case .outOfDate:
@@ -374,6 +381,51 @@ struct GnomeShellExtensionTests {
         }
         #expect(shown.error.contains("the banner is shown through Xwayland"), "\(shown.error)")
         #expect(try shell.run([windowBannerExecutable(), "dismiss", "--all", "--quit"]).status == 0)
+    }
+
+    /// `make extension-zip`'s zip for this shell, installed by the shell's own `gnome-extensions
+    /// install` as a user installs a download from extensions.gnome.org: the shell runs it.
+    @Test(arguments: Self.releases)
+    func theZipInstallsWithGnomeExtensionsAndRuns(release: TestGnomeShell.Release) throws {
+        var template = Array("/tmp/window-banner-zip-XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { _ = try? Subprocess.run("/bin/rm", ["-rf", directory]) }
+        chmod(directory, 0o755)
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        try Subprocess.run("/usr/bin/make", ["-s", "-C", checkout, "extension-zip", "SCRATCH=\(directory)/build", "DIST=\(directory)"])
+        let zips = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".zip") }.sorted()
+        #expect(zips == ["\(Self.uuid).shell-42-44.zip", "\(Self.uuid).shell-45.zip"])
+        let zip = directory + "/" + (release == .installed ? "\(Self.uuid).shell-42-44.zip" : "\(Self.uuid).shell-45.zip")
+
+        let shell = try TestGnomeShell(release: release, withExtension: .enabledFromZip(zip))
+        #expect(try shell.extensionState() == "ACTIVE")
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let shown = try shell.run([windowBannerExecutable()] + Self.show)
+        #expect(shown.status == 0 && shown.error.isEmpty, "the native banner: \(shown.error)")
+        let reserved = before.map { SwayRect(x: $0.x, y: $0.y + 80, width: $0.width, height: $0.height - 80) }
+        #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+        #expect(try shell.run([windowBannerExecutable(), "dismiss", "--all", "--quit"]).status == 0)
+    }
+
+    /// extensions.gnome.org's review rules that a reading of the code can check, on both built
+    /// variants: nothing synchronous on the shell's main loop (no `*_sync` call, no blocking
+    /// file read), no subprocess; no objects made before `enable()` (the 45+ class's constructor
+    /// and 42–44's `init()` only return).
+    @Test func theExtensionKeepsTheReviewRulesACodeReadingCanCheck() throws {
+        var template = Array("/tmp/window-banner-review-XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { _ = try? Subprocess.run("/bin/rm", ["-rf", directory]) }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        try Subprocess.run("/bin/sh", [checkout + "/scripts/build-extension.sh", directory])
+        for variant in ["42", "45"] {
+            let code = try String(contentsOfFile: "\(directory)/\(variant)/\(Self.uuid)/extension.js", encoding: .utf8)
+            for forbidden in ["_sync(", "Subprocess", "spawn", "load_contents(", "Util.", "Mainloop", "setTimeout", "setInterval"] {
+                #expect(!code.contains(forbidden), "the \(variant) variant calls \(forbidden)")
+            }
+            #expect(code.contains("disable() {\n        this._service.destroy();\n        this._service = null;\n    }"))
+        }
+        let legacy = try String(contentsOfFile: "\(directory)/42/\(Self.uuid)/extension.js", encoding: .utf8)
+        #expect(legacy.contains("function init() {\n    return new WindowBannerExtension();\n}"))
     }
 
     /// How the shell can refuse the extension.
