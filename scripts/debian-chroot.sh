@@ -1,6 +1,7 @@
 #!/bin/sh
-# debian-chroot.sh SUITE PACKAGE... — prints the directory of a chroot of Debian SUITE (trixie,
-# sid, …) holding PACKAGES, built with mmdebstrap from the Debian mirror apt already uses here
+# debian-chroot.sh SUITE PACKAGE|@SET... — prints the directory of a chroot of Debian SUITE
+# (trixie, sid, …) holding PACKAGES (@SET: one of the sets below, what the tests and the
+# benchmark run from one chroot), built with mmdebstrap from the Debian mirror apt already uses here
 # (the URIs of /etc/apt/sources.list.d/*.sources, or /etc/apt/sources.list) and cached: the
 # same suite and packages give the same directory under WINDOW_BANNER_CHROOTS
 # (/var/cache/window-banner/chroots), built once per machine. Callers waiting for the same
@@ -8,10 +9,24 @@
 # The tests run the newest desktops from these chroots (docs/tests.md, "Newer desktops");
 # nothing is ever mounted inside the cached directory: they mount in private namespaces.
 set -eu
-[ $# -ge 2 ] || { echo "usage: debian-chroot.sh SUITE PACKAGE..." >&2; exit 64; }
+[ $# -ge 2 ] || { echo "usage: debian-chroot.sh SUITE PACKAGE|@SET..." >&2; exit 64; }
 suite=$1
 shift
-packages=$(printf '%s\n' "$@" | sort -u | paste -sd, -)
+
+# @gnome: GNOME Shell and Xwayland, the buses and dconf behind gsettings, the accessibility bus,
+# and the layout extensions Debian packages (Dash to Panel, Dash to Dock, Hide Top Bar).
+gnome="gnome-shell xwayland dbus-daemon dconf-service dconf-cli at-spi2-core
+    gnome-shell-extension-dash-to-panel gnome-shell-extension-dashtodock gnome-shell-extension-autohidetopbar"
+
+words=
+for word in "$@"; do
+    case $word in
+        @gnome) words="$words $gnome" ;;
+        @*) echo "debian-chroot.sh: no package set '$word' (there is @gnome)" >&2; exit 64 ;;
+        *) words="$words $word" ;;
+    esac
+done
+packages=$(printf '%s\n' $words | sort -u | paste -sd, -)
 cache=${WINDOW_BANNER_CHROOTS:-/var/cache/window-banner/chroots}
 key=$(printf '%s %s' "$suite" "$packages" | sha256sum | cut -c1-12)
 dir=$cache/$suite-$key

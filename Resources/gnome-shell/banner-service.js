@@ -378,10 +378,45 @@ class BannerService {
             [Main.layoutManager, Main.layoutManager.connect('monitors-changed', () => this._monitorsChanged())],
             [global.display, global.display.connect('workareas-changed', () => this._workAreasChanged())],
         ];
+        this._placeBeforeStruts();
         this._monitorsChanged();
     }
 
+    /**
+     * Re-places every banner just before the shell turns its chrome into struts (layout.js's
+     * `_updateRegions`, which runs once per change of any chrome), so that another extension's
+     * new panel or dock and the banner's move reach Mutter as one set of struts: windows are
+     * laid out again once. Undone by `destroy()` (unless another extension has wrapped the same
+     * method since, whose wrapper is then left to call ours, which then does nothing). Where the
+     * shell has no such method, `workareas-changed` still re-places the banner, a re-layout later.
+     */
+    _placeBeforeStruts() {
+        const layout = Main.layoutManager;
+        if (typeof layout._updateRegions !== 'function')
+            return;
+        const service = this;
+        const updateRegions = layout._updateRegions;
+        const hadOwn = Object.prototype.hasOwnProperty.call(layout, '_updateRegions');
+        let enabled = true;
+        const wrapped = function (...args) {
+            if (enabled)
+                service._workAreasChanged();
+            return updateRegions.apply(this, args);
+        };
+        layout._updateRegions = wrapped;
+        this._unwrap = () => {
+            enabled = false;
+            if (layout._updateRegions !== wrapped)
+                return;
+            if (hadOwn)
+                layout._updateRegions = updateRegions;
+            else
+                delete layout._updateRegions;
+        };
+    }
+
     destroy() {
+        this._unwrap?.();
         for (const [object, id] of this._signals)
             object.disconnect(id);
         for (const banner of this._banners.values())
@@ -439,11 +474,16 @@ class BannerService {
         });
     }
 
+    /**
+     * Removes the banner of the monitor named, when the caller is the one who showed it: an owner
+     * that ended its banner after another owner (another runtime directory on the same display)
+     * put its own there leaves that one alone.
+     */
     HideAsync(parameters, invocation) {
         this._authorized(invocation, () => {
             const [name] = parameters;
             const banner = this._banners.get(name);
-            if (banner !== undefined) {
+            if (banner !== undefined && banner.owner === invocation.get_sender()) {
                 banner.destroy();
                 this._banners.delete(name);
             }

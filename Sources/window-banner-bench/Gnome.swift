@@ -1,6 +1,10 @@
-// Section 11 (issue 31): the banner on GNOME on Wayland, through WindowBanner's shell extension,
-// next to what a GNOME user gets instead — `notify-send` → GNOME Shell's own notification banner.
-// Debian's real gnome-shell runs headless (`--headless --wayland --virtual-monitor 1280x800`)
+// Section 11 (issues 31, 40): the banner on GNOME on Wayland, through WindowBanner's shell
+// extension, next to what a GNOME user gets instead — `notify-send` → GNOME Shell's own
+// notification banner — on the shells users have: this machine's (Debian 12's 43), Debian 13's
+// (48) and the newest (Debian unstable's), the last two from the chroots the tests use
+// (scripts/debian-chroot.sh SUITE @gnome: the shell, its buses and gsettings run inside, in a
+// mount namespace of their own with this machine's /tmp mounted in; window-banner, foot, gdbus
+// and notify-send run here, on the same sockets). The real gnome-shell runs headless (`--headless --wayland --virtual-monitor 1280x800`)
 // as an unprivileged user with two private buses (the second standing in for the system bus),
 // the extension installed and enabled before it starts, a maximized foot whose program counts
 // its resizes, and `--unsafe-mode`, so a probe can be put into the shell through its `Eval`:
@@ -13,8 +17,45 @@
 
 import Glibc
 
-/// What section 11 measured.
+/// Which GNOME Shell section 11 runs.
+struct GnomeShell {
+    /// "GNOME Shell 48 (Debian 13)": what the rows say.
+    var label: String
+    /// The chroot it runs from; nil for this machine's own.
+    var chroot: String?
+
+    /// This machine's shell, and Debian 13's and unstable's from their chroots (built on first
+    /// use, about a minute each; cached).
+    static func all(supervisor: Supervisor) throws -> [GnomeShell] {
+        var shells: [GnomeShell] = []
+        for (suite, name) in [(nil, "Debian 12"), ("trixie", "Debian 13"), ("sid", "Debian unstable")] as [(String?, String)] {
+            var chroot: String?
+            if let suite {
+                chroot = try supervisor.run(["scripts/debian-chroot.sh", suite, "@gnome"], environment: ["PATH": basePath], timeout: 1800).last
+            }
+            let major = try GnomeDesktop.shellMajor(supervisor, chroot: chroot)
+            shells.append(GnomeShell(label: "GNOME Shell \(major) (\(name))", chroot: chroot))
+        }
+        return shells
+    }
+
+    /// What runs a command in this shell's system: inside its chroot, in a mount namespace of its
+    /// own with /proc, /sys, /dev and /tmp mounted in (tests' DebianChroot does the same).
+    var inside: [String] {
+        guard let chroot else { return [] }
+        let mounts = """
+            d=$1; shift
+            mount -t proc proc "$d/proc" && mount --rbind /sys "$d/sys" && mount --rbind /dev "$d/dev" && mount --rbind /tmp "$d/tmp" || exit 70
+            exec chroot "$d" "$@"
+            """
+        return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", mounts, "sh", chroot]
+    }
+}
+
+/// What section 11 measured on one shell.
 struct GnomeResults {
+    /// "GNOME Shell 48 (Debian 13)".
+    var shell = ""
     /// Command → first frame painted with it on screen, ms, by tool.
     var firstFrames: [(tool: String, samples: [Double])] = []
     /// foot's resizes per show + dismiss, by tool.
@@ -31,6 +72,8 @@ final class GnomeDesktop {
     static let uuid = "window-banner@window-banner"
 
     let supervisor: Supervisor
+    /// The shell that runs.
+    let shellRelease: GnomeShell
     /// The shell's directory: runtime directory, HOME, foot's counter, owned by `user`.
     let directory: String
     /// What window-banner, notify-send and gdbus run with: the shell's Wayland socket by its
@@ -45,8 +88,9 @@ final class GnomeDesktop {
     /// them (the checkout may be private).
     private(set) var banner = ""
 
-    init(supervisor: Supervisor, work: String, banner original: String) throws {
+    init(supervisor: Supervisor, work: String, banner original: String, shell release: GnomeShell) throws {
         self.supervisor = supervisor
+        shellRelease = release
         var template = Array("/tmp/wbb-gnome-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchFailure("mkdtemp: \(String(cString: strerror(errno)))") }
         directory = String(cString: made)
@@ -59,7 +103,7 @@ final class GnomeDesktop {
         // variant this shell loads, in the user's extensions directory.
         let built = directory + "/extension"
         try supervisor.run(["scripts/build-extension.sh", built], environment: ["PATH": basePath])
-        let variant = try Self.shellMajor(supervisor) < 45 ? "42" : "45"
+        let variant = try Self.shellMajor(supervisor, chroot: release.chroot) < 45 ? "42" : "45"
         try supervisor.run(["mkdir", "-p", home + "/.local/share/gnome-shell/extensions"], environment: ["PATH": basePath])
         try supervisor.run(["cp", "-r", "\(built)/\(variant)/\(Self.uuid)", home + "/.local/share/gnome-shell/extensions/"], environment: ["PATH": basePath])
         try writeFile(directory + "/count-resizes.py", FootCounter.script)
@@ -75,14 +119,14 @@ final class GnomeDesktop {
         let session = try bus(user, name: "dbus-daemon (gnome session)")
         let system = try bus(user, name: "dbus-daemon (gnome system)")
         user["DBUS_SESSION_BUS_ADDRESS"] = session
-        try supervisor.run(Self.asUser + ["gsettings", "set", "org.gnome.shell", "enabled-extensions", "['\(Self.uuid)']"], environment: user)
+        try supervisor.run(inSession + ["gsettings", "set", "org.gnome.shell", "enabled-extensions", "['\(Self.uuid)']"], environment: user)
         var shellEnvironment = user
         shellEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = system
         shellEnvironment["NO_AT_BRIDGE"] = "1"
         shellEnvironment["XDG_SESSION_TYPE"] = "wayland"
         let log = work + "/gnome-shell.log"
         let shell = try supervisor.spawn(
-            Self.asUser + ["gnome-shell", "--headless", "--unsafe-mode", "--wayland", "--virtual-monitor", "\(Self.width)x\(Self.height)", "--wayland-display", "wbb-gnome"],
+            inSession + ["gnome-shell", "--headless", "--unsafe-mode", "--wayland", "--virtual-monitor", "\(Self.width)x\(Self.height)", "--wayland-display", "wbb-gnome"],
             environment: shellEnvironment, name: "gnome-shell", stderr: .file(log))
         children.append(shell)
         self.shell = shell
@@ -119,9 +163,9 @@ final class GnomeDesktop {
         }) else { throw BenchFailure("a notification banner stayed for 10 s") }
     }
 
-    /// The shell's major version (`gnome-shell --version`).
-    static func shellMajor(_ supervisor: Supervisor) throws -> Int {
-        let line = try supervisor.run(["gnome-shell", "--version"], environment: ["PATH": basePath]).first ?? ""
+    /// The shell's major version (`gnome-shell --version`), here or in `chroot`.
+    static func shellMajor(_ supervisor: Supervisor, chroot: String?) throws -> Int {
+        let line = try supervisor.run(GnomeShell(label: "", chroot: chroot).inside + ["gnome-shell", "--version"], environment: ["PATH": basePath]).first ?? ""
         guard let major = line.split(separator: " ").last?.split(separator: ".").first.flatMap({ Int($0) }) else {
             throw BenchFailure("cannot read the shell's version from '\(line)'")
         }
@@ -133,9 +177,13 @@ final class GnomeDesktop {
         geteuid() == 0 ? ["setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"] : []
     }
 
-    /// A private bus as the user; its address.
+    /// What the shell's own programs (its buses, gsettings, the shell) start with: in its
+    /// system, as `user`.
+    var inSession: [String] { shellRelease.inside + Self.asUser }
+
+    /// A private bus as the user (in the shell's system); its address, a socket in /tmp.
     private func bus(_ environment: [String: String], name: String) throws -> String {
-        let bus = try supervisor.spawn(Self.asUser + ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+        let bus = try supervisor.spawn(inSession + ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
                                        environment: environment, name: name, stdout: .pipe)
         children.append(bus)
         guard supervisor.wait(seconds: 10, until: { !bus.lines.isEmpty || !bus.isRunning }), let address = bus.lines.first else {
@@ -289,7 +337,7 @@ struct GnomeBench {
             }
         }
         try supervisor.run(GnomeDesktop.asUser + [banner, "dismiss", "--all", "--quit"], environment: desktop.environment)
-        var results = GnomeResults()
+        var results = GnomeResults(shell: desktop.shellRelease.label)
         for tool in [Self.warm, Self.cold, Self.notification] {
             if let samples = firstFrames[tool] { results.firstFrames.append((tool, samples)) }
             if let counts = relayouts[tool] { results.relayouts.append((tool, counts)) }
@@ -325,20 +373,32 @@ struct GnomeBench {
         } else {
             try supervisor.run(GnomeDesktop.asUser + [banner, "dismiss"] + (environment == desktop.environment ? [] : ["--all", "--quit"]), environment: environment)
         }
+        // `dismiss` returns as the banner starts to slide away; its space is given back when
+        // the slide ends, a while later on a loaded machine (waiting only for foot to have been
+        // still for half a second read the height before that, and called the space kept).
+        guard try desktop.poll(seconds: 10, until: { desktop.footSize()?.height == initial.height }) else {
+            throw BenchFailure("foot did not get its height back within 10 s (\(desktop.footSize()?.height ?? 0) px, was \(initial.height) px)")
+        }
         let settled = try desktop.settleFoot()
         guard settled.height == initial.height else {
-            throw BenchFailure("foot did not get its height back (\(settled.height) px, was \(initial.height) px)")
+            throw BenchFailure("foot did not keep its height (\(settled.height) px, was \(initial.height) px)")
         }
         return (seen - child.startedAt, Double(settled.resizes - before.resizes))
     }
 }
 
 extension Results {
-    /// Section 11's versions and commands.
+    /// Section 11's versions (one line per shell).
     func describe(gnome: GnomeDesktop) {
-        let version = (try? gnome.supervisor.run(["dpkg-query", "-W", "-f", "${Version}", "gnome-shell"], environment: ["PATH": basePath]))?.first ?? "?"
-        machine.append(("GNOME (section 11)", "headless gnome-shell \(version) (\(GnomeDesktop.width)x\(GnomeDesktop.height) virtual monitor, --unsafe-mode for the "
+        let query = gnome.shellRelease.inside + ["dpkg-query", "-W", "-f", "${Version}", "gnome-shell"]
+        let version = (try? gnome.supervisor.run(query, environment: ["PATH": basePath]))?.first ?? "?"
+        machine.append(("\(gnome.shellRelease.label) (section 11)", "headless gnome-shell \(version)\(gnome.shellRelease.chroot.map { " from \($0)" } ?? "") "
+            + "(\(GnomeDesktop.width)x\(GnomeDesktop.height) virtual monitor, --unsafe-mode for the "
             + "probe) as uid \(GnomeDesktop.user) with WindowBanner's extension, foot maximized, private buses, private to this run"))
+    }
+
+    /// Section 11's commands.
+    func describeGnomeCommands() {
         let show = shellLine(["window-banner", "show", "--title", Lineup.title, "--compact", "never"])
         commands += [
             (GnomeBench.warm, show, "WAYLAND_DISPLAY set, owner running (drawing through the extension); `window-banner dismiss` after foot settles"),

@@ -23,7 +23,7 @@ final class Results {
     /// Section 9, on sway.
     var sway: SwayResults?
     /// Section 11, on GNOME Shell.
-    var gnome: GnomeResults?
+    var gnome: [GnomeResults] = []
     /// Section 12, calls from PipeWire.
     var calls: CallResults?
     /// Section 10, the owner's accessibility connection.
@@ -217,7 +217,7 @@ struct Report {
                             note: "from the locker's kill to the banner's MapNotify (its back buffer, drawn before, is the window's background)"))
         }
         if let sway = results.sway { rows += swayRows(sway) }
-        if let gnome = results.gnome { rows += gnomeRows(gnome) }
+        for gnome in results.gnome { rows += gnomeRows(gnome) }
         if let calls = results.calls { rows += callRows(calls) }
         if let accessibility = results.accessibility { rows += accessibility.rows }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
@@ -235,10 +235,10 @@ struct Report {
                 note = "\(fixed(ours / theirs, 2)) × notify-send → GNOME Shell"
             }
             if tool == GnomeBench.warm { note += "; the shell's own clock, the first frame its stage painted with the banner part-way down (a probe through Eval)" }
-            rows.append(Row(metric: "GNOME Shell: command → first frame showing it", tool: tool, unit: "ms", samples: samples, reference: GnomeBench.warm, note: note))
+            rows.append(Row(metric: "\(gnome.shell): command → first frame showing it", tool: tool, unit: "ms", samples: samples, reference: GnomeBench.warm, note: note))
         }
         for (tool, counts) in gnome.relayouts {
-            rows.append(Row(metric: "GNOME Shell: foot re-laid out per show + dismiss", tool: tool, unit: "", samples: counts,
+            rows.append(Row(metric: "\(gnome.shell): foot re-laid out per show + dismiss", tool: tool, unit: "", samples: counts,
                             note: tool == GnomeBench.notification ? "a notification reserves no space: it covers the terminal" : "once when the extension's strut is set, once when it goes"))
         }
         return rows

@@ -179,11 +179,14 @@ func main() throws {
     section("10. accessibility: \(rounds) rounds without and with an accessibility bus, warm then cold", results) {
         results.accessibility = try lineup.accessibilityCost(runs: options.runs, warmup: options.warmup)
     }
-    section("11. GNOME Shell: \(rounds) rounds of 3 tools", results) {
-        let gnome = try GnomeDesktop(supervisor: supervisor, work: options.work, banner: try absolutePath(options.banner))
-        defer { gnome.stop() }
-        results.describe(gnome: gnome)
-        results.gnome = try GnomeBench(desktop: gnome, work: options.work).run(runs: options.runs, warmup: options.warmup)
+    section("11. GNOME Shell 43, 48 and the newest: \(rounds) rounds of 3 tools each", results) {
+        results.describeGnomeCommands()
+        for shell in try GnomeShell.all(supervisor: supervisor) {
+            let gnome = try GnomeDesktop(supervisor: supervisor, work: options.work, banner: try absolutePath(options.banner), shell: shell)
+            defer { gnome.stop() }
+            results.describe(gnome: gnome)
+            results.gnome.append(try GnomeBench(desktop: gnome, work: options.work).run(runs: options.runs, warmup: options.warmup))
+        }
     }
     section("12. calls: \(rounds) captures started, idle \(fixed(options.idleSeconds, 0)) s", results) {
         results.calls = try lineup.callPath(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds, work: options.work)

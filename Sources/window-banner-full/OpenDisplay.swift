@@ -49,8 +49,7 @@ func openWaylandSession(
         do {
             return .gnomeShell(try GnomeShellDisplay(waylandDisplay: name, timing: timing))
         } catch let problem as ShellExtensionError {
-            extensionProblem = "\(problem)"
-            fix = nativeBannerFix(problem, environment)
+            (extensionProblem, fix) = nativeBanner(problem, environment)
         } catch {
             throw CommandFailure("\(error)", code: ExitStatus.displayUnavailable)
         }
@@ -69,32 +68,39 @@ func openWaylandSession(
     }
 }
 
-/// How to get the native GNOME banner from where the shell stands: the one fix for the state it
-/// gives the extension.
-private func nativeBannerFix(_ problem: ShellExtensionError, _ environment: [String: String]) -> String {
+/// What stands between the user and the native GNOME banner, as the shell says, and the one fix
+/// for that state.
+private func nativeBanner(_ problem: ShellExtensionError, _ environment: [String: String]) -> (problem: String, fix: String) {
     let uuid = GnomeShellDisplay.extensionUUID
     switch problem {
-    case .unavailable(.disabled): return "for the native banner: gnome-extensions enable \(uuid)"
+    case .unavailable(.disabled): return ("\(problem)", "for the native banner: gnome-extensions enable \(uuid)")
     case .unavailable(.userExtensionsOff):
-        return "for the native banner turn extensions on: gsettings set org.gnome.shell disable-user-extensions false (or the Extensions app's switch)"
+        return ("\(problem)", "for the native banner turn extensions on: gsettings set org.gnome.shell disable-user-extensions false (or the Extensions app's switch)")
     case .unavailable(.outOfDate(let version)):
-        return "for the native banner install the extension built for GNOME Shell \(version.prefix { $0 != "." }) (make install, or this window-banner's package) and log in again"
+        return ("\(problem)", "for the native banner install the extension built for GNOME Shell \(version.prefix { $0 != "." }) (make install, or this window-banner's package) and log in again")
     case .unavailable(.failed):
-        return "for the native banner reinstall it (make install, or the window-banner package) and log in again; the shell's log says more (journalctl --user -b)"
-    case .unavailable(.unknownToShell), .unavailable(.noShell), .otherVersion, .bus: return nativeBannerHint(environment)
+        return ("\(problem)", "for the native banner reinstall it (make install, or the window-banner package) and log in again; the shell's log says more (journalctl --user -b)")
+    case .unavailable(.unknownToShell):
+        let installed = extensionIsInstalled(environment)
+        return ("the GNOME Shell extension \(uuid) is \(installed ? "installed, but GNOME Shell has not loaded it yet" : "not installed")", nativeBannerHint(installed: installed))
+    case .unavailable(.noShell), .otherVersion, .bus: return ("\(problem)", nativeBannerHint(installed: extensionIsInstalled(environment)))
     }
 }
 
-/// How to get the native GNOME banner when the shell does not know the extension: it was
-/// installed (for this user or system-wide) after the shell started, else install it first.
-private func nativeBannerHint(_ environment: [String: String]) -> String {
+/// Whether the extension's files are where GNOME Shell looks (for this user or system-wide).
+private func extensionIsInstalled(_ environment: [String: String]) -> Bool {
     let home = environment["HOME"] ?? ""
     let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
     let dataDirectories = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
         .split(separator: ":").map(String.init)
-    let installed = ([dataHome] + dataDirectories).contains { directory in
+    return ([dataHome] + dataDirectories).contains { directory in
         access("\(directory)/gnome-shell/extensions/\(GnomeShellDisplay.extensionUUID)/metadata.json", R_OK) == 0
     }
+}
+
+/// How to get the native GNOME banner when the shell does not know the extension: it was
+/// installed after the shell started, else install it first.
+private func nativeBannerHint(installed: Bool) -> String {
     let enable = "gnome-extensions enable \(GnomeShellDisplay.extensionUUID)"
     return installed
         ? "for the native banner log in again (GNOME Shell reads new extensions at log-in) and run \(enable)"

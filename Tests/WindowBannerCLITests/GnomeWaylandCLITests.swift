@@ -14,7 +14,7 @@ import X11TestSupport
 @Suite("GNOME on Wayland without the extension: through Xwayland", .serialized, .needsProgram("/usr/bin/gnome-shell", package: "gnome-shell"))
 struct GnomeWaylandCLITests {
     static let notice = "the Wayland compositor wb-gnome has no layer-shell (GNOME's Mutter has none) and the GNOME Shell extension "
-        + "\(TestGnomeShell.extensionUUID) is not enabled: the banner is shown through Xwayland"
+        + "\(TestGnomeShell.extensionUUID) is not installed: the banner is shown through Xwayland"
 
     @Test func showDrawsThroughXwaylandUnderTheTopBarAndSaysSoOnce() throws {
         let shell = try TestGnomeShell()
@@ -59,7 +59,8 @@ struct GnomeWaylandCLITests {
         let shown = try shell.run([windowBannerExecutable(), "show", "--title", "T"], environment: environment)
         #expect(shown.status == 69)
         #expect(shown.error == "window-banner: the Wayland compositor wb-gnome has no layer-shell (GNOME's Mutter has none) and the GNOME Shell "
-            + "extension \(TestGnomeShell.extensionUUID) is not enabled, and no Xwayland to show the banner through instead (DISPLAY is not set); "
-            + "see docs/gnome.md\n")
+            + "extension \(TestGnomeShell.extensionUUID) is not installed, and no Xwayland to show the banner through instead (DISPLAY is not set); "
+            + "for the native banner install the extension (make install, or the window-banner package), log in again and run "
+            + "gnome-extensions enable \(TestGnomeShell.extensionUUID) (docs/gnome.md)\n")
     }
 }
