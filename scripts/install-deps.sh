@@ -15,8 +15,10 @@ packages=(
   gettext
   # build: HarfBuzz (shaping) and FriBidi (bidirectional text)
   libharfbuzz-dev libfribidi-dev
-  # build: toml++ (libtomlplusplus), which reads the config file in window-banner-config
-  libtomlplusplus-dev
+  # build: toml++ (libtomlplusplus), which reads the config file in window-banner-config, and
+  # the C++ standard library's headers its shim compiles against (g++ brings the distribution's
+  # libstdc++ -dev package; a Swift toolchain's clang has none of its own)
+  libtomlplusplus-dev g++
   # build: sd-bus's header (libsystemd), for `monitor --connectivity networkmanager`, finding
   # sessions and the accessibility bus (libsystemd0 itself is loaded at run time, on first use)
   libsystemd-dev

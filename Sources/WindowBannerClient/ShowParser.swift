@@ -73,7 +73,7 @@ package struct ShowParser {
     mutating func command(for arguments: [String]) throws -> ShowCommand {
         guard let arrangement = Self.arrangement(of: arguments) else { return try ShowCommand.parse(arguments) }
         if var command = remembered[arrangement.placeholders] {
-            for (slot, value) in arrangement.values { command[keyPath: Self.variableOptions[slot].value] = value }
+            for (slot, value) in arrangement.values { command[keyPath: Self.variableOptions[slot].value] = Optional(value) }
             return command
         }
         let command = try ShowCommand.parse(arguments)

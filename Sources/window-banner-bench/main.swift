@@ -185,7 +185,9 @@ func main() throws {
             let gnome = try GnomeDesktop(supervisor: supervisor, work: options.work, banner: try absolutePath(options.banner), shell: shell)
             defer { gnome.stop() }
             results.describe(gnome: gnome)
-            results.gnome.append(try GnomeBench(desktop: gnome, work: options.work).run(runs: options.runs, warmup: options.warmup))
+            let measured = try GnomeBench(desktop: gnome, work: options.work).run(runs: options.runs, warmup: options.warmup)
+            results.gnome.append(measured)
+            results.problems += measured.notes
         }
     }
     section("12. calls: \(rounds) captures started, idle \(fixed(options.idleSeconds, 0)) s", results) {
