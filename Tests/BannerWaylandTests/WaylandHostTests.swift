@@ -100,14 +100,18 @@ extension BannerWaylandTests {
                                to: sway.directory + "/waybar.css")
             let waybar = try sway.startClient(["waybar", "-c", sway.directory + "/waybar.json", "-s", sway.directory + "/waybar.css"])
             _ = try sway.startFoot()
-            let deadline = monotonicSeconds() + 20
+            // Both bars start at once with the suites beside them: under AddressSanitizer and a
+            // loaded machine waybar's first frame took over 20 s once; a minute bounds the wait.
+            let deadline = monotonicSeconds() + 60
             var bars: Screenshot?
+            var last = (edge: UInt32(0), below: UInt32(0))
             while monotonicSeconds() < deadline {
                 let shot = try sway.screenshot()
-                if shot.pixel(640, 2) == 0x00FF00, shot.pixel(640, 32) == 0x0000FF { bars = shot; break }
-                poll(nil, 0, 50)
+                last = (shot.pixel(640, 2), shot.pixel(640, 32))
+                if last == (0x00FF00, 0x0000FF) { bars = shot; break }
+                poll(nil, 0, 100)
             }
-            try #require(bars != nil, "waybar and swaybar never both showed: \(waybar.standardError)")
+            try #require(bars != nil, "waybar and swaybar never both showed (pixels \(String(last.edge, radix: 16)), \(String(last.below, radix: 16))): \(waybar.standardError)")
             // foot under both bars: swaybar's height is its font's.
             let underBars = try sway.awaitWindowRect(appID: "foot", timeout: 20) { $0.y > 30 }
             let barsHeight = underBars.y
