@@ -376,7 +376,7 @@ class BannerService {
             [Main.overview, Main.overview.connect('hidden', () => this._updateVisibility())],
             [Main.sessionMode, Main.sessionMode.connect('updated', () => this._updateVisibility())],
             [Main.layoutManager, Main.layoutManager.connect('monitors-changed', () => this._monitorsChanged())],
-            [global.display, global.display.connect('workareas-changed', () => this._workAreasChanged())],
+            [global.display, global.display.connect('workareas-changed', () => this._placeEveryBanner())],
         ];
         this._placeBeforeStruts();
         this._monitorsChanged();
@@ -400,7 +400,7 @@ class BannerService {
         let enabled = true;
         const wrapped = function (...args) {
             if (enabled)
-                service._workAreasChanged();
+                service._placeEveryBanner();
             return updateRegions.apply(this, args);
         };
         layout._updateRegions = wrapped;
@@ -628,7 +628,7 @@ class BannerService {
      * hidden): each banner is placed under the new edge. Its own change comes back here too,
      * and then finds nothing to move.
      */
-    _workAreasChanged() {
+    _placeEveryBanner() {
         for (const [name, banner] of this._banners) {
             const monitor = this._monitor(name);
             if (monitor !== null)

@@ -269,12 +269,7 @@ public final class TestGnomeShell {
         guard let chroot else {
             return try TestSway.spawn(command, in: directory, runtime: runtimeDirectory, extra: extra, log: nil)
         }
-        var variables = extra
-        variables["PATH"] = "/usr/bin:/bin"
-        variables["HOME"] = directory + "/home"
-        variables["XDG_RUNTIME_DIR"] = runtimeDirectory
-        variables["XDG_CONFIG_HOME"] = directory + "/home/.config"
-        variables["LANG"] = "C.UTF-8"
+        let variables = TestSway.sessionEnvironment(in: directory, runtime: runtimeDirectory, extra: extra)
         let argv = chroot.command(command, user: geteuid() == 0 ? TestSway.unprivilegedUser : nil, environment: variables)
         return try Subprocess(executable: argv[0], arguments: Array(argv.dropFirst()), environment: [:])
     }

@@ -280,17 +280,24 @@ public final class TestSway {
     static func spawn(
         _ command: [String], in directory: String, runtime: String, extra: [String: String], log: String?
     ) throws -> Subprocess {
+        let environment = sessionEnvironment(in: directory, runtime: runtime, extra: extra)
+        let asUser = geteuid() == 0
+            ? ["setpriv", "--reuid=\(unprivilegedUser)", "--regid=\(unprivilegedUser)", "--clear-groups", "--"] : []
+        let quoted = (asUser + command).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let redirect = log.map { " 2>'\($0)'" } ?? ""
+        return try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec \(quoted)\(redirect)"], environment: environment)
+    }
+
+    /// `extra` with what every program of a test's session gets: PATH, HOME and XDG_CONFIG_HOME
+    /// in `directory`, XDG_RUNTIME_DIR `runtime`, a UTF-8 locale.
+    static func sessionEnvironment(in directory: String, runtime: String, extra: [String: String]) -> [String: String] {
         var environment = extra
         environment["PATH"] = "/usr/bin:/bin"
         environment["HOME"] = directory + "/home"
         environment["XDG_RUNTIME_DIR"] = runtime
         environment["XDG_CONFIG_HOME"] = directory + "/home/.config"
         environment["LANG"] = "C.UTF-8"
-        let asUser = geteuid() == 0
-            ? ["setpriv", "--reuid=\(unprivilegedUser)", "--regid=\(unprivilegedUser)", "--clear-groups", "--"] : []
-        let quoted = (asUser + command).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let redirect = log.map { " 2>'\($0)'" } ?? ""
-        return try Subprocess(executable: "/bin/sh", arguments: ["-c", "exec \(quoted)\(redirect)"], environment: environment)
+        return environment
     }
 
     /// Writes `text` to `path`, readable by the unprivileged user.
