@@ -161,26 +161,23 @@ final class ShellExtension {
             return .noShell
         }
         defer { sd_bus_message_unref(reply) }
+        let message = BusMessage(pointer: reply)
         var state: Double?
         var error = ""
-        if sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "{sv}") > 0 {
+        _ = message.entering("a", "{sv}") {
             var entries = 0
-            while entries < 256, sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "e")), "sv") > 0 {
+            var readable = true
+            while readable, entries < 256, message.entering("e", "sv", {
                 entries += 1
-                let message = BusMessage(pointer: reply)
-                let key = message.readString() ?? ""
-                if key == "state", sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "d") > 0 {
-                    state = message.readDouble()
-                    sd_bus_message_exit_container(reply)
-                } else if key == "error", sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "s") > 0 {
-                    error = String((message.readString() ?? "").prefix(200))
-                    sd_bus_message_exit_container(reply)
-                } else if sd_bus_message_skip(reply, "v") < 0 {
-                    break
+                let read: Bool
+                switch message.readString() {
+                case "state": read = message.entering("v", "d") { state = message.readDouble() }
+                case "error": read = message.entering("v", "s") { error = String((message.readString() ?? "").prefix(200)) }
+                default: read = false
                 }
-                sd_bus_message_exit_container(reply)
-            }
-            sd_bus_message_exit_container(reply)
+                // Any other field, or one of another type than expected, is skipped whole.
+                readable = read || message.skip("v")
+            }) {}
         }
         // The shell's ExtensionState: 1 enabled/active, 2 disabled/inactive, 3 error, 4 out of
         // date, 6 initialized (loaded, never enabled), 99 uninstalled.

@@ -93,6 +93,11 @@ public struct BusMessage {
         return true
     }
 
+    /// `sd_bus_message_skip` of the next `types`: false when they are not next.
+    public func skip(_ types: String) -> Bool {
+        sd_bus_message_skip(pointer, types) >= 0
+    }
+
     /// A variant holding an `i`, read and left; nil when it holds something else.
     public func readVariantInt32() -> Int32? {
         guard sd_bus_message_enter_container(pointer, Self.type("v"), "i") > 0 else { return nil }

@@ -23,32 +23,30 @@ struct GnomeShell {
     var label: String
     /// The chroot it runs from; nil for this machine's own.
     var chroot: String?
+    /// Its major version (43, 48, 51…).
+    var major: Int
 
     /// This machine's shell, and Debian 13's and unstable's from their chroots (built on first
     /// use, about a minute each; cached).
     static func all(supervisor: Supervisor) throws -> [GnomeShell] {
-        var shells: [GnomeShell] = []
-        for (suite, name) in [(nil, "Debian 12"), ("trixie", "Debian 13"), ("sid", "Debian unstable")] as [(String?, String)] {
-            var chroot: String?
-            if let suite {
-                chroot = try supervisor.run(["scripts/debian-chroot.sh", suite, "@gnome"], environment: ["PATH": basePath], timeout: 1800).last
+        try [(nil, "Debian 12"), ("trixie", "Debian 13"), ("sid", "Debian unstable")].map { (suite: String?, name: String) in
+            let chroot = try suite.flatMap {
+                try supervisor.run(["scripts/debian-chroot.sh", $0, "@gnome"], environment: ["PATH": basePath], timeout: 1800).last
             }
-            let major = try GnomeDesktop.shellMajor(supervisor, chroot: chroot)
-            shells.append(GnomeShell(label: "GNOME Shell \(major) (\(name))", chroot: chroot))
+            let line = try supervisor.run(inside(chroot) + ["gnome-shell", "--version"], environment: ["PATH": basePath]).first ?? ""
+            guard let major = line.split(separator: " ").last?.split(separator: ".").first.flatMap({ Int($0) }) else {
+                throw BenchFailure("cannot read the shell's version from '\(line)'")
+            }
+            return GnomeShell(label: "GNOME Shell \(major) (\(name))", chroot: chroot, major: major)
         }
-        return shells
     }
 
-    /// What runs a command in this shell's system: inside its chroot, in a mount namespace of its
-    /// own with /proc, /sys, /dev and /tmp mounted in (tests' DebianChroot does the same).
-    var inside: [String] {
-        guard let chroot else { return [] }
-        let mounts = """
-            d=$1; shift
-            mount -t proc proc "$d/proc" && mount --rbind /sys "$d/sys" && mount --rbind /dev "$d/dev" && mount --rbind /tmp "$d/tmp" || exit 70
-            exec chroot "$d" "$@"
-            """
-        return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", mounts, "sh", chroot]
+    /// What runs a command in this shell's system: scripts/in-chroot.sh (as the tests'
+    /// DebianChroot does), nothing for this machine's own.
+    var inside: [String] { Self.inside(chroot) }
+
+    private static func inside(_ chroot: String?) -> [String] {
+        chroot.map { ["scripts/in-chroot.sh", $0] } ?? []
     }
 }
 
@@ -105,7 +103,7 @@ final class GnomeDesktop {
         // variant this shell loads, in the user's extensions directory.
         let built = directory + "/extension"
         try supervisor.run(["scripts/build-extension.sh", built], environment: ["PATH": basePath])
-        let variant = try Self.shellMajor(supervisor, chroot: release.chroot) < 45 ? "42" : "45"
+        let variant = release.major < 45 ? "42" : "45"
         try supervisor.run(["mkdir", "-p", home + "/.local/share/gnome-shell/extensions"], environment: ["PATH": basePath])
         try supervisor.run(["cp", "-r", "\(built)/\(variant)/\(Self.uuid)", home + "/.local/share/gnome-shell/extensions/"], environment: ["PATH": basePath])
         try writeFile(directory + "/count-resizes.py", FootCounter.script)
@@ -163,15 +161,6 @@ final class GnomeDesktop {
             try evaluate("Main.messageTray.getSources().forEach(source => source.destroy()); true")
             return try !notificationShown()
         }) else { throw BenchFailure("a notification banner stayed for 10 s") }
-    }
-
-    /// The shell's major version (`gnome-shell --version`), here or in `chroot`.
-    static func shellMajor(_ supervisor: Supervisor, chroot: String?) throws -> Int {
-        let line = try supervisor.run(GnomeShell(label: "", chroot: chroot).inside + ["gnome-shell", "--version"], environment: ["PATH": basePath]).first ?? ""
-        guard let major = line.split(separator: " ").last?.split(separator: ".").first.flatMap({ Int($0) }) else {
-            throw BenchFailure("cannot read the shell's version from '\(line)'")
-        }
-        return major
     }
 
     /// What the commands start with: as `user` when the benchmark runs as root.

@@ -1,10 +1,9 @@
 // A newer Debian's desktop for the tests: a chroot of that suite (trixie, sid) built with
 // mmdebstrap from the mirror apt uses here and cached per machine by scripts/debian-chroot.sh,
-// whose programs run in it as the session's user. Each command runs in a mount namespace of its
-// own (unshare), where /proc, /sys, /dev and this machine's /tmp are mounted into the chroot:
-// the tests' directories, runtime directories and sockets live under /tmp, at the same path on
-// both sides, so the project's binaries built here talk to the chroot's compositor and buses.
-// The mounts end with the namespace's last process; nothing is ever mounted in the cache.
+// whose programs run in it as the session's user through scripts/in-chroot.sh: a mount namespace
+// of their own where /proc, /sys, /dev and this machine's /tmp are mounted into the chroot. The
+// tests' directories, runtime directories and sockets live under /tmp, at the same path on both
+// sides, so the project's binaries built here talk to the chroot's compositor and buses.
 
 import Foundation
 import Glibc
@@ -22,9 +21,7 @@ public struct DebianChroot: Sendable, CustomStringConvertible {
     /// minute per GiB, from the mirror apt uses), then reused. Needs root and mmdebstrap
     /// (scripts/install-deps.sh installs it).
     public static func prepared(suite: String, packages: [String]) throws -> DebianChroot {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/debian-chroot.sh").path
-        let builder = try Subprocess(executable: "/bin/sh", arguments: [script, suite] + packages)
+        let builder = try Subprocess(executable: "/bin/sh", arguments: [script("debian-chroot.sh"), suite] + packages)
         builder.closeStandardInput()
         guard builder.waitForExit(timeout: 1800) == 0 else {
             throw TestFailure("the \(suite) chroot could not be built: \(builder.standardError.split(separator: "\n").suffix(6).joined(separator: "\n"))")
@@ -42,20 +39,12 @@ public struct DebianChroot: Sendable, CustomStringConvertible {
             variables[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
         }
         let asUser = user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups", "--"] } ?? []
-        let mounts = """
-            d=$1; shift
-            mount -t proc proc "$d/proc" && mount --rbind /sys "$d/sys" && mount --rbind /dev "$d/dev" && mount --rbind /tmp "$d/tmp" || exit 70
-            exec chroot "$d" "$@"
-            """
-        return ["/usr/bin/unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", mounts, "sh", directory]
-            + asUser + ["/usr/bin/env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command
+        return ["/bin/sh", Self.script("in-chroot.sh"), directory] + asUser + ["/usr/bin/env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command
     }
 
-    /// The version a package has inside (`dpkg-query`), e.g. `48.7-0+deb13u1`.
-    public func version(of package: String) throws -> String {
-        let query = try Subprocess(executable: "/usr/sbin/chroot", arguments: [directory, "dpkg-query", "-W", "-f", "${Version}", package], environment: ["PATH": "/usr/bin:/bin"])
-        query.closeStandardInput()
-        guard query.waitForExit(timeout: 30) == 0 else { throw TestFailure("\(package) is not installed in \(self): \(query.standardError)") }
-        return query.standardOutput
+    /// The path of one of the checkout's scripts/.
+    private static func script(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/" + name).path
     }
 }

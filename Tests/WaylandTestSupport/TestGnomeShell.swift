@@ -126,6 +126,7 @@ public final class TestGnomeShell {
         }
         do {
             major = try shellMajor()
+            let enabling = setup != .none && setup != .installed
             if case .enabledFromZip(let zip) = setup {
                 let installed = try runInSession(["gnome-extensions", "install", "--force", zip], environment: [
                     "PATH": "/usr/bin:/bin", "HOME": directory + "/home", "XDG_RUNTIME_DIR": runtimeDirectory, "LANG": "C.UTF-8"])
@@ -144,7 +145,7 @@ public final class TestGnomeShell {
             // sit over the top of the screen, and with no user activity it never times out. No
             // hot corner: a virtual pointer starts at (0, 0), and on 51 its first event is there,
             // which opened the overview under the banner a test was about to click.
-            let enabled = (setup == .enabled || setup != .installed && setup != .none ? [Self.extensionUUID] : []) + alsoEnabled
+            let enabled = (enabling ? [Self.extensionUUID] : []) + alsoEnabled
             let enabledList: String = "[" + enabled.map { "'\($0)'" }.joined(separator: ", ") + "]"
             let allSettings: [[String]] = [["set", "org.gnome.shell", "enabled-extensions", enabledList],
                                            ["set", "org.gnome.desktop.notifications", "show-banners", "false"],
@@ -164,7 +165,6 @@ public final class TestGnomeShell {
             try TestSway.write(script, to: directory + "/session")
             shell = try spawnInSession(["/bin/sh", directory + "/session"], extra: ["NO_AT_BRIDGE": "1", "XDG_SESSION_TYPE": "wayland"])
             try awaitStart(monitors: 1 + more.count)
-            let enabling = setup != .none && setup != .installed
             if enabling, change == nil, !settings.contains(where: { $0.dropFirst().first == "org.gnome.shell" }) {
                 try awaitBusName("org.windowbanner.Shell")
             }
