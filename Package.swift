@@ -99,11 +99,14 @@ let package = Package(
         // `window-banner`, what scripts call: show/dismiss/status/stats talk to the owner from a
         // small binary (no X11, no Foundation: it starts in about 2 ms); every other command is
         // handed to window-banner-full next to it by exec.
-        // Release builds link it fully static (no dynamic loader at all: half its start-up).
+        // Release builds link it fully static (no dynamic loader at all: half its start-up),
+        // unless the Makefile finds the toolchain cannot (WINDOW_BANNER_STATIC_CLIENT=0: Debian
+        // 13's swiftlang, scripts/static-client.sh); then it links glibc dynamically.
         .executableTarget(
             name: "window-banner",
             dependencies: ["WindowBannerClient"],
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
+            linkerSettings: Context.environment["WINDOW_BANNER_STATIC_CLIENT"] == "0"
+                ? [] : [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // What every long-running banner process shares: its data directories and own icons,
         // the built-in banners' translations (gettext), signals as a descriptor, child processes.

@@ -18,17 +18,31 @@ shift
 gnome="gnome-shell xwayland dbus-daemon dconf-service dconf-cli at-spi2-core
     gnome-shell-extension-dash-to-panel gnome-shell-extension-dashtodock gnome-shell-extension-autohidetopbar"
 
+# @wlroots: sway (with swaybg) and labwc, and the clients the tests run beside the banner there:
+# waybar, foot (its resize counter is a python3 script), grim, swaylock, wlr-randr (labwc's
+# headless output is sized with it), a font for the bar.
+wlroots="sway swaybg labwc waybar foot python3 grim swaylock wlr-randr fonts-dejavu-core"
+
+# @newcomer: what a new user starts from (make, and git to have cloned the project), after which
+# the checkout's scripts/install-deps.sh --build runs inside and installs the rest, Swift too; the
+# script's text is part of the cache key, so a changed list makes a new chroot.
+newcomer="make git ca-certificates"
+here=$(cd "$(dirname "$0")" && pwd)
+
 words=
+hook=
 for word in "$@"; do
     case $word in
         @gnome) words="$words $gnome" ;;
-        @*) echo "debian-chroot.sh: no package set '$word' (there is @gnome)" >&2; exit 64 ;;
+        @wlroots) words="$words $wlroots" ;;
+        @newcomer) words="$words $newcomer"; hook=$here/install-deps.sh ;;
+        @*) echo "debian-chroot.sh: no package set '$word' (there are @gnome, @wlroots and @newcomer)" >&2; exit 64 ;;
         *) words="$words $word" ;;
     esac
 done
 packages=$(printf '%s\n' $words | sort -u | paste -sd, -)
 cache=${WINDOW_BANNER_CHROOTS:-/var/cache/window-banner/chroots}
-key=$(printf '%s %s' "$suite" "$packages" | sha256sum | cut -c1-12)
+key=$( { printf '%s %s' "$suite" "$packages"; [ -z "$hook" ] || cat "$hook"; } | sha256sum | cut -c1-12)
 dir=$cache/$suite-$key
 
 # The mirror serving this machine's own Debian (the first debian URI apt lists).
@@ -43,12 +57,16 @@ mkdir -p "$cache"
 exec 9>"$dir.lock"
 flock 9
 if [ ! -e "$dir/.complete" ]; then
-    rm -rf "$dir.new"
+    # A build cut short may have left mmdebstrap's /proc, /sys and /dev mounts in DIR.new: they
+    # go first, and rm never crosses into another file system.
+    findmnt -rn -o TARGET | grep -F "$dir.new/" | sort -r | while read -r mount; do umount -l "$mount"; done
+    rm -rf --one-file-system "$dir.new"
     from=$(mirror)
     echo "debian-chroot.sh: building a $suite chroot with $packages from $from (cached in $dir)" >&2
     # sid's Release file may be past its Valid-Until on a mirror snapshot.
-    mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
-        --include="$packages" "$suite" "$dir.new" "$from" >&2
+    set -- --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' --include="$packages"
+    [ -z "$hook" ] || set -- "$@" --customize-hook="copy-in $hook /tmp" --customize-hook='chroot "$1" bash /tmp/install-deps.sh --build'
+    mmdebstrap "$@" "$suite" "$dir.new" "$from" >&2
     touch "$dir.new/.complete"
     mv "$dir.new" "$dir"
 fi

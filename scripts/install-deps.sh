@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages WindowBanner needs to build, test and demo — only the
-# missing ones, with sudo when not root; packages given as arguments are added to the list.
-# Swift itself (6.0 or later) must already be on PATH.
+# install-deps.sh [--build] [PACKAGE…] — installs the Debian/Ubuntu packages WindowBanner needs,
+# only the missing ones, with sudo when not root: with --build only what building, `make demo`
+# and `make deb` need (the `build`, `demo` and `deb` groups below), else also everything the tests
+# run (`tests`). Packages given as arguments are added to the list.
+# Swift 6.0 or later must be on PATH; where it is not and apt offers Debian's own toolchain
+# (`swiftlang`, Debian 13 and later), that is installed too (docs/install.md).
 set -euo pipefail
 
-packages=(
+only_build=false
+if [ "${1:-}" = "--build" ]; then only_build=true; shift; fi
+
+build=(
   # build: Xlib, Xft (+ fontconfig), XRender, XRandR, XShape headers and pkg-config files
   pkg-config libx11-dev libx11-xcb-dev libxcb1-dev libxft-dev libxrender-dev libfontconfig1-dev libxrandr-dev libxext-dev libxss-dev fonts-dejavu-core
   # build: libpng, to read --icon PNG files
@@ -25,6 +31,32 @@ packages=(
   # build: libcurl's headers, for `monitor --connectivity http` (libcurl4 itself is loaded at
   # run time, by the monitor only)
   libcurl4-openssl-dev
+  # build: the call watcher's C shim: PipeWire's headers (libpipewire itself is loaded at run
+  # time)
+  libpipewire-0.3-dev
+  # build: the Wayland backend (BannerWayland): libwayland-client, pixman's header (drawing into
+  # shared-memory buffers; libpixman-1-0 is loaded at run time, on first use) and FreeType (glyph
+  # bitmaps); wayland-scanner (libwayland-bin) and the
+  # protocol XMLs, which scripts/wayland-glue.sh and its test turn into Sources/CWaylandProtocols
+  # (wlr-layer-shell ships in Debian only inside librust-wayland-protocols-dev)
+  libwayland-dev libwayland-bin libpixman-1-dev libfreetype-dev wayland-protocols librust-wayland-protocols-dev
+  # build: SwiftPM's git, to fetch swift-argument-parser
+  git ca-certificates
+  # build: X-Resource's header, for the tests' X11 support module, which `swift build` builds too
+  # (the tests count with it what the banner holds on the server after thousands of cycles)
+  libxres-dev
+)
+demo=(
+  # demo: a private X server and window manager when there is no display, a client window to
+  # push down, a desktop colour (xsetroot), a real status bar (lemonbar) to sit under, screenshots
+  # (ImageMagick, x11-utils), the Arabic and Japanese locales (localedef) and their fonts
+  xvfb openbox xterm wmctrl xdotool imagemagick x11-utils x11-xserver-utils lemonbar locales fonts-noto-core fonts-droid-fallback
+)
+deb=(
+  # make deb: dpkg-shlibdeps and dpkg-gencontrol (dpkg-dev), readelf and strip (binutils)
+  dpkg-dev binutils
+)
+tests=(
   # tests: a private D-Bus daemon with a fake NetworkManager, and with a stand-in logind and
   # systemd user manager for finding sessions (python3-dbus on GLib's main loop), and python3's
   # http.server as the connectivity check's server
@@ -41,11 +73,11 @@ packages=(
   # tests: GNOME Shell itself, whose top bar the compositor draws (no X11 window carries it:
   # GnomeShellTests runs `gnome-shell --x11` on Xvfb with private session and system buses)
   gnome-shell
-  # the call watcher's C shim: PipeWire's headers (libpipewire itself is loaded at run time);
   # tests: a real PipeWire, WirePlumber and PulseAudio server, pactl for a virtual microphone
   # and pw-record as the calling app (PipeWireWatchTests); a camera: SPA's videotestsrc as a
   # Video/Source node (libspa-0.2-modules) watched by GStreamer's pipewiresrc as the viewer
-  libpipewire-0.3-dev pipewire pipewire-bin wireplumber pipewire-pulse pulseaudio-utils
+  pipewire pipewire-bin wireplumber pipewire-pulse pulseaudio-utils
+  libspa-0.2-modules gstreamer1.0-tools gstreamer1.0-pipewire
   libspa-0.2-modules gstreamer1.0-tools gstreamer1.0-pipewire
   # tests: gjs loads the GNOME Shell extension's 45+ variant (GnomeShellExtensionTests), which no
   # shell here runs; python3-gi's GdkPixbuf reads the shell's PNG screenshots
@@ -71,8 +103,6 @@ packages=(
   # tests: HarfBuzz's own hb-shape and hb-view, and FriBidi's fribidi, the oracles for shaped
   # and reordered text
   libharfbuzz-bin libfribidi-bin
-  # tests: X-Resource, to count what the banner holds on the server after thousands of cycles
-  libxres-dev
   # tests: what the documentation's examples use (jq) and groff, which checks the manual page
   # made from docs/config.md
   jq groff-base
@@ -82,18 +112,10 @@ packages=(
   openssl
   # tests: a socket client run as another user (setpriv, from util-linux) to knock on the owner
   python3-minimal util-linux
-  # make deb: dpkg-shlibdeps and dpkg-gencontrol (dpkg-dev), readelf and strip (binutils); tests:
-  # lintian on the package
-  dpkg-dev binutils lintian
-  # demo: a client window to push down, a real status bar (lemonbar) to sit under, and
-  # screenshots; tests: xdotool clicks, scrolls and drags (XTEST), lemonbar as a real panel
-  xterm wmctrl xdotool imagemagick x11-utils lemonbar
-  # build: the Wayland backend (BannerWayland): libwayland-client, pixman's header (drawing into
-  # shared-memory buffers; libpixman-1-0 is loaded at run time, on first use) and FreeType (glyph
-  # bitmaps); wayland-scanner (libwayland-bin) and the
-  # protocol XMLs, which scripts/wayland-glue.sh and its test turn into Sources/CWaylandProtocols
-  # (wlr-layer-shell ships in Debian only inside librust-wayland-protocols-dev)
-  libwayland-dev libwayland-bin libpixman-1-dev libfreetype-dev wayland-protocols librust-wayland-protocols-dev
+  # tests: lintian on the package
+  lintian
+  # tests: xdotool clicks, scrolls and drags (XTEST), lemonbar as a real panel
+  xdotool lemonbar
   # tests: Debian's sway on its headless backend, and real Wayland clients beside the banner: a
   # terminal (foot) to push down, a status bar (waybar), screenshots (grim), a locker (swaylock);
   # cage, a compositor without layer-shell (it starts Xwayland, so xwayland too)
@@ -113,23 +135,36 @@ packages=(
   # (XfceKeyboardBindingTests)
   xfce4-settings xfconf
 )
+packages=("${build[@]}" "${demo[@]}" "${deb[@]}")
+$only_build || packages+=("${tests[@]}")
 # More packages may be named on the command line (bench/install-deps.sh names the benchmark's).
 packages+=("$@")
 
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+
+# Swift: the one on PATH, else Debian's own (swiftlang, 6.0.3 on Debian 13), else a pointer to
+# swift.org's. The package lists are read fresh first: a new machine's may be empty.
 if ! command -v swift >/dev/null 2>&1; then
-  echo "install-deps: swift not found; install Swift 6 from https://www.swift.org/install/linux/" >&2
-  exit 69
+  $sudo apt-get update -qq
+  # (sed reads all of apt-cache's answer: `grep -q` would stop early, and under pipefail the
+  # SIGPIPE apt-cache then gets would read as "no candidate".)
+  candidate=$(apt-cache policy swiftlang 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+  if [ -n "$candidate" ] && [ "$candidate" != "(none)" ]; then
+    packages+=(swiftlang)
+  else
+    echo "install-deps: swift not found, and apt offers no swiftlang here (Debian 13 and later do); install Swift 6.0 or later from https://www.swift.org/install/linux/" >&2
+    exit 69
+  fi
 fi
 
 missing=()
 for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] || missing+=("$package")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -33,18 +33,32 @@ public struct DebianChroot: Sendable, CustomStringConvertible {
 
     /// The command line that runs `command` inside, as `user` (when running as root), with
     /// exactly `environment` (and the test run's marker, scripts/check-leftovers.sh).
-    public func command(_ command: [String], user: uid_t?, environment: [String: String]) -> [String] {
+    /// With `writableIn`, the chroot is seen through an overlay whose changes go to that directory
+    /// (the cache stays as it was); `binding` directories of this machine are mounted inside at
+    /// the same paths.
+    public func command(
+        _ command: [String], user: uid_t?, environment: [String: String], writableIn changes: String? = nil, binding: [String] = []
+    ) -> [String] {
         var variables = environment
         if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
             variables[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
         }
-        let asUser = user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups", "--"] } ?? []
-        return ["/bin/sh", Self.script("in-chroot.sh"), directory] + asUser + ["/usr/bin/env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command
+        var line = ["/bin/sh", Self.script("in-chroot.sh")]
+        if let changes { line += ["--writable", changes] }
+        for path in binding { line += ["--bind", path] }
+        line.append(directory)
+        if let user { line += ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"] }
+        line += ["/usr/bin/env", "-i"]
+        line += variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return line + command
     }
 
     /// The path of one of the checkout's scripts/.
     private static func script(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/" + name).path
+        checkout + "/scripts/" + name
     }
+
+    /// The checkout these tests were built from.
+    public static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 }

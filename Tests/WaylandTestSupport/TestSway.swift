@@ -42,6 +42,8 @@ public final class TestSway {
     public private(set) var ipcSocket = ""
     private let sway: Subprocess
     private var clients: [Subprocess] = []
+    /// The newer Debian whose sway and clients run, or nil for this machine's.
+    public let chroot: DebianChroot?
 
     /// Starts sway with one headless output of `width`×`height` at `scale`, the desktop painted
     /// `background` (swaybg), no borders, no Xwayland, and `extraConfig`'s lines; waits until its
@@ -52,8 +54,9 @@ public final class TestSway {
     /// headless sway 1.7 cannot do.
     public init(
         width: Int = 1280, height: Int = 720, scale: Int = 1, background: String = "#336699", extraConfig: String = "",
-        nestedIn outer: TestSway? = nil, outputs: Int = 1
+        nestedIn outer: TestSway? = nil, outputs: Int = 1, from chroot: DebianChroot? = nil
     ) throws {
+        self.chroot = chroot
         var template = Array("/tmp/window-banner-sway-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
@@ -82,7 +85,7 @@ public final class TestSway {
             backend["WAYLAND_DISPLAY"] = outer.socketPath
         }
         sway = try Self.spawn(["sway", "-c", directory + "/config"], in: directory, runtime: runtimeDirectory, extra: backend,
-                              log: directory + "/sway.log")
+                              log: directory + "/sway.log", chroot: chroot)
         try awaitStart()
     }
 
@@ -206,7 +209,7 @@ public final class TestSway {
         var environment = extra
         environment["WAYLAND_DISPLAY"] = socketName
         let client = try Self.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment,
-                                    log: log.map { directory + "/" + $0 })
+                                    log: log.map { directory + "/" + $0 }, chroot: chroot)
         clients.append(client)
         return client
     }
@@ -217,7 +220,8 @@ public final class TestSway {
     /// user sees and is not counted. The file also holds the pixel height foot last set, so a
     /// test can await foot's own view of its size; its app_id is `appID`.
     public func startFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
-        let terminal = try Self.startFoot(in: directory, runtime: runtimeDirectory, environment: ["WAYLAND_DISPLAY": socketName], appID: appID)
+        let terminal = try Self.startFoot(
+            in: directory, runtime: runtimeDirectory, environment: ["WAYLAND_DISPLAY": socketName], appID: appID, chroot: chroot)
         clients.append(terminal.process)
         return terminal
     }
@@ -225,7 +229,8 @@ public final class TestSway {
     /// A resize-counting foot (see `startFoot(appID:)`) in `directory`, as the unprivileged user,
     /// in `environment`, with `footArguments` (`--maximized`) before its program.
     static func startFoot(
-        in directory: String, runtime: String, environment: [String: String], appID: String, footArguments: [String] = []
+        in directory: String, runtime: String, environment: [String: String], appID: String, footArguments: [String] = [],
+        chroot: DebianChroot? = nil
     ) throws -> ResizeCountingTerminal {
         let counter = directory + "/\(appID)-resizes"
         // SIGWINCH is blocked and taken with sigwait, so the count and the file are only ever
@@ -259,7 +264,7 @@ public final class TestSway {
         let log = directory + "/\(appID).log"
         let process = try spawn(
             ["foot", "--app-id", appID] + footArguments + ["/usr/bin/python3", directory + "/count-resizes.py", counter],
-            in: directory, runtime: runtime, extra: variables, log: log)
+            in: directory, runtime: runtime, extra: variables, log: log, chroot: chroot)
         return ResizeCountingTerminal(appID: appID, counterPath: counter, logPath: log, process: process)
     }
 
@@ -276,11 +281,18 @@ public final class TestSway {
     // MARK: Processes
 
     /// Spawns `command` through /bin/sh (so `exec` keeps the pid as the group's leader), as the
-    /// unprivileged user when running as root, with HOME and XDG_RUNTIME_DIR in `directory`.
+    /// unprivileged user when running as root, with HOME and XDG_RUNTIME_DIR in `directory`;
+    /// inside `chroot` when given (its programs, on the same sockets under /tmp).
     static func spawn(
-        _ command: [String], in directory: String, runtime: String, extra: [String: String], log: String?
+        _ command: [String], in directory: String, runtime: String, extra: [String: String], log: String?,
+        chroot: DebianChroot? = nil
     ) throws -> Subprocess {
         let environment = sessionEnvironment(in: directory, runtime: runtime, extra: extra)
+        if let chroot {
+            let redirected = ["/bin/sh", "-c", "exec \"$@\"" + (log.map { " 2>'\($0)'" } ?? ""), "sh"] + command
+            let inside = chroot.command(redirected, user: geteuid() == 0 ? unprivilegedUser : nil, environment: environment)
+            return try Subprocess(executable: inside[0], arguments: Array(inside.dropFirst()), environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        }
         let asUser = geteuid() == 0
             ? ["setpriv", "--reuid=\(unprivilegedUser)", "--regid=\(unprivilegedUser)", "--clear-groups", "--"] : []
         let quoted = (asUser + command).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
@@ -334,6 +346,33 @@ public struct ResizeCountingTerminal {
             last = size
         }
         return count
+    }
+
+    /// The size (width, height) of the last configure that gave foot's window a size: the window
+    /// as the compositor lays it out, read from foot's protocol log; nil before the first.
+    public func lastConfiguredSize() -> SwayRect? {
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        var last: SwayRect?
+        for line in log.split(separator: "\n") where line.contains("xdg_toplevel@") && line.contains(".configure(") {
+            guard let open = line.firstIndex(of: "(") else { continue }
+            let size = line[line.index(after: open)...].split(separator: ",").prefix(2).compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard size.count == 2, size != [0, 0] else { continue }
+            last = SwayRect(x: 0, y: 0, width: size[0], height: size[1])
+        }
+        return last
+    }
+
+    /// Waits up to `timeout` seconds until foot's last configured size is one `isWanted` accepts;
+    /// that size, or a failure naming the last one.
+    @discardableResult
+    public func awaitConfiguredSize(timeout: Double = 20, _ isWanted: (SwayRect) -> Bool) throws -> SwayRect {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if let size = lastConfiguredSize(), isWanted(size) { return size }
+            var none = pollfd()
+            _ = poll(&none, 0, 20)
+        }
+        throw TestFailure("foot's window was last configured to \(lastConfiguredSize().map { "\($0.width)x\($0.height)" } ?? "nothing") after \(timeout) s")
     }
 
     /// How often the terminal was resized since its program started; nil before it started.

@@ -1,7 +1,8 @@
 // A pointer device for a headless compositor, which has none: a wlr-virtual-pointer made by a
 // connection of its own. Its being there gives the seat a pointer (clients then get wl_pointer);
 // the test moves and clicks it with sway's own commands (`seat seat0 cursor set X Y`,
-// `seat seat0 cursor press button1`), so only the device itself is made here.
+// `seat seat0 cursor press button1`), or, where the compositor has none (labwc), through the
+// device itself (`click`).
 
 import CWayland
 import CWaylandTestProtocols
@@ -35,6 +36,21 @@ public final class VirtualPointer {
         // No seat named: the compositor's default seat (seat0).
         pointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(manager, nil)
         guard wl_display_roundtrip(display) >= 0 else { throw TestFailure("the virtual pointer was refused") }
+    }
+
+    /// Moves the pointer to (`x`, `y`) on an output of `width`×`height` logical pixels (the
+    /// only one) and clicks the left button there, each step its own frame, for a compositor
+    /// with no commands of its own for that (labwc).
+    public func click(x: Int, y: Int, width: Int, height: Int) throws {
+        guard let pointer else { throw TestFailure("no virtual pointer") }
+        let leftButton: UInt32 = 0x110  // BTN_LEFT
+        zwlr_virtual_pointer_v1_motion_absolute(pointer, 0, UInt32(x), UInt32(y), UInt32(width), UInt32(height))
+        zwlr_virtual_pointer_v1_frame(pointer)
+        zwlr_virtual_pointer_v1_button(pointer, 1, leftButton, 1)
+        zwlr_virtual_pointer_v1_frame(pointer)
+        zwlr_virtual_pointer_v1_button(pointer, 2, leftButton, 0)
+        zwlr_virtual_pointer_v1_frame(pointer)
+        guard wl_display_roundtrip(display) >= 0 else { throw TestFailure("the compositor closed the virtual pointer's connection") }
     }
 
     deinit {

@@ -1,0 +1,104 @@
+// A private labwc for one test: a newer Debian's labwc (from a chroot, see DebianChroot) on the
+// wlroots headless backend with the pixman renderer and one 1280×720 output, as TestSway's
+// unprivileged user in a runtime directory of its own, with no configuration of the user's.
+// labwc has no IPC to ask for window geometry, so what a user sees is read from the clients:
+// a real foot's configure events (ResizeCountingTerminal) and grim's screenshots. Clients run in
+// the same chroot; the test's own Wayland connections (the banner's owner, a virtual pointer)
+// reach the socket by path. Everything is torn down when released.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+
+public final class TestLabwc {
+    /// The directory holding the runtime directory, HOME, the logs and the files tests write.
+    public let directory: String
+    /// `XDG_RUNTIME_DIR` of labwc and its clients.
+    public let runtimeDirectory: String
+    /// The Wayland socket's full path, and its name in `runtimeDirectory`.
+    public private(set) var socketPath = ""
+    public private(set) var socketName = ""
+    public let chroot: DebianChroot
+    /// The headless output's size in logical pixels (wlroots' headless default).
+    public let width = 1280, height = 720
+    private let labwc: Subprocess
+    private var clients: [Subprocess] = []
+
+    /// Starts labwc from `chroot` and waits until its start-up command has run (the compositor
+    /// is up, its output made).
+    public init(from chroot: DebianChroot) throws {
+        self.chroot = chroot
+        var template = Array("/tmp/window-banner-labwc-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        directory = String(cString: made)
+        runtimeDirectory = directory + "/run"
+        for path in [runtimeDirectory, directory + "/home", directory + "/labwc"] { mkdir(path, 0o700) }
+        if geteuid() == 0 {
+            for path in [directory, runtimeDirectory, directory + "/home", directory + "/labwc"] {
+                chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
+            }
+        }
+        let ready = directory + "/ready"
+        labwc = try TestSway.spawn(
+            ["labwc", "--config-dir", directory + "/labwc", "--startup", "touch \(ready)"], in: directory, runtime: runtimeDirectory,
+            extra: ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
+            log: directory + "/labwc.log", chroot: chroot)
+        let deadline = monotonicSeconds() + 30
+        while monotonicSeconds() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+            if access(ready, F_OK) == 0, let socket = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
+                socketName = socket
+                socketPath = runtimeDirectory + "/" + socket
+                return
+            }
+            let state = (try? String(contentsOfFile: "/proc/\(labwc.pid)/stat", encoding: .utf8))?.split(separator: ")").last?.first { $0 != " " }
+            if state == nil || state == "Z" { throw TestFailure("labwc exited at start: \(logs)") }
+            var none = pollfd()
+            _ = poll(&none, 0, 20)
+        }
+        throw TestFailure("labwc did not start within 30 s: \(logs)")
+    }
+
+    deinit {
+        for client in clients { client.killGroup() }
+        labwc.killGroup()
+        _ = labwc.waitForExit(timeout: 5)
+        _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
+    }
+
+    /// The end of every log in the directory (labwc's, foot's), for a failure's message.
+    public var logs: String {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
+        return names.map { name in
+            "\(name): …\(((try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? "").suffix(1500))"
+        }.joined(separator: "\n")
+    }
+
+    /// Starts `command` from the chroot as the session's user on this labwc's socket, killed when
+    /// the labwc is released; its standard error goes to `log` in `directory` when given.
+    @discardableResult
+    public func startClient(_ command: [String], log: String? = nil) throws -> Subprocess {
+        let client = try TestSway.spawn(command, in: directory, runtime: runtimeDirectory, extra: ["WAYLAND_DISPLAY": socketName],
+                                        log: log.map { directory + "/" + $0 }, chroot: chroot)
+        clients.append(client)
+        return client
+    }
+
+    /// A maximized, resize-counting foot (TestSway.startFoot), its configures in its log.
+    public func startMaximizedFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
+        let terminal = try TestSway.startFoot(in: directory, runtime: runtimeDirectory, environment: ["WAYLAND_DISPLAY": socketName],
+                                              appID: appID, footArguments: ["--maximized"], chroot: chroot)
+        clients.append(terminal.process)
+        return terminal
+    }
+
+    /// A screenshot of the output, taken with the chroot's grim.
+    public func screenshot() throws -> Screenshot {
+        let path = directory + "/shot-\(UInt32.random(in: 0...UInt32.max)).ppm"
+        let grim = try startClient(["grim", "-t", "ppm", path])
+        grim.closeStandardInput()
+        guard grim.waitForExit(timeout: 20) == 0 else { throw TestFailure("grim failed: \(grim.standardError)") }
+        defer { unlink(path) }
+        return try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
