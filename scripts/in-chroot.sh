@@ -31,6 +31,11 @@ exec unshare --mount --propagation private -- /bin/sh -c '
         d=$writable/root
     fi
     mount -t proc proc "$d/proc" && mount --rbind /sys "$d/sys" && mount --rbind /dev "$d/dev" && mount --rbind /tmp "$d/tmp" || exit 70
+    # mmdebstrap leaves /etc/machine-id empty, and GLib programs (waybar) then refuse to start
+    # a D-Bus session: the chroot borrows this machine'"'"'s (it is this machine).
+    if [ ! -s "$d/etc/machine-id" ] && [ -s /etc/machine-id ] && [ -e "$d/etc/machine-id" ]; then
+        mount --bind /etc/machine-id "$d/etc/machine-id" || exit 70
+    fi
     for path in $binds; do
         { [ -d "$d$path" ] || [ -z "$writable" ] || mkdir -p "$d$path"; } && mount --rbind "$path" "$d$path" || exit 70
     done

@@ -23,6 +23,7 @@ public final class TestLabwc {
     public let width = 1280, height = 720
     private let labwc: Subprocess
     private var clients: [Subprocess] = []
+    private var bus: SessionBus?
 
     /// Starts labwc from `chroot` and waits until its start-up command has run (the compositor
     /// is up, its output made).
@@ -49,6 +50,7 @@ public final class TestLabwc {
             if access(ready, F_OK) == 0, let socket = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
                 socketName = socket
                 socketPath = runtimeDirectory + "/" + socket
+                bus = try SessionBus(in: directory, runtime: runtimeDirectory)
                 return
             }
             let state = (try? String(contentsOfFile: "/proc/\(labwc.pid)/stat", encoding: .utf8))?.split(separator: ")").last?.first { $0 != " " }
@@ -61,6 +63,7 @@ public final class TestLabwc {
 
     deinit {
         for client in clients { client.killGroup() }
+        bus = nil
         labwc.killGroup()
         _ = labwc.waitForExit(timeout: 5)
         _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
@@ -78,7 +81,9 @@ public final class TestLabwc {
     /// the labwc is released; its standard error goes to `log` in `directory` when given.
     @discardableResult
     public func startClient(_ command: [String], log: String? = nil) throws -> Subprocess {
-        let client = try TestSway.spawn(command, in: directory, runtime: runtimeDirectory, extra: ["WAYLAND_DISPLAY": socketName],
+        var environment = ["WAYLAND_DISPLAY": socketName]
+        if let bus { environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        let client = try TestSway.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment,
                                         log: log.map { directory + "/" + $0 }, chroot: chroot)
         clients.append(client)
         return client

@@ -44,6 +44,8 @@ public final class TestSway {
     private var clients: [Subprocess] = []
     /// The newer Debian whose sway and clients run, or nil for this machine's.
     public let chroot: DebianChroot?
+    /// A private session bus for the chroot's clients (waybar will not start without one).
+    private var bus: SessionBus?
 
     /// Starts sway with one headless output of `width`×`height` at `scale`, the desktop painted
     /// `background` (swaybg), no borders, no Xwayland, and `extraConfig`'s lines; waits until its
@@ -87,11 +89,13 @@ public final class TestSway {
         sway = try Self.spawn(["sway", "-c", directory + "/config"], in: directory, runtime: runtimeDirectory, extra: backend,
                               log: directory + "/sway.log", chroot: chroot)
         try awaitStart()
+        if chroot != nil { bus = try SessionBus(in: directory, runtime: runtimeDirectory) }
     }
 
     deinit {
         for client in clients { client.killGroup() }
         clients.removeAll()
+        bus = nil
         sway.killGroup()
         _ = sway.waitForExit(timeout: 5)
         _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
@@ -208,6 +212,7 @@ public final class TestSway {
     public func startClient(_ command: [String], environment extra: [String: String] = [:], log: String? = nil) throws -> Subprocess {
         var environment = extra
         environment["WAYLAND_DISPLAY"] = socketName
+        if let bus { environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
         let client = try Self.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment,
                                     log: log.map { directory + "/" + $0 }, chroot: chroot)
         clients.append(client)
@@ -321,6 +326,31 @@ public final class TestSway {
     }
 }
 
+/// A private D-Bus session bus (this machine's dbus-daemon, as the session's user) on a socket
+/// in a session's runtime directory, which both sides of a chroot see; stopped when released.
+final class SessionBus {
+    let address: String
+    private let daemon: Subprocess
+
+    init(in directory: String, runtime: String) throws {
+        let socket = runtime + "/bus"
+        address = "unix:path=" + socket
+        daemon = try TestSway.spawn(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=" + address],
+                                    in: directory, runtime: runtime, extra: [:], log: directory + "/dbus.log")
+        let deadline = monotonicSeconds() + 10
+        while access(socket, F_OK) != 0 {
+            guard monotonicSeconds() < deadline else { throw TestFailure("the session bus did not start within 10 s") }
+            var none = pollfd()
+            _ = poll(&none, 0, 10)
+        }
+    }
+
+    deinit {
+        daemon.killGroup()
+        _ = daemon.waitForExit(timeout: 5)
+    }
+}
+
 /// A foot terminal started by `TestSway.startFoot`, and the count of its size changes.
 public struct ResizeCountingTerminal {
     public let appID: String
@@ -337,7 +367,7 @@ public struct ResizeCountingTerminal {
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         var count = 0
         var last: [Int]?
-        for line in log.split(separator: "\n") where line.contains("xdg_toplevel@") && line.contains(".configure(") {
+        for line in log.split(separator: "\n") where (line.contains("xdg_toplevel@") || line.contains("xdg_toplevel#")) && line.contains(".configure(") {
             guard let open = line.firstIndex(of: "(") else { continue }
             let size = line[line.index(after: open)...].split(separator: ",").prefix(2).compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             // 0×0: the client chooses, as in the first configure before the window is laid out.
@@ -353,7 +383,7 @@ public struct ResizeCountingTerminal {
     public func lastConfiguredSize() -> SwayRect? {
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         var last: SwayRect?
-        for line in log.split(separator: "\n") where line.contains("xdg_toplevel@") && line.contains(".configure(") {
+        for line in log.split(separator: "\n") where (line.contains("xdg_toplevel@") || line.contains("xdg_toplevel#")) && line.contains(".configure(") {
             guard let open = line.firstIndex(of: "(") else { continue }
             let size = line[line.index(after: open)...].split(separator: ",").prefix(2).compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard size.count == 2, size != [0, 0] else { continue }

@@ -46,6 +46,8 @@ public final class VirtualPointer {
         let leftButton: UInt32 = 0x110  // BTN_LEFT
         zwlr_virtual_pointer_v1_motion_absolute(pointer, 0, UInt32(x), UInt32(y), UInt32(width), UInt32(height))
         zwlr_virtual_pointer_v1_frame(pointer)
+        // The compositor has the pointer over the surface (and told it so) before the press.
+        guard wl_display_roundtrip(display) >= 0 else { throw TestFailure("the compositor closed the virtual pointer's connection") }
         zwlr_virtual_pointer_v1_button(pointer, 1, leftButton, 1)
         zwlr_virtual_pointer_v1_frame(pointer)
         zwlr_virtual_pointer_v1_button(pointer, 2, leftButton, 0)
