@@ -23,6 +23,11 @@ gnome="gnome-shell xwayland dbus-daemon dconf-service dconf-cli at-spi2-core
 # headless output is sized with it), a font for the bar.
 wlroots="sway swaybg labwc waybar foot python3 grim swaylock wlr-randr fonts-dejavu-core"
 
+# @kde: KDE Plasma 6 on Wayland: KWin, plasmashell and its desktop shell package (the default
+# panel), the session bus, and
+# foot and python3 for the resize-counting terminal.
+kde="kwin-wayland plasma-workspace plasma-desktop dbus-daemon foot python3 fonts-dejavu-core"
+
 # @newcomer: what a new user starts from (make, and git to have cloned the project), after which
 # the checkout's scripts/install-deps.sh --build runs inside and installs the rest, Swift too; the
 # script's text is part of the cache key, so a changed list makes a new chroot.
@@ -35,8 +40,9 @@ for word in "$@"; do
     case $word in
         @gnome) words="$words $gnome" ;;
         @wlroots) words="$words $wlroots" ;;
+        @kde) words="$words $kde" ;;
         @newcomer) words="$words $newcomer"; hook=$here/install-deps.sh ;;
-        @*) echo "debian-chroot.sh: no package set '$word' (there are @gnome, @wlroots and @newcomer)" >&2; exit 64 ;;
+        @*) echo "debian-chroot.sh: no package set '$word' (there are @gnome, @wlroots, @kde and @newcomer)" >&2; exit 64 ;;
         *) words="$words $word" ;;
     esac
 done

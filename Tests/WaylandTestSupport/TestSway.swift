@@ -326,17 +326,19 @@ public final class TestSway {
     }
 }
 
-/// A private D-Bus session bus (this machine's dbus-daemon, as the session's user) on a socket
+/// A private D-Bus session bus (this machine's dbus-daemon or a chroot's, as the session's user) on a socket
 /// in a session's runtime directory, which both sides of a chroot see; stopped when released.
 final class SessionBus {
     let address: String
     private let daemon: Subprocess
 
-    init(in directory: String, runtime: String) throws {
+    /// From `chroot` when given: its services (KDE's activity manager) are then activatable.
+    /// The services it starts get `environment` (KDE's need to know they are on Wayland).
+    init(in directory: String, runtime: String, chroot: DebianChroot? = nil, environment: [String: String] = [:]) throws {
         let socket = runtime + "/bus"
-        address = "unix:path=" + socket
+        address = SessionBus.address(in: runtime)
         daemon = try TestSway.spawn(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=" + address],
-                                    in: directory, runtime: runtime, extra: [:], log: directory + "/dbus.log")
+                                    in: directory, runtime: runtime, extra: environment, log: directory + "/dbus.log", chroot: chroot)
         let deadline = monotonicSeconds() + 10
         while access(socket, F_OK) != 0 {
             guard monotonicSeconds() < deadline else { throw TestFailure("the session bus did not start within 10 s") }
@@ -349,6 +351,9 @@ final class SessionBus {
         daemon.killGroup()
         _ = daemon.waitForExit(timeout: 5)
     }
+
+    /// The address of the bus a session with runtime directory `runtime` has.
+    static func address(in runtime: String) -> String { "unix:path=" + runtime + "/bus" }
 }
 
 /// A foot terminal started by `TestSway.startFoot`, and the count of its size changes.

@@ -1,5 +1,5 @@
 // docs/desktops.md's table of tested desktops, held to the run: each row names a desktop a suite
-// runs (the newest compositors' and GNOME's suites name theirs in code) at the version that
+// runs (the newest compositors', Plasma's and GNOME's suites name theirs in code) at the version that
 // suite runs, read from Debian's own package database — this machine's for Debian 12, the
 // chroot's for Debian 13 and unstable (where a newer version than the page's passes: unstable
 // moves). So the page cannot claim a desktop or a version no test ran.
@@ -21,7 +21,7 @@ struct DesktopMatrixTests {
 
     /// The Debian package of each desktop the table names.
     static let packages = [
-        "sway": "sway", "labwc": "labwc", "GNOME Shell": "gnome-shell", "Openbox": "openbox", "Fluxbox": "fluxbox",
+        "sway": "sway", "labwc": "labwc", "KDE Plasma (KWin)": "kwin-wayland", "GNOME Shell": "gnome-shell", "Openbox": "openbox", "Fluxbox": "fluxbox",
         "IceWM": "icewm", "JWM": "jwm", "PekWM": "pekwm", "i3": "i3-wm", "awesome": "awesome", "bspwm": "bspwm",
         "herbstluftwm": "herbstluftwm", "xfwm4 (Xfce)": "xfwm4", "marco (MATE)": "marco", "mutter": "mutter", "muffin (Cinnamon)": "muffin",
     ]
@@ -61,6 +61,7 @@ struct DesktopMatrixTests {
         }
         // The suites that run newer Debians' desktops, as they name them.
         var newer = Set(NewestCompositorsTests.desktops.map { "\($0.compositor) \($0.suite)" })
+        for setup in PlasmaTests.setups { newer.insert("KDE Plasma (KWin) \(setup.suite)") }
         for release in GnomeShellExtensionTests.releases {
             if case .debian(let suite) = release { newer.insert("GNOME Shell \(suite)") }
         }
@@ -73,7 +74,7 @@ struct DesktopMatrixTests {
             let package = try #require(Self.packages[row.desktop])
             let installed: String
             if let suite = Self.suites[row.debian] {
-                let set = package == "gnome-shell" ? "@gnome" : "@wlroots"
+                let set = package == "gnome-shell" ? "@gnome" : package == "kwin-wayland" ? "@kde" : "@wlroots"
                 let chroot = try DebianChroot.prepared(suite: suite, packages: [set])
                 installed = try Self.version(of: package, in: chroot.directory)
             } else {

@@ -1,0 +1,188 @@
+// A private KDE Plasma 6 on Wayland for one test: a newer Debian's KWin (`kwin_wayland
+// --virtual`, its software renderer) and plasmashell with its default panel, from a chroot (see
+// DebianChroot), as TestSway's unprivileged user on a private session bus. What a user sees is
+// read from KWin itself, through its scripting API (the geometry oracle nobody here wrote): a
+// script loaded over D-Bus prints the maximize area and the windows' frame geometries, which
+// KWin writes to its log. The panel can be moved to the top with Plasma's own scripting
+// (`evaluateScript`). Clients run in the same chroot; the banner's owner reaches the socket by
+// path. Everything is torn down when released.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+
+public final class TestPlasma {
+    public let directory: String
+    public let runtimeDirectory: String
+    public let socketName = "wb-kwin"
+    public var socketPath: String { runtimeDirectory + "/" + socketName }
+    public let chroot: DebianChroot
+    public let width = 1280, height = 720
+    private let bus: SessionBus
+    private var kwin: Subprocess?
+    private var clients: [Subprocess] = []
+    private var queries = 0
+
+    /// Starts KWin and plasmashell from `chroot` and waits until the panel holds its edge of the
+    /// maximize area: the bottom (Plasma's default) or, with `panelAtTop`, the top.
+    public init(from chroot: DebianChroot, panelAtTop: Bool = false) throws {
+        self.chroot = chroot
+        var template = Array("/tmp/window-banner-plasma-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        directory = String(cString: made)
+        runtimeDirectory = directory + "/run"
+        for path in [runtimeDirectory, directory + "/home", directory + "/home/.config"] { mkdir(path, 0o700) }
+        if geteuid() == 0 {
+            for path in [directory, runtimeDirectory, directory + "/home", directory + "/home/.config"] {
+                chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
+            }
+        }
+        bus = try SessionBus(in: directory, runtime: runtimeDirectory, chroot: chroot,
+                             environment: Self.environment(runtime: runtimeDirectory, socket: socketName, [:]))
+        // Standard output joins the log too: KDE's programs write plenty there, and an unread
+        // pipe that fills stops them.
+        kwin = try TestSway.spawn(
+            Self.bothToLog + ["kwin_wayland", "--virtual", "--width", String(width), "--height", String(height), "--socket", socketName],
+            in: directory, runtime: runtimeDirectory, extra: environment(["KWIN_COMPOSE": "Q"]), log: directory + "/kwin.log", chroot: chroot)
+        let deadline = monotonicSeconds() + 60
+        while access(socketPath, F_OK) != 0 || !hasOwner("org.kde.KWin") {
+            guard monotonicSeconds() < deadline else { throw TestFailure("KWin did not start within 60 s: \(logs)") }
+            poll(nil, 0, 50)
+        }
+        try startClient(["plasmashell", "--no-respawn"], log: "plasmashell.log")
+        let full = SwayRect(x: 0, y: 0, width: width, height: height)
+        // Asked once a second: each question is a script KWin loads, which a starting Plasma
+        // on two cores should not have to share its time with ten times a second.
+        try awaitMaximizeArea(timeout: 120, every: 1000) { $0 != full && $0.y == 0 }
+        if panelAtTop {
+            try call("org.kde.plasmashell", "/PlasmaShell", "org.kde.PlasmaShell.evaluateScript",
+                     [#"panels().forEach(function (panel) { panel.location = "top"; })"#])
+            try awaitMaximizeArea(timeout: 30) { $0.y > 0 && $0.y + $0.height == self.height }
+        }
+    }
+
+    deinit {
+        for client in clients { client.killGroup() }
+        kwin?.killGroup()
+        _ = kwin?.waitForExit(timeout: 5)
+        _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
+    }
+
+    /// A prefix that runs a command with its standard output sent to its standard error.
+    private static let bothToLog = ["/bin/sh", "-c", #"exec "$@" 1>&2"#, "sh"]
+
+    /// `extra` with the session's bus and Wayland socket, and Qt on Wayland.
+    private func environment(_ extra: [String: String]) -> [String: String] {
+        Self.environment(runtime: runtimeDirectory, socket: socketName, extra)
+    }
+
+    private static func environment(runtime: String, socket: String, _ extra: [String: String]) -> [String: String] {
+        var variables = extra
+        variables["DBUS_SESSION_BUS_ADDRESS"] = SessionBus.address(in: runtime)
+        variables["WAYLAND_DISPLAY"] = socket
+        variables["QT_QPA_PLATFORM"] = "wayland"
+        variables["XDG_SESSION_TYPE"] = "wayland"
+        variables["XDG_CURRENT_DESKTOP"] = "KDE"
+        variables["QT_LOGGING_RULES"] = "kwin_scripting.debug=true"
+        return variables
+    }
+
+    /// The end of every log in the directory, for a failure's message.
+    public var logs: String {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
+        return names.map { name in
+            let text = (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").filter { !$0.hasPrefix("js: wb-query") }
+            return "\(name): \(lines.prefix(15).joined(separator: "\n"))\n…\n\(lines.suffix(10).joined(separator: "\n"))"
+        }.joined(separator: "\n")
+    }
+
+    @discardableResult
+    public func startClient(_ command: [String], log: String? = nil) throws -> Subprocess {
+        let client = try TestSway.spawn(Self.bothToLog + command, in: directory, runtime: runtimeDirectory, extra: environment([:]),
+                                        log: log.map { directory + "/" + $0 }, chroot: chroot)
+        clients.append(client)
+        return client
+    }
+
+    /// A maximized, resize-counting foot (TestSway.startFoot).
+    public func startMaximizedFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
+        let terminal = try TestSway.startFoot(in: directory, runtime: runtimeDirectory, environment: environment([:]),
+                                              appID: appID, footArguments: ["--maximized"], chroot: chroot)
+        clients.append(terminal.process)
+        return terminal
+    }
+
+    // MARK: KWin's own view
+
+    /// KWin's maximize area on its output (`workspace.clientArea(KWin.MaximizeArea, …)`).
+    public func maximizeArea() throws -> SwayRect {
+        let answer = try query("const a = workspace.clientArea(KWin.MaximizeArea, workspace.activeScreen, workspace.currentDesktop); " +
+                               "return [a.x, a.y, a.width, a.height].join(' ');")
+        let numbers = answer.split(separator: " ").compactMap { Double($0).flatMap { $0.isFinite ? Int($0.rounded()) : nil } }
+        guard numbers.count == 4 else { throw TestFailure("KWin answered '\(answer)' for the maximize area") }
+        return SwayRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    /// The frame geometry of the window whose app id (KWin's `resourceClass`) is `appID`.
+    public func frameGeometry(appID: String) throws -> SwayRect? {
+        let answer = try query("const w = workspace.windowList().find(w => w.resourceClass == '\(appID)'); " +
+                               "return w ? [w.frameGeometry.x, w.frameGeometry.y, w.frameGeometry.width, w.frameGeometry.height].join(' ') : 'none';")
+        let numbers = answer.split(separator: " ").compactMap { Double($0).flatMap { $0.isFinite ? Int($0.rounded()) : nil } }
+        return numbers.count == 4 ? SwayRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) : nil
+    }
+
+    /// Waits until KWin's maximize area is one `isWanted` accepts; that area, or a failure.
+    @discardableResult
+    public func awaitMaximizeArea(timeout: Double = 20, every milliseconds: Int32 = 100, _ isWanted: (SwayRect) -> Bool) throws -> SwayRect {
+        let deadline = monotonicSeconds() + timeout
+        var last: SwayRect?
+        repeat {
+            last = try? maximizeArea()
+            if let last, isWanted(last) { return last }
+            poll(nil, 0, milliseconds)
+        } while monotonicSeconds() < deadline
+        throw TestFailure("KWin's maximize area is \(last.map(String.init(describing:)) ?? "unknown") after \(timeout) s\n\(logs)")
+    }
+
+    /// Runs `body` (a function's, which returns the answer) as a KWin script (loaded, run and unloaded over
+    /// D-Bus) and returns what it printed, read back from KWin's log.
+    private func query(_ body: String) throws -> String {
+        queries += 1
+        let marker = "wb-query-\(queries)"
+        let script = directory + "/\(marker).js"
+        try TestSway.write("print('\(marker) ' + (function () { \(body) })());", to: script)
+        try call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.loadScript", [script, marker])
+        try call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.start", [])
+        defer { _ = try? call("org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting.unloadScript", [marker]) }
+        let deadline = monotonicSeconds() + 10
+        repeat {
+            let log = (try? String(contentsOfFile: directory + "/kwin.log", encoding: .utf8)) ?? ""
+            if let line = log.split(separator: "\n").last(where: { $0.contains(marker + " ") }),
+               let range = line.range(of: marker + " ") {
+                return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+            }
+            poll(nil, 0, 20)
+        } while monotonicSeconds() < deadline
+        throw TestFailure("KWin's script \(marker) printed nothing within 10 s\n\(logs)")
+    }
+
+    /// Calls `method` on the session bus with string arguments (gdbus, this machine's, as the
+    /// session's user).
+    @discardableResult
+    private func call(_ destination: String, _ path: String, _ method: String, _ arguments: [String]) throws -> String {
+        // As the session's user: its bus lets no one else in.
+        let asUser = geteuid() == 0
+            ? ["--reuid=\(TestSway.unprivilegedUser)", "--regid=\(TestSway.unprivilegedUser)", "--clear-groups", "--"] : []
+        let gdbus = try Subprocess(executable: geteuid() == 0 ? "/usr/bin/setpriv" : "/usr/bin/gdbus", arguments: asUser + [
+            "/usr/bin/gdbus", "call", "--address", bus.address, "--dest", destination, "--object-path", path, "--method", method,
+        ].dropFirst(geteuid() == 0 ? 0 : 1) + arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "\\'") + "'" })
+        gdbus.closeStandardInput()
+        guard gdbus.waitForExit(timeout: 20) == 0 else { throw TestFailure("\(method) failed: \(gdbus.standardError)") }
+        return gdbus.standardOutput
+    }
+
+    private func hasOwner(_ name: String) -> Bool {
+        (try? call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", [name]))?.contains("true") == true
+    }
+}
