@@ -172,11 +172,13 @@ public final class TestPlasma {
     @discardableResult
     private func call(_ destination: String, _ path: String, _ method: String, _ arguments: [String]) throws -> String {
         // As the session's user: its bus lets no one else in.
-        let asUser = geteuid() == 0
-            ? ["--reuid=\(TestSway.unprivilegedUser)", "--regid=\(TestSway.unprivilegedUser)", "--clear-groups", "--"] : []
-        let gdbus = try Subprocess(executable: geteuid() == 0 ? "/usr/bin/setpriv" : "/usr/bin/gdbus", arguments: asUser + [
-            "/usr/bin/gdbus", "call", "--address", bus.address, "--dest", destination, "--object-path", path, "--method", method,
-        ].dropFirst(geteuid() == 0 ? 0 : 1) + arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "\\'") + "'" })
+        var command = ["/usr/bin/gdbus", "call", "--address", bus.address, "--dest", destination, "--object-path", path, "--method", method]
+        for argument in arguments { command.append("'" + argument.replacingOccurrences(of: "'", with: "\\'") + "'") }
+        if geteuid() == 0 {
+            let user = String(TestSway.unprivilegedUser)
+            command = ["/usr/bin/setpriv", "--reuid=" + user, "--regid=" + user, "--clear-groups", "--"] + command
+        }
+        let gdbus = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()))
         gdbus.closeStandardInput()
         guard gdbus.waitForExit(timeout: 20) == 0 else { throw TestFailure("\(method) failed: \(gdbus.standardError)") }
         return gdbus.standardOutput

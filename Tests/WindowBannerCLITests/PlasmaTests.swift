@@ -36,10 +36,27 @@ struct PlasmaTests {
 
         init(_ setup: Setup) throws {
             plasma = try TestPlasma(from: try DebianChroot.prepared(suite: setup.suite, packages: ["@kde"]), panelAtTop: setup.panelAtTop)
-            area = try plasma.maximizeArea()
             foot = try plasma.startMaximizedFoot()
-            let area = self.area
-            frame = try Self.await(plasma) { $0.y == area.y && $0.height == area.height }
+            // The panel may still be settling its size as Plasma starts: the area and foot's
+            // frame are taken once foot fills the area and the area has held for half a second.
+            let deadline = monotonicSeconds() + 60
+            var settled: (area: SwayRect, frame: SwayRect)?
+            var previous: SwayRect?
+            while settled == nil {
+                let area = try plasma.maximizeArea()
+                if let frame = try plasma.frameGeometry(appID: "foot"), area == previous, frame.y == area.y, frame.height == area.height {
+                    settled = (area, frame)
+                    break
+                }
+                guard monotonicSeconds() < deadline else {
+                    throw TestFailure("foot never settled into KWin's maximize area \(area)\n\(plasma.logs)")
+                }
+                previous = area
+                poll(nil, 0, 500)
+            }
+            guard let settled else { throw TestFailure("unreachable") }
+            area = settled.area
+            frame = settled.frame
             var template = Array("/tmp/wb-plasma-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
             runtimeDirectory = String(cString: made)
