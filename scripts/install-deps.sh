@@ -78,7 +78,6 @@ tests=(
   # Video/Source node (libspa-0.2-modules) watched by GStreamer's pipewiresrc as the viewer
   pipewire pipewire-bin wireplumber pipewire-pulse pulseaudio-utils
   libspa-0.2-modules gstreamer1.0-tools gstreamer1.0-pipewire
-  libspa-0.2-modules gstreamer1.0-tools gstreamer1.0-pipewire
   # tests: gjs loads the GNOME Shell extension's 45+ variant (GnomeShellExtensionTests), which no
   # shell here runs; python3-gi's GdkPixbuf reads the shell's PNG screenshots
   gjs gir1.2-gdkpixbuf-2.0
@@ -120,6 +119,9 @@ tests=(
   # terminal (foot) to push down, a status bar (waybar), screenshots (grim), a locker (swaylock);
   # cage, a compositor without layer-shell (it starts Xwayland, so xwayland too)
   sway foot grim waybar swaylock cage xwayland
+  # tests: KDE's fake-input protocol (plasma-wayland-protocols), whose glue the tests' pointer
+  # on KWin uses (scripts/wayland-glue.sh; GlueTests regenerates it)
+  plasma-wayland-protocols
   # tests: a real vertical panel (tint2 along the left or right edge, reserving it with a side
   # strut) for the banner to sit beside (SidePanelTests)
   tint2

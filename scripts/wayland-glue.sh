@@ -2,7 +2,8 @@
 # Regenerates the Wayland protocol glue vendored in Sources/CWaylandProtocols with
 # wayland-scanner: a client header (include/) and the interface tables (private code) for each
 # protocol the banner speaks beyond the core one; and, in Tests/CWaylandTestProtocols, the
-# wlr-virtual-pointer glue the tests' pointer device uses. SwiftPM cannot run the scanner
+# wlr-virtual-pointer glue the tests' pointer device uses, and KWin's fake-input glue for the
+# tests' pointer on KDE Plasma (which has no wlr-virtual-pointer). SwiftPM cannot run the scanner
 # without a build plugin, so the generated files live in the tree; BannerWaylandTests' glue test
 # checks that they are exactly what this script makes from the XMLs installed here.
 #
@@ -11,7 +12,7 @@
 #
 # The XMLs come from Debian packages (scripts/install-deps.sh): wlr-layer-shell only ships
 # inside librust-wayland-protocols-dev; xdg-shell, viewporter and fractional-scale in
-# wayland-protocols. xdg-shell is linked because layer-shell's get_popup refers to xdg_popup.
+# wayland-protocols; KDE's fake-input in plasma-wayland-protocols. xdg-shell is linked because layer-shell's get_popup refers to xdg_popup.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,7 +35,7 @@ generate() {
   shift
   mkdir -p "$target/include"
   for xml in "$@"; do
-    [[ -f $xml ]] || { echo "wayland-glue: $xml not found (install wayland-protocols)" >&2; exit 69; }
+    [[ -f $xml ]] || { echo "wayland-glue: $xml not found (scripts/install-deps.sh installs it)" >&2; exit 69; }
     local name
     name=$(basename "$xml" .xml)
     wayland-scanner client-header "$xml" "$target/include/$name-client-protocol.h"
@@ -47,4 +48,5 @@ generate Sources/CWaylandProtocols \
   "$protocols/stable/xdg-shell/xdg-shell.xml" \
   "$protocols/stable/viewporter/viewporter.xml" \
   "$protocols/staging/fractional-scale/fractional-scale-v1.xml"
-generate Tests/CWaylandTestProtocols "$wlr/wlr-virtual-pointer-unstable-v1.xml"
+generate Tests/CWaylandTestProtocols "$wlr/wlr-virtual-pointer-unstable-v1.xml" \
+  /usr/share/plasma-wayland-protocols/fake-input.xml

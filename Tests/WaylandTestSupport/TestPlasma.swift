@@ -24,8 +24,11 @@ public final class TestPlasma {
     private var queries = 0
 
     /// Starts KWin and plasmashell from `chroot` and waits until the panel holds its edge of the
-    /// maximize area: the bottom (Plasma's default) or, with `panelAtTop`, the top.
-    public init(from chroot: DebianChroot, panelAtTop: Bool = false) throws {
+    /// maximize area: the bottom (Plasma's default) or, with `panelAtTop`, the top. KWin renders
+    /// into memory (`--virtual`) or, given `x11Display`, into a window of that X server (its
+    /// windowed mode), whose pixels the caller reads: KWin's software renderer offers no
+    /// screenshots of its own.
+    public init(from chroot: DebianChroot, panelAtTop: Bool = false, x11Display: String? = nil) throws {
         self.chroot = chroot
         var template = Array("/tmp/window-banner-plasma-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
@@ -41,9 +44,15 @@ public final class TestPlasma {
                              environment: Self.environment(runtime: runtimeDirectory, socket: socketName, [:]))
         // Standard output joins the log too: KDE's programs write plenty there, and an unread
         // pipe that fills stops them.
+        var output = ["--virtual"]
+        var kwinEnvironment = Self.kwinEnvironment
+        if let x11Display {
+            output = ["--x11-display", x11Display]
+            kwinEnvironment["DISPLAY"] = x11Display
+        }
         kwin = try TestSway.spawn(
-            Self.bothToLog + ["kwin_wayland", "--virtual", "--width", String(width), "--height", String(height), "--socket", socketName],
-            in: directory, runtime: runtimeDirectory, extra: environment(["KWIN_COMPOSE": "Q"]), log: directory + "/kwin.log", chroot: chroot)
+            Self.bothToLog + ["kwin_wayland"] + output + ["--width", String(width), "--height", String(height), "--socket", socketName],
+            in: directory, runtime: runtimeDirectory, extra: environment(kwinEnvironment), log: directory + "/kwin.log", chroot: chroot)
         let deadline = monotonicSeconds() + 60
         while access(socketPath, F_OK) != 0 || !hasOwner("org.kde.KWin") {
             guard monotonicSeconds() < deadline else { throw TestFailure("KWin did not start within 60 s: \(logs)") }
@@ -86,6 +95,11 @@ public final class TestPlasma {
             return pid
         }
     }
+
+    /// KWin's software renderer (QPainter), and its fake-input global offered to the tests'
+    /// pointer (KWinFakePointer), which KWin otherwise keeps for the programs a desktop file
+    /// entitles.
+    private static let kwinEnvironment = ["KWIN_COMPOSE": "Q", "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1"]
 
     /// A prefix that runs a command with its standard output sent to its standard error.
     private static let bothToLog = ["/bin/sh", "-c", #"exec "$@" 1>&2"#, "sh"]
@@ -133,6 +147,17 @@ public final class TestPlasma {
     }
 
     // MARK: KWin's own view
+
+    /// Locks the screen the way Plasma's own "Lock" does (org.freedesktop.ScreenSaver.Lock, which
+    /// KWin's screen locker serves) and waits until the locker says it is active.
+    public func lock() throws {
+        try call("org.freedesktop.ScreenSaver", "/ScreenSaver", "org.freedesktop.ScreenSaver.Lock", [])
+        let deadline = monotonicSeconds() + 30
+        while try !call("org.freedesktop.ScreenSaver", "/ScreenSaver", "org.freedesktop.ScreenSaver.GetActive", []).contains("true") {
+            guard monotonicSeconds() < deadline else { throw TestFailure("the screen locker never became active\n\(logs)") }
+            poll(nil, 0, 100)
+        }
+    }
 
     /// KWin's maximize area on its output (`workspace.clientArea(KWin.MaximizeArea, …)`).
     public func maximizeArea() throws -> SwayRect {
@@ -191,16 +216,22 @@ public final class TestPlasma {
     @discardableResult
     private func call(_ destination: String, _ path: String, _ method: String, _ arguments: [String]) throws -> String {
         // As the session's user: its bus lets no one else in.
-        var command = ["/usr/bin/gdbus", "call", "--address", bus.address, "--dest", destination, "--object-path", path, "--method", method]
+        // Built in steps: Swift 6.0's type checker gives up on one long expression.
+        var command = asSessionUser
+        command += ["/usr/bin/gdbus", "call", "--address", bus.address]
+        command += ["--dest", destination, "--object-path", path, "--method", method]
         for argument in arguments { command.append("'" + argument.replacingOccurrences(of: "'", with: "\\'") + "'") }
-        if geteuid() == 0 {
-            let user = String(TestSway.unprivilegedUser)
-            command = ["/usr/bin/setpriv", "--reuid=" + user, "--regid=" + user, "--clear-groups", "--"] + command
-        }
         let gdbus = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()))
         gdbus.closeStandardInput()
         guard gdbus.waitForExit(timeout: 20) == 0 else { throw TestFailure("\(method) failed: \(gdbus.standardError)") }
         return gdbus.standardOutput
+    }
+
+    /// The prefix that runs a command as the session's user (setpriv when the tests run as root).
+    private var asSessionUser: [String] {
+        guard geteuid() == 0 else { return ["/usr/bin/env"] }
+        let user = String(TestSway.unprivilegedUser)
+        return ["/usr/bin/setpriv", "--reuid=" + user, "--regid=" + user, "--clear-groups", "--"]
     }
 
     private func hasOwner(_ name: String) -> Bool {

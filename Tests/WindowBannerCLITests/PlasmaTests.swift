@@ -1,8 +1,11 @@
 // KDE Plasma 6 on Wayland, as Debian 13 and Debian unstable ship it: KWin and plasmashell with
 // its panel, from chroots of those suites (scripts/debian-chroot.sh's @kde, cached). With the
 // panel at the bottom (Plasma's default) and moved to the top, the banner takes exactly its
-// height from a maximized foot, under the panel, and gives it back.
-// Oracle: KWin's own scripting API — its maximize area and the windows' frame geometries.
+// height from a maximized foot, under the panel, and gives it back. With Plasma's default panel,
+// a click on the banner (KWin's own fake-input device) ends `--wait` as a click, and Plasma's
+// lock screen covers the banner.
+// Oracles: KWin's own scripting API — its maximize area and the windows' frame geometries — and
+// KWin's own screenshots.
 
 import Foundation
 import Glibc
@@ -22,10 +25,29 @@ struct PlasmaTests {
     }
 
     static let setups = ["trixie", "sid"].flatMap { suite in [false, true].map { Setup(suite: suite, panelAtTop: $0) } }
+    /// Plasma as it comes: its panel at the bottom.
+    static let defaultSetups = setups.filter { !$0.panelAtTop }
     static let show = ["show", "--title", "Call in progress", "--background", "#cc3311", "--height", "40", "--compact", "never"]
+    static let banner = Pixel(hex: 0xCC3311)
+
+    /// An Xvfb for KWin to draw into, and the connection that reads its pixels, closed before
+    /// the server goes.
+    final class PixelSource {
+        let desktop: TestDesktop
+        let observer: XObserver
+
+        init() throws {
+            desktop = try TestDesktop(windowManager: .none, width: 1280, height: 720)
+            observer = try XObserver(displayName: desktop.displayName)
+        }
+
+        deinit { observer.close() }
+    }
 
     /// Plasma, a maximized foot, and a script's environment there.
     final class Session {
+        /// The X server KWin draws into, for tests that read pixels.
+        let x11: PixelSource?
         let plasma: TestPlasma
         let foot: ResizeCountingTerminal
         let runtimeDirectory: String
@@ -34,29 +56,14 @@ struct PlasmaTests {
         let area: SwayRect
         let frame: SwayRect
 
-        init(_ setup: Setup) throws {
-            plasma = try TestPlasma(from: try DebianChroot.prepared(suite: setup.suite, packages: ["@kde"]), panelAtTop: setup.panelAtTop)
+        /// With `showingPixels`, KWin draws into a window filling an Xvfb of its size, whose
+        /// pixels `screenshot` reads.
+        init(_ setup: Setup, showingPixels: Bool = false) throws {
+            x11 = showingPixels ? try PixelSource() : nil
+            plasma = try TestPlasma(from: try DebianChroot.prepared(suite: setup.suite, packages: ["@kde"]),
+                                    panelAtTop: setup.panelAtTop, x11Display: x11?.desktop.displayName)
             foot = try plasma.startMaximizedFoot()
-            // The panel may still be settling its size as Plasma starts: the area and foot's
-            // frame are taken once foot fills the area and the area has held for half a second.
-            let deadline = monotonicSeconds() + 60
-            var settled: (area: SwayRect, frame: SwayRect)?
-            var previous: SwayRect?
-            while settled == nil {
-                let area = try plasma.maximizeArea()
-                if let frame = try plasma.frameGeometry(appID: "foot"), area == previous, frame.y == area.y, frame.height == area.height {
-                    settled = (area, frame)
-                    break
-                }
-                guard monotonicSeconds() < deadline else {
-                    throw TestFailure("foot never settled into KWin's maximize area \(area)\n\(plasma.logs)")
-                }
-                previous = area
-                poll(nil, 0, 500)
-            }
-            guard let settled else { throw TestFailure("unreachable") }
-            area = settled.area
-            frame = settled.frame
+            (area, frame) = try Self.settle(plasma)
             var template = Array("/tmp/wb-plasma-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
             runtimeDirectory = String(cString: made)
@@ -65,6 +72,24 @@ struct PlasmaTests {
                 "XDG_CONFIG_HOME": runtimeDirectory + "/config", "XDG_STATE_HOME": runtimeDirectory + "/state",
                 "WAYLAND_DISPLAY": plasma.socketPath,
             ]
+        }
+
+        /// KWin's maximize area and foot's frame once foot fills the area and the area has held
+        /// for half a second: the panel may still be settling its size as Plasma starts.
+        static func settle(_ plasma: TestPlasma) throws -> (area: SwayRect, frame: SwayRect) {
+            let deadline = monotonicSeconds() + 60
+            var previous: SwayRect?
+            while true {
+                let area = try plasma.maximizeArea()
+                if let frame = try plasma.frameGeometry(appID: "foot"), area == previous, frame.y == area.y, frame.height == area.height {
+                    return (area, frame)
+                }
+                guard monotonicSeconds() < deadline else {
+                    throw TestFailure("foot never settled into KWin's maximize area \(area)\n\(plasma.logs)")
+                }
+                previous = area
+                poll(nil, 0, 500)
+            }
         }
 
         deinit {
@@ -76,6 +101,32 @@ struct PlasmaTests {
             let process = try Subprocess(executable: windowBannerExecutable(), arguments: arguments, environment: environment)
             process.closeStandardInput()
             return (process.waitForExit(timeout: 20), process.standardError)
+        }
+
+        /// The top `rows` rows of what KWin shows, read from the X server it draws into.
+        func screenshot(rows: Int = 720) throws -> X11TestSupport.Screenshot {
+            guard let x11 else { throw TestFailure("this session shows no pixels (Session(showingPixels: true))") }
+            guard let shot = x11.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: rows)) else {
+                throw TestFailure("no screenshot of \(x11.desktop.displayName)")
+            }
+            return shot
+        }
+
+        /// Waits until a screenshot of the top `rows` rows is one `isWanted` accepts; the last one taken.
+        func awaitScreenshot(rows: Int, timeout: Double = 30, _ isWanted: (X11TestSupport.Screenshot) -> Bool) throws -> X11TestSupport.Screenshot {
+            let deadline = monotonicSeconds() + timeout
+            var shot = try screenshot(rows: rows)
+            while !isWanted(shot), monotonicSeconds() < deadline {
+                poll(nil, 0, 100)
+                shot = try screenshot(rows: rows)
+            }
+            return shot
+        }
+
+        /// Whether any pixel of the banner's 40 rows under the panel (at a few columns) has the
+        /// banner's colour.
+        func showsTheBanner(_ shot: X11TestSupport.Screenshot) -> Bool {
+            (area.y..<area.y + 40).contains { y in [4, 640, 1275].contains { shot.pixel(x: $0, y: y) == PlasmaTests.banner } }
         }
 
         /// Waits until foot's frame (KWin's view) is one `isWanted` accepts.
@@ -102,5 +153,48 @@ struct PlasmaTests {
         #expect(try session.run(["dismiss"]).status == 0)
         #expect(try session.plasma.awaitMaximizeArea { $0 == before } == before)
         #expect(try Session.await(session.plasma) { $0 == session.frame } == session.frame)
+    }
+
+    @Test(arguments: Self.defaultSetups) func aClickOnTheBannerEndsWaitAsAClick(setup: Setup) throws {
+        let session = try Session(setup, showingPixels: true)
+        let waiting = try Subprocess(executable: windowBannerExecutable(), arguments: Self.show + ["--wait"], environment: session.environment)
+        waiting.closeStandardInput()
+        // Its bottom row coloured: the banner has slid all the way in.
+        let bottomRow = session.area.y + 38
+        let shot = try session.awaitScreenshot(rows: bottomRow + 1) { $0.pixel(x: 640, y: bottomRow) == Self.banner }
+        try #require(shot.pixel(x: 640, y: bottomRow) == Self.banner, "the banner never showed\n\(session.plasma.logs)")
+        let pointer = try KWinFakePointer(socketPath: session.plasma.socketPath)
+        // As on sway: a new pointer's first events may be spent placing its cursor, so the click
+        // is made again, up to three times, until `--wait` ends.
+        for _ in 0..<3 {
+            try pointer.click(x: 640, y: session.area.y + 20)
+            if NewestCompositorsTests.hasExited(waiting, within: 7) { break }
+        }
+        #expect(waiting.waitForExit(timeout: 10) == 12, "\(waiting.standardError)")
+        #expect(try session.plasma.awaitMaximizeArea { $0 == session.area } == session.area)
+    }
+
+    /// How many colours an 8-pixel grid over `shot` finds.
+    static func colours(in shot: X11TestSupport.Screenshot) -> Int {
+        Set(stride(from: 0, to: shot.area.height, by: 8).flatMap { y in
+            stride(from: 0, to: shot.area.width, by: 8).map { shot.pixel(x: $0, y: y) }
+        }.map { $0.red << 16 | $0.green << 8 | $0.blue }).count
+    }
+
+    @Test(arguments: Self.defaultSetups) func theLockScreenCoversTheBanner(setup: Setup) throws {
+        let session = try Session(setup, showingPixels: true)
+        let shown = try session.run(Self.show)
+        #expect(shown.status == 0, "show: \(shown.error)")
+        let rows = session.area.y + 40
+        let unlocked = try session.awaitScreenshot(rows: rows) { $0.pixel(x: 640, y: rows - 2) == Self.banner }
+        try #require(unlocked.pixel(x: 640, y: rows - 2) == Self.banner, "the banner never showed\n\(session.plasma.logs)")
+        try session.plasma.lock()
+        // Locked, KWin first shows black, then the greeter draws itself (the wallpaper, a clock):
+        // the banner must show on neither.
+        let locked = try session.awaitScreenshot(rows: 720) { Self.colours(in: $0) > 10 || session.showsTheBanner($0) }
+        #expect(Self.colours(in: locked) > 10, "the lock screen's greeter never showed")
+        #expect(!session.showsTheBanner(locked), "the banner shows on the locked screen")
+        // The banner is still there underneath: it keeps its space while the screen is locked.
+        #expect(try session.plasma.maximizeArea().y == session.area.y + 40)
     }
 }
