@@ -104,14 +104,28 @@ extension BannerWaylandTests {
             // loaded machine waybar's first frame took over 20 s once; a minute bounds the wait.
             let deadline = monotonicSeconds() + 60
             var bars: Screenshot?
-            var last = (edge: UInt32(0), below: UInt32(0))
+            var last: Screenshot?
+            var swaybarRestarted = false
             while monotonicSeconds() < deadline {
                 let shot = try sway.screenshot()
-                last = (shot.pixel(640, 2), shot.pixel(640, 32))
-                if last == (0x00FF00, 0x0000FF) { bars = shot; break }
+                last = shot
+                if (shot.pixel(640, 2), shot.pixel(640, 32)) == (0x00FF00, 0x0000FF) { bars = shot; break }
+                // Debian 12's swaybar (sway 1.7) now and then reserves its rows and never paints
+                // them (one run in eight with the suite beside it, the desktop's colour under
+                // waybar for the whole minute): its surfaces are made anew, once, by hiding the
+                // bar and docking it again, as a user would with the same two commands.
+                if !swaybarRestarted, deadline - monotonicSeconds() < 50, shot.pixel(640, 2) == 0x00FF00, shot.pixel(640, 32) == 0x336699,
+                   try sway.windowRect(appID: "foot").map({ $0.y > 32 }) == true {
+                    try sway.swaymsg(["bar bar-0 mode invisible"])
+                    try sway.swaymsg(["bar bar-0 mode dock"])
+                    swaybarRestarted = true
+                }
                 poll(nil, 0, 100)
             }
-            try #require(bars != nil, "waybar and swaybar never both showed (pixels \(String(last.edge, radix: 16)), \(String(last.below, radix: 16))): \(waybar.standardError)")
+            try #require(bars != nil, """
+                waybar and swaybar never both showed; the top 80 rows at x = 640: \(last.map { Self.runs(in: $0, x: 640, rows: 80) } ?? "no screenshot")
+                waybar: \(waybar.standardError)
+                """)
             // foot under both bars: swaybar's height is its font's.
             let underBars = try sway.awaitWindowRect(appID: "foot", timeout: 20) { $0.y > 30 }
             let barsHeight = underBars.y
@@ -139,6 +153,16 @@ extension BannerWaylandTests {
             try #require(try Self.serve(display) { milestones.contains(.dismissalFinished) })
             #expect(host.reservedHeight == 0)
             try sway.awaitWindowRect(appID: "foot") { $0.y == barsHeight }
+        }
+
+        /// The colours of column `x` over the top `rows` rows, as runs: `00ff00×30 336699×50`.
+        static func runs(in shot: Screenshot, x: Int, rows: Int) -> String {
+            var runs: [(colour: UInt32, count: Int)] = []
+            for y in 0..<min(rows, shot.height) {
+                let colour = shot.pixel(x, y)
+                if runs.last?.colour == colour { runs[runs.count - 1].count += 1 } else { runs.append((colour, 1)) }
+            }
+            return runs.map { String($0.colour, radix: 16) + "×\($0.count)" }.joined(separator: " ")
         }
 
         @Test func anUpdateToATallerBannerMovesWindowsOnceToItsHeight() throws {

@@ -214,6 +214,25 @@ public final class Subprocess {
         return nil
     }
 
+    /// Whether the process has ended, read from /proc (a zombie not yet reaped has: its status
+    /// waits for `waitForExit`), so nothing is killed or reaped when it has not.
+    public var hasEnded: Bool {
+        if exitStatus != nil { return true }
+        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.first { $0 != " " }
+        return state == nil || state == "Z"
+    }
+
+    /// Whether the process ends within `seconds` (`hasEnded`, checked every 20 ms).
+    public func hasEnded(within seconds: Double) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        while !hasEnded {
+            guard monotonicSeconds() < deadline else { return false }
+            var none = pollfd()
+            _ = poll(&none, 0, 20)
+        }
+        return true
+    }
+
     /// SIGKILL to the process and everything left in its process group (children that did not
     /// move to a group or session of their own).
     public func killGroup() {

@@ -29,16 +29,7 @@ public final class TestLabwc {
     /// is up, its output made).
     public init(from chroot: DebianChroot) throws {
         self.chroot = chroot
-        var template = Array("/tmp/window-banner-labwc-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        directory = String(cString: made)
-        runtimeDirectory = directory + "/run"
-        for path in [runtimeDirectory, directory + "/home", directory + "/labwc"] { mkdir(path, 0o700) }
-        if geteuid() == 0 {
-            for path in [directory, runtimeDirectory, directory + "/home", directory + "/labwc"] {
-                chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
-            }
-        }
+        (directory, runtimeDirectory) = try TestSway.makeSessionDirectory("labwc", subdirectories: ["labwc"])
         let ready = directory + "/ready"
         labwc = try TestSway.spawn(
             ["labwc", "--config-dir", directory + "/labwc", "--startup", "touch \(ready)"], in: directory, runtime: runtimeDirectory,
@@ -53,8 +44,7 @@ public final class TestLabwc {
                 bus = try SessionBus(in: directory, runtime: runtimeDirectory)
                 return
             }
-            let state = (try? String(contentsOfFile: "/proc/\(labwc.pid)/stat", encoding: .utf8))?.split(separator: ")").last?.first { $0 != " " }
-            if state == nil || state == "Z" { throw TestFailure("labwc exited at start: \(logs)") }
+            if labwc.hasEnded { throw TestFailure("labwc exited at start: \(logs)") }
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }

@@ -30,16 +30,7 @@ public final class TestPlasma {
     /// screenshots of its own.
     public init(from chroot: DebianChroot, panelAtTop: Bool = false, x11Display: String? = nil) throws {
         self.chroot = chroot
-        var template = Array("/tmp/window-banner-plasma-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        directory = String(cString: made)
-        runtimeDirectory = directory + "/run"
-        for path in [runtimeDirectory, directory + "/home", directory + "/home/.config"] { mkdir(path, 0o700) }
-        if geteuid() == 0 {
-            for path in [directory, runtimeDirectory, directory + "/home", directory + "/home/.config"] {
-                chown(path, TestSway.unprivilegedUser, TestSway.unprivilegedUser)
-            }
-        }
+        (directory, runtimeDirectory) = try TestSway.makeSessionDirectory("plasma", subdirectories: ["home/.config"])
         bus = try SessionBus(in: directory, runtime: runtimeDirectory, chroot: chroot,
                              environment: Self.environment(runtime: runtimeDirectory, socket: socketName, [:]))
         // Standard output joins the log too: KDE's programs write plenty there, and an unread

@@ -59,12 +59,7 @@ public final class TestSway {
         nestedIn outer: TestSway? = nil, outputs: Int = 1, from chroot: DebianChroot? = nil
     ) throws {
         self.chroot = chroot
-        var template = Array("/tmp/window-banner-sway-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        directory = String(cString: made)
-        runtimeDirectory = directory + "/run"
-        mkdir(runtimeDirectory, 0o700)
-        mkdir(directory + "/home", 0o700)
+        (directory, runtimeDirectory) = try Self.makeSessionDirectory("sway")
         let config = """
             xwayland disable
             default_border none
@@ -75,11 +70,7 @@ public final class TestSway {
             \(extraConfig)
             """
         try Self.write(config, to: directory + "/config")
-        if geteuid() == 0 {
-            for path in [directory, runtimeDirectory, directory + "/home", directory + "/config"] {
-                chown(path, Self.unprivilegedUser, Self.unprivilegedUser)
-            }
-        }
+        if geteuid() == 0 { chown(directory + "/config", Self.unprivilegedUser, Self.unprivilegedUser) }
         var backend = ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]
         if let outer {
             backend["WLR_BACKENDS"] = "wayland"
@@ -119,9 +110,7 @@ public final class TestSway {
                 ipcSocket = runtimeDirectory + "/" + ipc
                 if let outputs = try? outputNames(), !outputs.isEmpty { return }
             }
-            // Read from /proc, as reaping it here would take its exit status from Subprocess.
-            let state = (try? String(contentsOfFile: "/proc/\(sway.pid)/stat", encoding: .utf8))?.split(separator: ")").last?.first { $0 != " " }
-            if state == nil || state == "Z" { throw TestFailure("sway exited at start: \(log)") }
+            if sway.hasEnded { throw TestFailure("sway exited at start: \(log)") }
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
@@ -196,11 +185,25 @@ public final class TestSway {
     /// failure's message; the ones still running are ended by asking).
     private var clientsGone: String {
         clients.compactMap { client in
-            // Read from /proc: waiting for it here would kill a client still running.
-            let state = (try? String(contentsOfFile: "/proc/\(client.pid)/stat", encoding: .utf8))?.split(separator: ")").last?.first { $0 != " " }
-            guard state == nil || state == "Z" else { return nil }
+            // Not waited for: that would kill a client still running.
+            guard client.hasEnded else { return nil }
             return "; client \(client.pid) exited: \(client.standardError.suffix(600))"
         }.joined()
+    }
+
+    /// A new session directory `/tmp/window-banner-NAME-XXXXXX` with its runtime directory
+    /// (`run`), HOME (`home`) and `subdirectories`, all 0700 and, when the tests run as root,
+    /// the session's user's; the directory and the runtime directory.
+    public static func makeSessionDirectory(_ name: String, subdirectories: [String] = []) throws -> (directory: String, runtime: String) {
+        var template = Array("/tmp/window-banner-\(name)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        let directory = String(cString: made)
+        let paths = [directory] + (["run", "home"] + subdirectories).map { directory + "/" + $0 }
+        for path in paths.dropFirst() { mkdir(path, 0o700) }
+        if geteuid() == 0 {
+            for path in paths { chown(path, unprivilegedUser, unprivilegedUser) }
+        }
+        return (directory, directory + "/run")
     }
 
     // MARK: Clients
@@ -281,6 +284,11 @@ public final class TestSway {
         guard grim.waitForExit(timeout: 20) == 0 else { throw TestFailure("grim failed: \(grim.standardError)") }
         defer { unlink(path) }
         return try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Waits (bounded) for a screenshot `isWanted` accepts; the last one taken.
+    public func awaitScreenshot(timeout: Double = 20, _ isWanted: (Screenshot) -> Bool) throws -> Screenshot {
+        try Screenshot.await(timeout: timeout, taking: { try screenshot() }, isWanted)
     }
 
     // MARK: Processes
@@ -466,6 +474,18 @@ public struct Screenshot: Sendable {
         self.width = width
         self.height = height
         rgb = Array(bytes[index..<index + width * height * 3])
+    }
+
+    /// Takes screenshots with `take` until one is what `isWanted` accepts, or `timeout` seconds
+    /// pass; the last one taken.
+    public static func await(timeout: Double, taking take: () throws -> Screenshot, _ isWanted: (Screenshot) -> Bool) throws -> Screenshot {
+        let deadline = monotonicSeconds() + timeout
+        var shot = try take()
+        while !isWanted(shot), monotonicSeconds() < deadline {
+            poll(nil, 0, 20)
+            shot = try take()
+        }
+        return shot
     }
 
     /// The pixel at (`x`, `y`) as 0xRRGGBB.

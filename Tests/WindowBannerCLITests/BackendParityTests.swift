@@ -32,7 +32,7 @@ struct BackendParityTests {
         let shown = try session.run(Self.arguments)
         try #require(shown.status == 0, "show on sway: \(shown.error)")
         // Fully in once its bottom row shows (the rows below a sliding banner are transparent).
-        let wayland = try WaylandCLITests.awaitScreenshot(session.sway) { $0.pixel(640, Self.height - 1) == UInt32(Self.background) }
+        let wayland = try session.sway.awaitScreenshot { $0.pixel(640, Self.height - 1) == UInt32(Self.background) }
         try #require(wayland.pixel(640, Self.height - 1) == UInt32(Self.background), "the Wayland banner never came fully in")
 
         var differing = 0

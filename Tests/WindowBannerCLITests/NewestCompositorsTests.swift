@@ -36,8 +36,8 @@ struct NewestCompositorsTests {
         let sway: TestSway?
         let labwc: TestLabwc?
         let foot: ResizeCountingTerminal
-        let runtimeDirectory: String
-        let environment: [String: String]
+        let script: WaylandScript
+        var environment: [String: String] { script.environment }
         /// foot's size before the bar came.
         let full: SwayRect
 
@@ -59,19 +59,11 @@ struct NewestCompositorsTests {
                 socket = labwc.socketPath
             }
             full = try foot.awaitConfiguredSize { $0.height > 600 }
-            var template = Array("/tmp/wb-newest-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-            runtimeDirectory = String(cString: made)
-            environment = [
-                "PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "XDG_RUNTIME_DIR": runtimeDirectory,
-                "XDG_CONFIG_HOME": runtimeDirectory + "/config", "XDG_STATE_HOME": runtimeDirectory + "/state",
-                "WAYLAND_DISPLAY": socket,
-            ]
+            script = try WaylandScript(socketPath: socket)
         }
 
         deinit {
             _ = try? run(["dismiss", "--all", "--quit"])
-            _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory])
         }
 
         var socketPath: String { sway?.socketPath ?? labwc?.socketPath ?? "" }
@@ -80,19 +72,18 @@ struct NewestCompositorsTests {
         @discardableResult
         func startClient(_ command: [String]) throws -> Subprocess {
             if let sway { return try sway.startClient(command) }
-            return try labwc!.startClient(command)
+            guard let labwc else { throw TestFailure("no compositor") }
+            return try labwc.startClient(command)
         }
 
         func screenshot() throws -> WaylandTestSupport.Screenshot {
             if let sway { return try sway.screenshot() }
-            return try labwc!.screenshot()
+            guard let labwc else { throw TestFailure("no compositor") }
+            return try labwc.screenshot()
         }
 
         func run(_ arguments: [String], timeout: Double = 20) throws -> (status: Int32?, output: String, error: String) {
-            let process = try Subprocess(executable: windowBannerExecutable(), arguments: arguments, environment: environment)
-            process.closeStandardInput()
-            let status = process.waitForExit(timeout: timeout)
-            return (status, process.standardOutput, process.standardError)
+            try script.run(arguments, timeout: timeout)
         }
 
         /// The suite's waybar, 30 px and green at the top; returns once foot has made room for it.
@@ -106,13 +97,7 @@ struct NewestCompositorsTests {
 
         /// Waits (bounded) for a screenshot `isWanted` accepts; the last one taken.
         func awaitScreenshot(timeout: Double = 20, _ isWanted: (WaylandTestSupport.Screenshot) -> Bool) throws -> WaylandTestSupport.Screenshot {
-            let deadline = monotonicSeconds() + timeout
-            var shot = try screenshot()
-            while !isWanted(shot), monotonicSeconds() < deadline {
-                poll(nil, 0, 20)
-                shot = try screenshot()
-            }
-            return shot
+            try WaylandTestSupport.Screenshot.await(timeout: timeout, taking: screenshot, isWanted)
         }
 
         /// The space the owner reports for its banner (`status --json`).
@@ -147,8 +132,7 @@ struct NewestCompositorsTests {
 
     @Test(arguments: Self.desktops) func aClickOnTheBannerEndsWaitAsAClick(desktop: Desktop) throws {
         let session = try Session(desktop)
-        let waiting = try Subprocess(executable: windowBannerExecutable(), arguments: Self.show + ["--wait"], environment: session.environment)
-        waiting.closeStandardInput()
+        let waiting = try session.script.start(Self.show + ["--wait"])
         // Its bottom row coloured: the banner has slid all the way in.
         let shot = try session.awaitScreenshot { $0.pixel(640, 38) == Self.banner }
         try #require(shot.pixel(640, 38) == Self.banner, "the banner never showed")
@@ -158,22 +142,10 @@ struct NewestCompositorsTests {
         // until `--wait` ends. A click after the banner went would change nothing.
         for _ in 0..<3 {
             try pointer.click(x: 640, y: 20, width: 1280, height: 720)
-            if Self.hasExited(waiting, within: 7) { break }
+            if waiting.hasEnded(within: 7) { break }
         }
         #expect(waiting.waitForExit(timeout: 10) == 12, "\(waiting.standardError)")
         try session.foot.awaitConfiguredSize { $0 == session.full }
-    }
-
-    /// Whether `process` has ended (a zombie, not reaped: Subprocess keeps its status) within
-    /// `seconds`, read from /proc so nothing is killed when it has not.
-    static func hasExited(_ process: Subprocess, within seconds: Double) -> Bool {
-        let deadline = monotonicSeconds() + seconds
-        repeat {
-            let state = (try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8))?.split(separator: ")").last?.first { $0 != " " }
-            if state == nil || state == "Z" { return true }
-            poll(nil, 0, 20)
-        } while monotonicSeconds() < deadline
-        return false
     }
 
     @Test(arguments: Self.desktops) func swaylockCoversTheBanner(desktop: Desktop) throws {

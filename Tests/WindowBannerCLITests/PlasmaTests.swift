@@ -50,8 +50,7 @@ struct PlasmaTests {
         let x11: PixelSource?
         let plasma: TestPlasma
         let foot: ResizeCountingTerminal
-        let runtimeDirectory: String
-        let environment: [String: String]
+        let script: WaylandScript
         /// KWin's maximize area and foot's frame before any banner.
         let area: SwayRect
         let frame: SwayRect
@@ -64,14 +63,7 @@ struct PlasmaTests {
                                     panelAtTop: setup.panelAtTop, x11Display: x11?.desktop.displayName)
             foot = try plasma.startMaximizedFoot()
             (area, frame) = try Self.settle(plasma)
-            var template = Array("/tmp/wb-plasma-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-            runtimeDirectory = String(cString: made)
-            environment = [
-                "PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "XDG_RUNTIME_DIR": runtimeDirectory,
-                "XDG_CONFIG_HOME": runtimeDirectory + "/config", "XDG_STATE_HOME": runtimeDirectory + "/state",
-                "WAYLAND_DISPLAY": plasma.socketPath,
-            ]
+            script = try WaylandScript(socketPath: plasma.socketPath)
         }
 
         /// KWin's maximize area and foot's frame once foot fills the area and the area has held
@@ -94,13 +86,11 @@ struct PlasmaTests {
 
         deinit {
             _ = try? run(["dismiss", "--all", "--quit"])
-            _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory])
         }
 
         func run(_ arguments: [String]) throws -> (status: Int32?, error: String) {
-            let process = try Subprocess(executable: windowBannerExecutable(), arguments: arguments, environment: environment)
-            process.closeStandardInput()
-            return (process.waitForExit(timeout: 20), process.standardError)
+            let result = try script.run(arguments)
+            return (result.status, result.error)
         }
 
         /// The top `rows` rows of what KWin shows, read from the X server it draws into.
@@ -157,8 +147,7 @@ struct PlasmaTests {
 
     @Test(arguments: Self.defaultSetups) func aClickOnTheBannerEndsWaitAsAClick(setup: Setup) throws {
         let session = try Session(setup, showingPixels: true)
-        let waiting = try Subprocess(executable: windowBannerExecutable(), arguments: Self.show + ["--wait"], environment: session.environment)
-        waiting.closeStandardInput()
+        let waiting = try session.script.start(Self.show + ["--wait"])
         // Its bottom row coloured: the banner has slid all the way in.
         let bottomRow = session.area.y + 38
         let shot = try session.awaitScreenshot(rows: bottomRow + 1) { $0.pixel(x: 640, y: bottomRow) == Self.banner }
@@ -168,7 +157,7 @@ struct PlasmaTests {
         // is made again, up to three times, until `--wait` ends.
         for _ in 0..<3 {
             try pointer.click(x: 640, y: session.area.y + 20)
-            if NewestCompositorsTests.hasExited(waiting, within: 7) { break }
+            if waiting.hasEnded(within: 7) { break }
         }
         #expect(waiting.waitForExit(timeout: 10) == 12, "\(waiting.standardError)")
         #expect(try session.plasma.awaitMaximizeArea { $0 == session.area } == session.area)

@@ -15,8 +15,9 @@ struct WaylandCLITests {
     /// A sway with foot, and the environment of a script in that session.
     final class Session {
         let sway: TestSway
-        let runtimeDirectory: String
-        let environment: [String: String]
+        let script: WaylandScript
+        var runtimeDirectory: String { script.runtimeDirectory }
+        var environment: [String: String] { script.environment }
 
         /// A new headless sway with a full-screen foot, or `nested` as it is.
         init(nested: TestSway? = nil) throws {
@@ -27,29 +28,17 @@ struct WaylandCLITests {
                 _ = try sway.startFoot()
                 try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
             }
-            var template = Array("/tmp/wb-wayland-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-            runtimeDirectory = String(cString: made)
-            environment = [
-                "PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "XDG_RUNTIME_DIR": runtimeDirectory,
-                "XDG_CONFIG_HOME": runtimeDirectory + "/config", "XDG_STATE_HOME": runtimeDirectory + "/state",
-                "WAYLAND_DISPLAY": sway.socketPath,
-                // An X display that does not exist: in a Wayland session it must not be used.
-                "DISPLAY": ":93",
-            ]
+            // An X display that does not exist: in a Wayland session it must not be used.
+            script = try WaylandScript(socketPath: sway.socketPath, extra: ["DISPLAY": ":93"])
         }
 
         deinit {
             // The owner is not our child (it outlives the `show` that started it).
             for pid in owners() { kill(pid, SIGKILL) }
-            _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory])
         }
 
         func run(_ arguments: [String], timeout: Double = 20) throws -> (status: Int32?, output: String, error: String) {
-            let process = try Subprocess(executable: windowBannerExecutable(), arguments: arguments, environment: environment)
-            process.closeStandardInput()
-            let status = process.waitForExit(timeout: timeout)
-            return (status, process.standardOutput, process.standardError)
+            try script.run(arguments, timeout: timeout)
         }
 
         /// Owner processes serving this sway (their command lines name its socket).
@@ -132,17 +121,6 @@ struct WaylandCLITests {
         #expect(process.standardError.contains("no layer-shell"), "\(process.standardError)")
     }
 
-    /// Waits (bounded) for a screenshot `isWanted` accepts; the last one taken.
-    static func awaitScreenshot(_ sway: TestSway, timeout: Double = 20, _ isWanted: (WaylandTestSupport.Screenshot) -> Bool) throws -> WaylandTestSupport.Screenshot {
-        let deadline = monotonicSeconds() + timeout
-        var shot = try sway.screenshot()
-        while !isWanted(shot), monotonicSeconds() < deadline {
-            poll(nil, 0, 20)
-            shot = try sway.screenshot()
-        }
-        return shot
-    }
-
     /// The banner sits under a real status bar (waybar, 30 px, green, in its default top layer)
     /// by default, and over it at the screen's edge with `--placement screen-edge`.
     @Test(.needsProgram("/usr/bin/waybar", package: "waybar"), arguments: [false, true])
@@ -159,7 +137,7 @@ struct WaylandCLITests {
         try session.sway.awaitWindowRect(appID: "foot") { $0.y > 30 }
         let bannerRow = atEdge ? 2 : 32
         let barRow = atEdge ? 42 : 2
-        let shot = try Self.awaitScreenshot(session.sway) { $0.pixel(4, bannerRow) == 0xCC3311 }
+        let shot = try session.sway.awaitScreenshot { $0.pixel(4, bannerRow) == 0xCC3311 }
         #expect(shot.pixel(4, bannerRow) == 0xCC3311)
         #expect(shot.pixel(4, barRow) == 0x00FF00)
     }
@@ -172,10 +150,10 @@ struct WaylandCLITests {
         let shown = try session.run(["show", "--title", "Backup running", "--background", "#cc3311", "--height", "40", "--compact", "never"]
                                     + (atEdge ? ["--placement", "screen-edge"] : []))
         #expect(shown.status == 0, "show: \(shown.error)")
-        let unlocked = try Self.awaitScreenshot(session.sway) { $0.pixel(4, 10) == 0xCC3311 }
+        let unlocked = try session.sway.awaitScreenshot { $0.pixel(4, 10) == 0xCC3311 }
         try #require(unlocked.pixel(4, 10) == 0xCC3311, "the banner never showed")
         _ = try session.sway.startClient(["swaylock", "--color", "000000"])
-        let locked = try Self.awaitScreenshot(session.sway) { $0.pixel(640, 400) == 0x000000 }
+        let locked = try session.sway.awaitScreenshot { $0.pixel(640, 400) == 0x000000 }
         #expect(locked.pixel(640, 400) == 0x000000, "swaylock never covered the desktop")
         #expect(locked.pixel(4, 10) == 0x000000)
         #expect(locked.pixel(640, 20) == 0x000000)
@@ -284,13 +262,13 @@ struct WaylandCLITests {
         let shown = try session.run(["show", "--title", "Updates tonight", "--background", "#cc3311", "--fullscreen", "delay",
                                      "--height", "40", "--compact", "never"])
         try #require(shown.status == 0, "show: \(shown.error)")
-        let before = try Self.awaitScreenshot(session.sway) { $0.pixel(4, 10) == 0xCC3311 }
+        let before = try session.sway.awaitScreenshot { $0.pixel(4, 10) == 0xCC3311 }
         try #require(before.pixel(4, 10) == 0xCC3311, "the banner never showed")
         try session.sway.swaymsg(["[app_id=foot] fullscreen enable"])
-        let covered = try Self.awaitScreenshot(session.sway) { $0.pixel(4, 10) != 0xCC3311 }
+        let covered = try session.sway.awaitScreenshot { $0.pixel(4, 10) != 0xCC3311 }
         #expect(covered.pixel(4, 10) != 0xCC3311)
         try session.sway.swaymsg(["[app_id=foot] fullscreen disable"])
-        let back = try Self.awaitScreenshot(session.sway) { $0.pixel(4, 10) == 0xCC3311 }
+        let back = try session.sway.awaitScreenshot { $0.pixel(4, 10) == 0xCC3311 }
         #expect(back.pixel(4, 10) == 0xCC3311)
     }
 }
