@@ -74,7 +74,7 @@ let package = Package(
         // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
         .target(
             name: "BannerWayland",
-            dependencies: ["MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "CText", "BannerRuntime", "BannerCore"],
+            dependencies: ["MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "CText", "BannerRuntime", "BannerCore", "SDBus", "DesktopPortal"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
         // GNOME Shell, which has no layer-shell: the banner drawn here (BannerWayland's pixman
@@ -82,7 +82,7 @@ let package = Package(
         // bus (SDBus); the compositor's connection is held to learn when the session ends.
         .target(
             name: "BannerGnomeShell",
-            dependencies: ["MonotonicClock", "BannerWayland", "BannerRuntime", "BannerCore", "SDBus", "CSDBus"],
+            dependencies: ["MonotonicClock", "BannerWayland", "BannerRuntime", "BannerCore", "SDBus", "CSDBus", "DesktopPortal"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
@@ -194,7 +194,7 @@ let package = Package(
         .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport", "CWayland", "CWaylandTestProtocols"], path: "Tests/WaylandTestSupport"),
         .testTarget(
             name: "BannerWaylandTests",
-            dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport"],
+            dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport", "DesktopPortal", "SDBus"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
         .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport"]),
@@ -227,6 +227,9 @@ let package = Package(
         // NetworkManager's Connectivity property and its changes over the system bus, for
         // `monitor --connectivity networkmanager`.
         .target(name: "NetworkManagerBus", dependencies: ["MonotonicClock", "CSDBus", "SDBus"]),
+        // The desktop's preferences (text size, motion, contrast, icons, font) from
+        // xdg-desktop-portal's Settings on the session bus, live: what XSETTINGS is on X11.
+        .target(name: "DesktopPortal", dependencies: ["CSDBus", "SDBus", "BannerCore"]),
         // logind's sessions and the user manager's environment, for commands that name no
         // display (cron, timers, ssh, root services); window-banner-full only, like CSDBus.
         .target(name: "LoginSessions", dependencies: ["CSDBus", "SDBus"]),

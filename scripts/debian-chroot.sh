@@ -14,8 +14,9 @@ suite=$1
 shift
 
 # @gnome: GNOME Shell and Xwayland, the buses and dconf behind gsettings, the accessibility bus,
-# and the layout extensions Debian packages (Dash to Panel, Dash to Dock, Hide Top Bar).
-gnome="gnome-shell xwayland dbus-daemon dconf-service dconf-cli at-spi2-core
+# xdg-desktop-portal with GNOME's backend (the desktop's preferences, as a GNOME session has
+# them), and the layout extensions Debian packages (Dash to Panel, Dash to Dock, Hide Top Bar).
+gnome="gnome-shell xwayland dbus-daemon dconf-service dconf-cli at-spi2-core xdg-desktop-portal xdg-desktop-portal-gnome
     gnome-shell-extension-dash-to-panel gnome-shell-extension-dashtodock gnome-shell-extension-autohidetopbar"
 
 # @wlroots: sway (with swaybg) and labwc, and the clients the tests run beside the banner there:
@@ -71,7 +72,11 @@ if [ ! -e "$dir/.complete" ]; then
     echo "debian-chroot.sh: building a $suite chroot with $packages from $from (cached in $dir)" >&2
     # sid's Release file may be past its Valid-Until on a mirror snapshot.
     set -- --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' --include="$packages"
-    [ -z "$hook" ] || set -- "$@" --customize-hook="copy-in $hook /tmp" --customize-hook='chroot "$1" bash /tmp/install-deps.sh --build'
+    # The script goes in by a path in the environment: mmdebstrap splits a copy-in hook's
+    # arguments at spaces, and a checkout's path may have some.
+    export WINDOW_BANNER_CHROOT_HOOK="$hook"
+    [ -z "$hook" ] || set -- "$@" --customize-hook='cp "$WINDOW_BANNER_CHROOT_HOOK" "$1/tmp/install-deps.sh"' \
+        --customize-hook='chroot "$1" bash /tmp/install-deps.sh --build'
     mmdebstrap "$@" "$suite" "$dir.new" "$from" >&2
     touch "$dir.new/.complete"
     mv "$dir.new" "$dir"

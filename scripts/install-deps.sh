@@ -119,6 +119,10 @@ tests=(
   # terminal (foot) to push down, a status bar (waybar), screenshots (grim), a locker (swaylock);
   # cage, a compositor without layer-shell (it starts Xwayland, so xwayland too)
   sway foot grim waybar swaylock cage xwayland
+  # tests: the desktop's preferences on Wayland (WaylandPreferencesTests): xdg-desktop-portal and
+  # its GTK backend, which relays GSettings, on sway's session bus; dconf behind GSettings, and
+  # gsettings (libglib2.0-bin) to change them as a desktop's control panel does
+  xdg-desktop-portal xdg-desktop-portal-gtk dconf-gsettings-backend libglib2.0-bin
   # tests: KDE's fake-input protocol (plasma-wayland-protocols), whose glue the tests' pointer
   # on KWin uses (scripts/wayland-glue.sh; GlueTests regenerates it)
   plasma-wayland-protocols

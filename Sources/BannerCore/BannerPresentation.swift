@@ -177,8 +177,10 @@ public struct BannerPresentation: Sendable {
         fadingFrom = current
         appearance = newAppearance
         progressMove = nil
-        fade = Animation(from: 0, to: 1, start: now, duration: timing.crossFadeDuration, curve: .easeInOut)
-        if timing.crossFadeDuration <= 0 { settle(at: now) }
+        // Reduced motion: the new look at once, as the slide is (no frames between).
+        let duration = newAppearance.reduceMotion == true ? 0 : timing.crossFadeDuration
+        fade = Animation(from: 0, to: 1, start: now, duration: duration, curve: .easeInOut)
+        if duration <= 0 { settle(at: now) }
     }
 
     private static func differOnlyInProgress(_ a: TopBannerAppearance, _ b: TopBannerAppearance) -> Bool {

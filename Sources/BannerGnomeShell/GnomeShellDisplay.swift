@@ -8,6 +8,7 @@
 import BannerCore
 import BannerRuntime
 import BannerWayland
+import DesktopPortal
 import Glibc
 import MonotonicClock
 import SDBus
@@ -23,8 +24,13 @@ public final class GnomeShellDisplay: BannerBackend {
     public let loop: EventLoop
     /// The Wayland display the session runs on (`wayland-0`).
     public let name: String
-    /// Points to pixels at a UI scale of 1, as on Wayland (96 DPI); a monitor's scale multiplies it.
-    public let pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
+    /// Points to pixels at a UI scale of 1, as on Wayland (96 DPI) times the desktop's text
+    /// scale (GNOME's "Large Text"); a monitor's scale multiplies it.
+    public private(set) var pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
+    /// What the desktop asks of banners, as xdg-desktop-portal's Settings say it (GNOME's
+    /// GSettings), followed live; the default where no portal answers.
+    public private(set) var desktopPreferences = DesktopPreferences()
+    private var portal: PortalSettings?
     public let fonts = FontLibrary(opener: FreeTypeFontOpener())
     public let icons = IconLibrary(searchPath: .processDefault)
     public private(set) var hosts: [GnomeShellHost] = []
@@ -73,6 +79,12 @@ public final class GnomeShellDisplay: BannerBackend {
         shell.onMonitorsChanged = { [weak self] in self?.monitorsStale = true }
         shell.onRefused = { [weak self] reason in self?.onWarning(reason) }
         shell.onPresence = { [weak self] present in self?.extensionPresence(present) }
+        // The portal's settings come on the extension's bus connection, served below.
+        if let settings = try? PortalSettings(connection: shell.connection) {
+            settings.onChange = { [weak self] in self?.follow($0) }
+            portal = settings
+            follow(settings.preferences)
+        }
         busWatch = loop.watch(fd: shell.connection.fileDescriptor) { [weak self] in self?.serveBus() }
         compositorWatch = loop.watch(fd: compositor.fileDescriptor) { [weak self] in
             guard let self, !closed else { return }
@@ -96,6 +108,15 @@ public final class GnomeShellDisplay: BannerBackend {
     }
 
     deinit { close() }
+
+    /// Follows `preferences` (`DesktopPreferences.follow`): the banners on screen are laid out
+    /// again at a new text scale or system font, and sent to the shell anew.
+    private func follow(_ preferences: DesktopPreferences) {
+        desktopPreferences = preferences
+        if preferences.follow(fonts: fonts, icons: icons, pixelsPerPoint: &pixelsPerPoint) {
+            for host in hosts { host.lookChanged() }
+        }
+    }
 
     /// The primary monitor's host (the one with the top bar).
     public var preferredHost: GnomeShellHost? { hosts.first { $0.monitor.isPrimary } ?? hosts.first }

@@ -61,6 +61,12 @@ public final class GnomeShellHost: ControlledBannerHost {
         if controller.phase != .hidden { resend() }
     }
 
+    /// The text scale or the system font changed: the banner is laid out and drawn again.
+    func lookChanged() {
+        controller.forgetLooks()
+        if controller.phase != .hidden { resend() }
+    }
+
     /// The extension came back (or is new): everything is sent again on the next frame.
     func resend() {
         sent = nil

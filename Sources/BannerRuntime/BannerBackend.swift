@@ -67,12 +67,9 @@ public protocol BannerBackend: LookResources {
     var onMonitorsChanged: (() -> Void)? { get set }
     var onWarning: (String) -> Void { get set }
     var iconSearchPath: IconSearchPath { get set }
-    /// Whether the desktop turned animations off as its session publishes it live (X11:
-    /// XSETTINGS' `Gtk/EnableAnimations` 0); false where nothing publishes it.
-    var desktopPrefersReducedMotion: Bool { get }
-    /// The desktop's GTK theme as its session publishes it live (X11: XSETTINGS'
-    /// `Net/ThemeName`); nil where nothing publishes it.
-    var desktopThemeName: String? { get }
+    /// What the desktop asks of banners as its session publishes it live (X11: XSETTINGS;
+    /// Wayland: xdg-desktop-portal's Settings); nothing where nothing publishes it.
+    var desktopPreferences: DesktopPreferences { get }
     /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
     /// while it is presented on one of them, with the others' policies (``onMonitorsChanged``
     /// is called after, to set the new host's callbacks). Throws, before any monitor changes,
@@ -102,8 +99,11 @@ extension BannerBackend {
         return [found]
     }
 
-    public var desktopPrefersReducedMotion: Bool { false }
-    public var desktopThemeName: String? { nil }
+    public var desktopPreferences: DesktopPreferences { DesktopPreferences() }
+    /// Whether the desktop turned animations off or asks for reduced motion.
+    public var desktopPrefersReducedMotion: Bool { desktopPreferences.animationsEnabled == false }
+    /// The desktop's GTK theme (a high-contrast desktop's is `HighContrast`); nil where unknown.
+    public var desktopThemeName: String? { desktopPreferences.themeName }
     @discardableResult
     public func raiseWindow(ofProcesses pids: [Int32]) -> Bool { false }
 

@@ -4,8 +4,10 @@
 
 import BannerCore
 import BannerRuntime
+import DesktopPortal
 import Glibc
 import MonotonicClock
+import SDBus
 
 /// A layer-shell compositor's banners, one host per output.
 ///
@@ -21,8 +23,12 @@ public final class WaylandDisplay: BannerBackend {
     public let name: String
     /// Points to pixels at an output scale of 1: a point is a pixel at the reference 96 DPI
     /// (`BannerLayout.referenceDPI`), as on an X display without `Xft.dpi`, and Wayland's
-    /// logical pixels are those; an output's scale multiplies it (WaylandHost).
-    public let pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
+    /// logical pixels are those, times the desktop's text scale (its "Large Text"); an
+    /// output's scale multiplies it (WaylandHost).
+    public private(set) var pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
+    /// What the desktop asks of banners, as xdg-desktop-portal's Settings say it (the
+    /// default, where no portal answers), followed live.
+    public private(set) var desktopPreferences = DesktopPreferences()
     public let fonts = FontLibrary(opener: FreeTypeFontOpener())
     public let icons = IconLibrary(searchPath: .processDefault)
     /// One host per output, in the order the compositor announced them.
@@ -43,12 +49,15 @@ public final class WaylandDisplay: BannerBackend {
     private var everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     private var watch: EventLoop.Token?
+    /// The portal's settings and the loop's watch of their bus; nil where no portal answered.
+    private var portal: (settings: PortalSettings, watch: EventLoop.Token)?
     private var closed = false
 
     /// Connects to `name` (a socket in `XDG_RUNTIME_DIR` or a path; nil: `WAYLAND_DISPLAY`).
     /// Throws `WaylandError.noLayerShell` on a compositor that cannot show a banner that
-    /// reserves space (GNOME's).
-    public init(name: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws {
+    /// reserves space (GNOME's). With `followsDesktop`, the desktop's preferences are read
+    /// from xdg-desktop-portal's Settings on the session bus and followed as they change.
+    public init(name: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop(), followsDesktop: Bool = true) throws {
         self.loop = loop
         self.timing = timing
         connection = try WaylandConnection(displayName: name)
@@ -91,9 +100,41 @@ public final class WaylandDisplay: BannerBackend {
             }
             return nil
         }
+        if followsDesktop { followDesktop() }
     }
 
     deinit { close() }
+
+    // MARK: The desktop's preferences
+
+    /// Reads the portal's settings, if one answers on the session bus, and watches them.
+    private func followDesktop() {
+        // A portal started on demand may take a moment; a banner waits for it at most this long.
+        guard let bus = try? BusConnection.session(callTimeout: 2_000_000),
+              let settings = try? PortalSettings(connection: bus) else { return }
+        let token = loop.watch(fd: settings.fileDescriptor) { [weak self] in
+            guard let self, !closed, let portal else { return }
+            do {
+                try portal.settings.process()
+            } catch {
+                // The bus went (the session is ending): the preferences stay as they were.
+                loop.cancel(portal.watch)
+                self.portal = nil
+            }
+        }
+        settings.onChange = { [weak self] in self?.follow($0) }
+        portal = (settings, token)
+        follow(settings.preferences)
+    }
+
+    /// Follows `preferences` (see `DesktopPreferences.follow`): the banners on screen are laid
+    /// out again at a new text scale or system font.
+    private func follow(_ preferences: DesktopPreferences) {
+        desktopPreferences = preferences
+        if preferences.follow(fonts: fonts, icons: icons, pixelsPerPoint: &pixelsPerPoint) {
+            for host in hosts { host.fontsChanged() }
+        }
+    }
 
     /// The host of the first output (Wayland has no primary output; sway lists its outputs in
     /// the order they were made).
@@ -114,6 +155,8 @@ public final class WaylandDisplay: BannerBackend {
         for host in hosts { host.close() }
         hosts.removeAll()
         if let watch { loop.cancel(watch) }
+        if let portal { loop.cancel(portal.watch) }
+        portal = nil
         fonts.closeAll()
     }
 
@@ -132,5 +175,27 @@ public final class WaylandDisplay: BannerBackend {
     /// the owner's socket removed, `run`'s command stopped: see DisplayLoss).
     private func lost(_ error: any Error) {
         DisplayLoss.end("lost the connection to the Wayland compositor (\(error))")
+    }
+}
+
+extension DesktopPreferences {
+    /// Gives `fonts`, `icons` and `pixelsPerPoint` (at a scale of 1, 96 DPI) what these
+    /// preferences ask: the system font, the icon theme (for the next icon looked up) and the
+    /// text scale. Whether the banners on screen must be laid out again (a new font or scale:
+    /// their height and reserved space then change together, in one step); motion and contrast
+    /// apply to the next banner shown. What the Wayland and GNOME displays both do.
+    public func follow(fonts: FontLibrary, icons: IconLibrary, pixelsPerPoint: inout Double) -> Bool {
+        icons.desktopTheme = iconThemeName
+        var relayout = false
+        if fonts.systemFamily != fontFamily {
+            fonts.systemFamily = fontFamily
+            relayout = true
+        }
+        let scale = BannerLayout.pixelsPerPoint(xftDPI: nil) * (textScale ?? 1)
+        if scale != pixelsPerPoint {
+            pixelsPerPoint = scale
+            relayout = true
+        }
+        return relayout
     }
 }

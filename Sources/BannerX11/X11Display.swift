@@ -21,10 +21,9 @@ public final class X11Display: BannerBackend {
     public private(set) var pixelsPerPoint: Double
     /// The desktop's settings as its XSETTINGS manager publishes them now (empty without one).
     public var desktopSettings: XSettings { xsettings.settings }
-    /// Whether the desktop turned animations off (XSETTINGS' `Gtk/EnableAnimations` 0).
-    public var desktopPrefersReducedMotion: Bool { xsettings.settings.animationsEnabled == false }
-    /// The desktop's GTK theme (XSETTINGS' `Net/ThemeName`); nil without one.
-    public var desktopThemeName: String? { xsettings.settings.themeName }
+    /// What the desktop asks of banners, from XSETTINGS (`Gtk/EnableAnimations`,
+    /// `Net/ThemeName`, …).
+    public var desktopPreferences: DesktopPreferences { xsettings.settings.preferences }
     /// Protocol errors the X server reported for this display's requests; a healthy display
     /// has none. Counted only while this library's error handler is the installed one.
     public var protocolErrorCount: Int { closed ? 0 : XErrorTrap.errorCount(on: connection.display) }

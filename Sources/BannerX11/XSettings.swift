@@ -3,6 +3,8 @@
 // owner, in the freedesktop XSETTINGS format. Those bytes are another client's: every length
 // and count is checked against what is left, and anything malformed is refused as a whole.
 
+import BannerCore
+
 /// One XSETTINGS value.
 public enum XSettingValue: Sendable, Equatable {
     case integer(Int32)
@@ -79,29 +81,17 @@ public struct XSettings: Sendable, Equatable {
     /// The family of ``fontName``: Pango's `FAMILY [STYLE…] [SIZE]` without its size and style
     /// words (`Noto Sans Bold 10` is `Noto Sans`); nil when there is none, or it is not a name
     /// (control characters, over 255 bytes).
-    public var fontFamily: String? {
-        guard let fontName, fontName.utf8.count <= 255,
-              !fontName.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
-        var words = fontName.split(separator: " ")
-        if let last = words.last, Double(last.hasSuffix("px") ? last.dropLast(2) : last) != nil { words.removeLast() }
-        while let last = words.last, words.count > 1, Self.pangoStyleWords.contains(last.lowercased()) { words.removeLast() }
-        var family = words.joined(separator: " ")
-        while family.hasSuffix(",") { family.removeLast() }
-        return family.isEmpty ? nil : family
-    }
-
-    /// The style, weight, stretch and variant words Pango allows after a family.
-    private static let pangoStyleWords: Set<String> = [
-        "normal", "roman", "oblique", "italic", "small-caps", "all-small-caps", "petite-caps", "all-petite-caps",
-        "unicase", "title-caps", "thin", "ultra-light", "extra-light", "light", "semi-light", "demi-light", "book",
-        "regular", "medium", "semi-bold", "demi-bold", "bold", "ultra-bold", "extra-bold", "heavy", "black",
-        "ultra-black", "extra-black", "ultra-condensed", "extra-condensed", "condensed", "semi-condensed",
-        "semi-expanded", "expanded", "extra-expanded", "ultra-expanded", "not-rotated", "south", "upside-down",
-        "north", "rotated-left", "east", "rotated-right", "west",
-    ]
+    public var fontFamily: String? { DesktopPreferences.family(ofPangoFont: fontName) }
 
     /// `Net/ThemeName`, the desktop's GTK theme; nil when unset.
     public var themeName: String? { nonEmptyString("Net/ThemeName") }
+
+    /// What these settings ask of banners, as every backend reads the desktop's preferences.
+    public var preferences: DesktopPreferences {
+        DesktopPreferences(textScale: DesktopPreferences.validTextScale(dpi.map { $0 / BannerLayout.referenceDPI }),
+                           animationsEnabled: animationsEnabled, themeName: themeName,
+                           iconThemeName: iconThemeName, fontFamily: fontFamily)
+    }
 
     private func nonEmptyString(_ name: String) -> String? {
         guard case .string(let value)? = values[name], !value.isEmpty else { return nil }

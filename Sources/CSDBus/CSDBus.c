@@ -54,6 +54,7 @@
     F(int, sd_bus_message_append_basic, (sd_bus_message *m, char type, const void *p), (m, type, p), unavailable) \
     F(int, sd_bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p), unavailable)     \
     F(int, sd_bus_message_skip, (sd_bus_message *m, const char *types), (m, types), unavailable)              \
+    F(int, sd_bus_message_peek_type, (sd_bus_message *m, char *type, const char **contents), (m, type, contents), unavailable) \
     F(int, sd_bus_message_open_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents), unavailable) \
     F(int, sd_bus_message_close_container, (sd_bus_message *m), (m), unavailable)                             \
     F(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents), unavailable) \

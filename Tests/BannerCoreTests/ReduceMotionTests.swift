@@ -1,5 +1,5 @@
 // Reduce motion: no slide — the banner is all there (and its space reserved) from its first
-// frame and gone in one step — while a change of look still cross-fades.
+// frame and gone in one step — and no cross-fade: a change of look shows at once.
 
 import BannerCore
 import Testing
@@ -32,15 +32,31 @@ struct ReduceMotionTests {
         #expect(banner.advance(to: at(1)) == [.dismissalFinished])
     }
 
-    @Test func aChangeOfLookStillCrossFades() {
+    @Test func aChangeOfLookShowsAtOnce() {
         var banner = BannerPresentation()
         banner.present(Self.still, at: at(0))
+        _ = banner.advance(to: at(0))
         var online = Self.still
         online.title = "Back Online"
         banner.present(online, at: at(1))
-        let frame = banner.frame(at: at(1.1))
+        let frame = banner.frame(at: at(1))
         #expect(frame?.reveal == 1)
-        #expect((frame?.fadeProgress ?? 1) < 1)
+        #expect(frame?.fadeProgress == 1)
+        #expect(frame?.fadingFrom == nil)
+        #expect(frame?.appearance.title == "Back Online")
+        #expect(!banner.isAnimating)
+    }
+
+    @Test func withoutItAChangeOfLookCrossFades() {
+        var banner = BannerPresentation()
+        var sliding = Self.still
+        sliding.reduceMotion = false
+        banner.present(sliding, at: at(0))
+        _ = banner.advance(to: at(1))
+        var online = sliding
+        online.title = "Back Online"
+        banner.present(online, at: at(1))
+        #expect((banner.frame(at: at(1.1))?.fadeProgress ?? 1) < 1)
     }
 
     @Test func withoutItTheBannerSlides() {

@@ -7,7 +7,7 @@
 import Glibc
 
 /// Tests/Fakes, found from this file's path.
-private let fakesDirectory: String = {
+let fakesDirectory: String = {
     var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
     parts.removeLast(2)
     return parts.joined(separator: "/") + "/Fakes"
@@ -15,7 +15,7 @@ private let fakesDirectory: String = {
 
 /// Debian's python3, which python3-dbus and python3-gi are installed for (a python3 earlier on
 /// PATH, from pyenv or a venv, would lack them).
-private let python = "/usr/bin/python3"
+let python = "/usr/bin/python3"
 
 /// A `dbus-daemon` on a socket in a directory of its own: the system bus of whoever gets
 /// ``address`` as DBUS_SYSTEM_BUS_ADDRESS. Stopped when released.

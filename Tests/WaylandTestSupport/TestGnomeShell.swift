@@ -152,9 +152,11 @@ public final class TestGnomeShell {
                                            ["set", "org.gnome.desktop.interface", "enable-hot-corners", "false"]] + settings
             let configure = allSettings.map { words in "gsettings " + words.map(Self.shellQuoted).joined(separator: " ") }.joined(separator: "\n")
             // The buses listen on sockets in the runtime directory, which both sides of a chroot see.
+            // What the session bus starts on demand (xdg-desktop-portal and its backend) learns
+            // the shell's display and desktop from it, as a desktop session's bus tells them.
             let script = """
                 exec >>"$HOME/../shell.log" 2>&1
-                dbus-daemon \(sessionBusConfiguration) --nofork --address="unix:path=$XDG_RUNTIME_DIR/bus" --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
+                WAYLAND_DISPLAY=\(waylandDisplay) XDG_CURRENT_DESKTOP=GNOME dbus-daemon \(sessionBusConfiguration) --nofork --address="unix:path=$XDG_RUNTIME_DIR/bus" --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
                 dbus-daemon --session --nofork --address="unix:path=$XDG_RUNTIME_DIR/system-bus-socket" --print-address=3 3>"$XDG_RUNTIME_DIR/system-bus" &
                 until [ -s "$XDG_RUNTIME_DIR/session-bus" ] && [ -s "$XDG_RUNTIME_DIR/system-bus" ]; do sleep 0.05; done
                 export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/session-bus")"

@@ -67,24 +67,8 @@ public final class TestPlasma {
         _ = kwin?.waitForExit(timeout: 5)
         // What Plasma started on its own (kioworkers, services the bus activated) is in no
         // group of ours: every process of this session goes, found by its runtime directory.
-        let mark = Array("XDG_RUNTIME_DIR=\(runtimeDirectory)".utf8)
-        let deadline = monotonicSeconds() + 5
-        while true {
-            let left = Self.processes(whoseEnvironment: { environ in environ.split(separator: 0).contains { Array($0) == mark } })
-            if left.isEmpty || monotonicSeconds() > deadline { break }
-            for pid in left { kill(pid, SIGKILL) }
-            poll(nil, 0, 20)
-        }
+        SessionProcesses.kill(runtime: runtimeDirectory)
         _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
-    }
-
-    /// The processes (not zombies) whose environment `matches` accepts.
-    private static func processes(whoseEnvironment matches: ([UInt8]) -> Bool) -> [pid_t] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
-            guard let pid = pid_t(entry), pid != getpid(),
-                  let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"), matches([UInt8](environ)) else { return nil }
-            return pid
-        }
     }
 
     /// KWin's software renderer (QPainter), and its fake-input global offered to the tests'

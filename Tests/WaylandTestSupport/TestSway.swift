@@ -44,7 +44,8 @@ public final class TestSway {
     private var clients: [Subprocess] = []
     /// The newer Debian whose sway and clients run, or nil for this machine's.
     public let chroot: DebianChroot?
-    /// A private session bus for the chroot's clients (waybar will not start without one).
+    /// A private session bus for the chroot's clients (waybar will not start without one), or
+    /// the one `startSessionBus` started.
     private var bus: SessionBus?
 
     /// Starts sway with one headless output of `width`×`height` at `scale`, the desktop painted
@@ -189,6 +190,18 @@ public final class TestSway {
             guard client.hasEnded else { return nil }
             return "; client \(client.pid) exited: \(client.standardError.suffix(600))"
         }.joined()
+    }
+
+    /// Starts a private session bus whose activated services (xdg-desktop-portal, dconf) run as
+    /// sway's user in this session — its Wayland socket, HOME, runtime directory and `extra` —
+    /// and that root may join too (the tests' own clients); its address. The services go with
+    /// the sway.
+    public func startSessionBus(_ extra: [String: String] = [:]) throws -> String {
+        var environment = extra
+        environment["WAYLAND_DISPLAY"] = socketName
+        let started = try SessionBus(in: directory, runtime: runtimeDirectory, chroot: chroot, environment: environment, rootMayJoin: true)
+        bus = started
+        return started.address
     }
 
     /// A new session directory `/tmp/window-banner-NAME-XXXXXX` with its runtime directory
@@ -338,14 +351,33 @@ public final class TestSway {
 /// in a session's runtime directory, which both sides of a chroot see; stopped when released.
 final class SessionBus {
     let address: String
+    private let runtime: String
     private let daemon: Subprocess
 
     /// From `chroot` when given: its services (KDE's activity manager) are then activatable.
     /// The services it starts get `environment` (KDE's need to know they are on Wayland).
-    init(in directory: String, runtime: String, chroot: DebianChroot? = nil, environment: [String: String] = [:]) throws {
+    /// With `rootMayJoin`, root may connect too (a session bus lets in only its own user).
+    init(in directory: String, runtime: String, chroot: DebianChroot? = nil, environment: [String: String] = [:], rootMayJoin: Bool = false) throws {
         let socket = runtime + "/bus"
         address = SessionBus.address(in: runtime)
-        daemon = try TestSway.spawn(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=" + address],
+        self.runtime = runtime
+        var configuration = ["--session"]
+        if rootMayJoin {
+            let file = directory + "/session-bus.conf"
+            try TestSway.write("""
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>
+                  <include>/usr/share/dbus-1/session.conf</include>
+                  <policy context="default">
+                    <allow user="root"/>
+                    <allow user="\(TestSway.unprivilegedUser)"/>
+                  </policy>
+                </busconfig>
+                """, to: file)
+            configuration = ["--config-file=" + file]
+        }
+        daemon = try TestSway.spawn(["dbus-daemon"] + configuration + ["--nofork", "--nopidfile", "--address=" + address],
                                     in: directory, runtime: runtime, extra: environment, log: directory + "/dbus.log", chroot: chroot)
         let deadline = monotonicSeconds() + 10
         while access(socket, F_OK) != 0 {
@@ -358,6 +390,9 @@ final class SessionBus {
     deinit {
         daemon.killGroup()
         _ = daemon.waitForExit(timeout: 5)
+        // The services it started (portals, dconf, KDE's kioworkers) are in no group of ours:
+        // every process of this session goes, found by its runtime directory.
+        SessionProcesses.kill(runtime: runtime)
     }
 
     /// The address of the bus a session with runtime directory `runtime` has.
@@ -492,5 +527,30 @@ public struct Screenshot: Sendable {
     public func pixel(_ x: Int, _ y: Int) -> UInt32 {
         let offset = (y * width + x) * 3
         return UInt32(rgb[offset]) << 16 | UInt32(rgb[offset + 1]) << 8 | UInt32(rgb[offset + 2])
+    }
+}
+
+/// The processes of one test session, whatever group they are in.
+enum SessionProcesses {
+    /// Kills (SIGKILL) every process whose environment names `runtime` as its
+    /// XDG_RUNTIME_DIR, until none is left or 5 seconds pass.
+    static func kill(runtime: String) {
+        let mark = Array("XDG_RUNTIME_DIR=\(runtime)".utf8)
+        let deadline = monotonicSeconds() + 5
+        while true {
+            let left = processes { environ in environ.split(separator: 0).contains { Array($0) == mark } }
+            if left.isEmpty || monotonicSeconds() > deadline { return }
+            for pid in left { Glibc.kill(pid, SIGKILL) }
+            poll(nil, 0, 20)
+        }
+    }
+
+    /// The processes (not zombies) whose environment `matches` accepts.
+    static func processes(whoseEnvironment matches: ([UInt8]) -> Bool) -> [pid_t] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let pid = pid_t(entry), pid != getpid(),
+                  let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"), matches([UInt8](environ)) else { return nil }
+            return pid
+        }
     }
 }

@@ -73,11 +73,12 @@ struct PlasmaTests {
             var previous: SwayRect?
             while true {
                 let area = try plasma.maximizeArea()
-                if let frame = try plasma.frameGeometry(appID: "foot"), area == previous, frame.y == area.y, frame.height == area.height {
+                let frame = try plasma.frameGeometry(appID: "foot")
+                if let frame, area == previous, frame.y == area.y, frame.height == area.height {
                     return (area, frame)
                 }
                 guard monotonicSeconds() < deadline else {
-                    throw TestFailure("foot never settled into KWin's maximize area \(area)\n\(plasma.logs)")
+                    throw TestFailure("foot (\(frame.map(String.init(describing:)) ?? "no window")) never settled into KWin's maximize area \(area)\n\(plasma.logs)")
                 }
                 previous = area
                 poll(nil, 0, 500)

@@ -9,12 +9,17 @@ import X11TestSupport
 final class WaylandScript {
     let runtimeDirectory: String
     let environment: [String: String]
+    /// The user the script runs as; nil for the tests' own.
+    let user: uid_t?
 
-    /// A script's environment on the compositor at `socketPath`, with `extra` on top.
-    init(socketPath: String, extra: [String: String] = [:]) throws {
+    /// A script's environment on the compositor at `socketPath`, with `extra` on top, run as
+    /// `user` when given (the session's user, whose bus lets its portal answer only its own).
+    init(socketPath: String, extra: [String: String] = [:], user: uid_t? = nil) throws {
         var template = Array("/tmp/wb-script-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         runtimeDirectory = String(cString: made)
+        self.user = user
+        if let user { chown(runtimeDirectory, user, user) }
         environment = [
             "PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "XDG_RUNTIME_DIR": runtimeDirectory,
             "XDG_CONFIG_HOME": runtimeDirectory + "/config", "XDG_STATE_HOME": runtimeDirectory + "/state",
@@ -35,7 +40,11 @@ final class WaylandScript {
 
     /// Starts window-banner with `arguments`, its standard input closed.
     func start(_ arguments: [String]) throws -> Subprocess {
-        let process = try Subprocess(executable: windowBannerExecutable(), arguments: arguments, environment: environment)
+        var command = [windowBannerExecutable()] + arguments
+        if let user {
+            command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"] + command
+        }
+        let process = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: environment)
         process.closeStandardInput()
         return process
     }

@@ -1,0 +1,152 @@
+// The desktop's preferences on Wayland, as a sway user with GNOME's settings has them: Debian's
+// sway, xdg-desktop-portal with its GTK backend on the session bus (both started by the bus on
+// demand, as in a desktop session), relaying GSettings (dconf). Each test changes a setting the
+// way GNOME's control panel and every GTK desktop's settings do, with `gsettings`, as the
+// session's user, and the banner — its owner run as that user too — follows:
+// - "Large Text" (`text-scaling-factor` 1.5) while a banner shows: it and its reserved space
+//   grow together, foot moved down once, straight to the new height; back at 1, back again.
+// - animations off (`enable-animations false`): the next banner appears without a slide — the
+//   owner's own Wayland traffic (libwayland's WAYLAND_DEBUG log) holds one buffer for it where
+//   the slide took many.
+// - high contrast (`org.gnome.desktop.a11y.interface high-contrast`): the built-in styles'
+//   high-contrast colours.
+// Oracles: foot's configures, `status --json`, grim's screenshots, libwayland's protocol log.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import WaylandTestSupport
+import X11TestSupport
+
+@Suite("Wayland: the desktop's preferences from xdg-desktop-portal", .serialized,
+       .needsRoot("running the portal and the banner as the session's user"),
+       .needsProgram("/usr/libexec/xdg-desktop-portal", package: "xdg-desktop-portal"),
+       .needsProgram("/usr/libexec/xdg-desktop-portal-gtk", package: "xdg-desktop-portal-gtk"),
+       .needsProgram("/usr/bin/gsettings", package: "libglib2.0-bin"))
+struct WaylandPreferencesTests {
+    static let show = ["show", "--title", "Call in progress", "--background", "#cc3311", "--height", "40", "--compact", "never"]
+
+    /// sway with a maximized foot and the portal on its session bus, and a script of the
+    /// session's user there whose owner logs its Wayland traffic.
+    final class Session {
+        let sway: TestSway
+        let foot: ResizeCountingTerminal
+        let bus: String
+        let script: WaylandScript
+        /// foot's size before any banner.
+        let full: SwayRect
+
+        init() throws {
+            sway = try TestSway()
+            bus = try sway.startSessionBus(["XDG_CURRENT_DESKTOP": "sway"])
+            foot = try sway.startFoot()
+            full = try foot.awaitConfiguredSize { $0.height == 720 }
+            script = try WaylandScript(socketPath: sway.socketPath, extra: ["DBUS_SESSION_BUS_ADDRESS": bus, "WAYLAND_DEBUG": "client"],
+                                       user: TestSway.unprivilegedUser)
+        }
+
+        deinit {
+            _ = try? script.run(["dismiss", "--all", "--quit"])
+        }
+
+        /// `gsettings ARGUMENTS` as the session's user on its bus (dconf writes, the portal relays).
+        func gsettings(_ arguments: [String]) throws {
+            let user = String(TestSway.unprivilegedUser)
+            let process = try Subprocess(
+                executable: "/usr/bin/setpriv",
+                arguments: ["--reuid=" + user, "--regid=" + user, "--clear-groups", "--", "/usr/bin/gsettings"] + arguments,
+                environment: ["PATH": "/usr/bin:/bin", "HOME": sway.directory + "/home", "XDG_RUNTIME_DIR": sway.runtimeDirectory,
+                              "DBUS_SESSION_BUS_ADDRESS": bus])
+            process.closeStandardInput()
+            guard process.waitForExit(timeout: 20) == 0 else { throw TestFailure("gsettings \(arguments) failed: \(process.standardError)") }
+        }
+
+        /// The space the owner reports for its banner (`status --json`).
+        func reserved() throws -> Int? {
+            let status = try script.run(["status", "--json"])
+            let report = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+            return (report?["monitors"] as? [[String: Any]])?.first?["reserved"] as? Int
+        }
+
+        /// The owner's log (its standard error, with libwayland's protocol lines).
+        func ownerLog() -> String {
+            let directory = script.runtimeDirectory + "/window-banner"
+            let logs = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".log") }
+            return logs.compactMap { try? String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }.joined()
+        }
+
+        /// The most buffers the owner attached to one of its surfaces in `log` (the banner's; its
+        /// zone's surface takes one).
+        static func attaches(in log: Substring) -> Int {
+            var counts: [Substring: Int] = [:]
+            for line in log.split(separator: "\n") where line.contains(".attach(") {
+                guard let start = line.range(of: "wl_surface")?.lowerBound, let end = line[start...].firstIndex(of: ".") else { continue }
+                counts[line[start..<end], default: 0] += 1
+            }
+            return counts.values.max() ?? 0
+        }
+
+        /// Shows the suite's banner, waits until it is all in (its bottom row coloured, and its
+        /// space reserved), and returns how many buffers the owner attached meanwhile.
+        func showCountingBuffers() throws -> Int {
+            let before = ownerLog().utf8.count
+            let shown = try script.run(WaylandPreferencesTests.show)
+            #expect(shown.status == 0, "show: \(shown.error)")
+            let shot = try sway.awaitScreenshot { $0.pixel(640, 39) == 0xCC3311 }
+            #expect(shot.pixel(640, 39) == 0xCC3311, "the banner never showed")
+            try foot.awaitConfiguredSize { $0.height == full.height - 40 }
+            let log = ownerLog()
+            return Self.attaches(in: Substring(log.utf8.dropFirst(before)))
+        }
+    }
+
+    @Test func largeTextGrowsTheBannerAndItsSpaceTogetherInOneStep() throws {
+        let session = try Session()
+        let shown = try session.script.run(Self.show)
+        #expect(shown.status == 0, "show: \(shown.error)")
+        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 40 }
+        #expect(try session.reserved() == 40)
+        let before = session.foot.configures()
+
+        try session.gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", "1.5"])
+        // 40 points at 1.5: 60 pixels, foot moved straight there.
+        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 60 }
+        #expect(try session.reserved() == 60)
+        #expect(session.foot.configures() - before == 1, "foot was configured \(session.foot.configures() - before) times for one change")
+
+        try session.gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", "1.0"])
+        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 40 }
+        #expect(try session.reserved() == 40)
+        #expect(session.foot.configures() - before == 2)
+    }
+
+    @Test func animationsOffMakeTheNextBannerAppearWithoutASlide() throws {
+        let session = try Session()
+        let sliding = try session.showCountingBuffers()
+        #expect(sliding >= 3, "the slide attached \(sliding) buffers to the banner")
+        #expect(try session.script.run(["dismiss"]).status == 0)
+        try session.foot.awaitConfiguredSize { $0.height == session.full.height }
+
+        try session.gsettings(["set", "org.gnome.desktop.interface", "enable-animations", "false"])
+        // The owner has the change once the portal relayed it; until then a banner would still
+        // slide, so the setting is awaited through a banner that shows without one.
+        let deadline = monotonicSeconds() + 20
+        var still = try session.showCountingBuffers()
+        while still > 1, monotonicSeconds() < deadline {
+            #expect(try session.script.run(["dismiss"]).status == 0)
+            try session.foot.awaitConfiguredSize { $0.height == session.full.height }
+            still = try session.showCountingBuffers()
+        }
+        #expect(still == 1, "with animations off the banner attached \(still) buffers on its way in")
+    }
+
+    @Test func highContrastGivesTheBuiltInStylesTheirHighContrastColours() throws {
+        let session = try Session()
+        try session.gsettings(["set", "org.gnome.desktop.a11y.interface", "high-contrast", "true"])
+        let shown = try session.script.run(["show", "--style", "offline", "--compact", "never"])
+        #expect(shown.status == 0, "show: \(shown.error)")
+        let shot = try session.sway.awaitScreenshot { $0.pixel(5, 40) == 0x9B0000 }
+        #expect(shot.pixel(5, 40) == 0x9B0000, "offline's colour is \(String(shot.pixel(5, 40), radix: 16))")
+    }
+}
