@@ -10,6 +10,9 @@
 //   the slide took many.
 // - high contrast (`org.gnome.desktop.a11y.interface high-contrast`): the built-in styles'
 //   high-contrast colours.
+// - the interface font (`font-name`) while a banner shows: drawn again in its family, pixel for
+//   pixel as with that family written out; the icon theme (`icon-theme`): `--icon NAME` found
+//   there before hicolor.
 // Oracles: foot's configures, `status --json`, grim's screenshots, libwayland's protocol log.
 
 import Foundation
@@ -37,12 +40,13 @@ struct WaylandPreferencesTests {
         /// foot's size before any banner.
         let full: SwayRect
 
-        init() throws {
+        init(extra: [String: String] = [:]) throws {
             sway = try TestSway()
             bus = try sway.startSessionBus(["XDG_CURRENT_DESKTOP": "sway"])
             foot = try sway.startFoot()
             full = try foot.awaitConfiguredSize { $0.height == 720 }
-            script = try WaylandScript(socketPath: sway.socketPath, extra: ["DBUS_SESSION_BUS_ADDRESS": bus, "WAYLAND_DEBUG": "client"],
+            script = try WaylandScript(socketPath: sway.socketPath,
+                                       extra: extra.merging(["DBUS_SESSION_BUS_ADDRESS": bus, "WAYLAND_DEBUG": "client"]) { $1 },
                                        user: TestSway.unprivilegedUser)
         }
 
@@ -148,5 +152,66 @@ struct WaylandPreferencesTests {
         #expect(shown.status == 0, "show: \(shown.error)")
         let shot = try session.sway.awaitScreenshot { $0.pixel(5, 40) == 0x9B0000 }
         #expect(shot.pixel(5, 40) == 0x9B0000, "offline's colour is \(String(shot.pixel(5, 40), radix: 16))")
+    }
+
+    /// The banner's 40 rows as grim shows them once they hold still (two shots alike).
+    static func settledBanner(_ session: Session, unlike other: [UInt32]? = nil) throws -> [UInt32] {
+        let deadline = monotonicSeconds() + 20
+        var previous: [UInt32] = []
+        while monotonicSeconds() < deadline {
+            let shot = try session.sway.screenshot()
+            let rows = (0..<40).flatMap { y in (0..<1280).map { shot.pixel($0, y) } }
+            if rows == previous, rows != other, rows.contains(0xCC3311) { return rows }
+            previous = rows
+            poll(nil, 0, 100)
+        }
+        throw TestFailure("the banner never held still\(other == nil ? "" : " in a new look")")
+    }
+
+    @Test func theDesktopsFontIsTheSystemFontLive() throws {
+        let session = try Session()
+        let title = ["show", "--title", "Desktop font", "--background", "#cc3311", "--height", "40", "--compact", "never"]
+        #expect(try session.script.run(title).status == 0)
+        let standard = try Self.settledBanner(session)
+        // The banner on screen is drawn again in the desktop's family, at its own size and weight.
+        try session.gsettings(["set", "org.gnome.desktop.interface", "font-name", "DejaVu Serif Bold 13"])
+        let live = try Self.settledBanner(session, unlike: standard)
+        // Exactly as with the family written out.
+        #expect(try session.script.run(title + ["--font", "DejaVu Serif:semibold:size=17"]).status == 0)
+        let explicit = try Self.settledBanner(session, unlike: standard)
+        #expect(live == explicit, "the desktop's font and the same family named differ in \(zip(live, explicit).filter { $0 != $1 }.count) pixels")
+    }
+
+    @Test func theDesktopsIconThemeIsSearchedFirst() throws {
+        var template = Array("/tmp/wb-icons-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+        let data = String(cString: made)
+        defer { _ = try? Subprocess.run("/bin/rm", ["-rf", data]) }
+        chmod(data, 0o755)
+        for (theme, colour) in [("hicolor", "#00ff00"), ("WB-Desktop", "#ff00ff")] {
+            try Subprocess.run("/bin/mkdir", ["-p", "\(data)/icons/\(theme)/scalable/apps"])
+            try TestSway.write(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" fill="\#(colour)"/></svg>"#,
+                               to: "\(data)/icons/\(theme)/scalable/apps/wb-themed.svg")
+        }
+        try Subprocess.run("/bin/chmod", ["-R", "a+rX", data])
+        let session = try Session(extra: ["XDG_DATA_DIRS": data])
+        func show(_ title: String) throws -> (green: Int, magenta: Int) {
+            #expect(try session.script.run(["show", "--title", title, "--icon", "wb-themed", "--background", "#cc3311",
+                                            "--height", "40", "--compact", "never"]).status == 0)
+            let rows = try Self.settledBanner(session)
+            return (rows.filter { $0 == 0x00FF00 }.count, rows.filter { $0 == 0xFF00FF }.count)
+        }
+        let hicolor = try show("hicolor")
+        #expect(hicolor.green > 100 && hicolor.magenta == 0, "\(hicolor)")
+        try session.gsettings(["set", "org.gnome.desktop.interface", "icon-theme", "WB-Desktop"])
+        // The next icon looked up comes from the desktop's theme (once the portal relayed it).
+        let deadline = monotonicSeconds() + 20
+        var themed = try show("WB-Desktop")
+        var round = 0
+        while themed.magenta == 0, monotonicSeconds() < deadline {
+            round += 1
+            themed = try show("WB-Desktop \(round)")
+        }
+        #expect(themed.magenta > 100 && themed.green == 0, "\(themed)")
     }
 }
