@@ -11,25 +11,15 @@ import ProcessTestSupport
 public final class KWinFakePointer {
     private let display: OpaquePointer
     private var device: OpaquePointer?
-    private let listener: UnsafeMutablePointer<wl_registry_listener>
 
     public init(socketPath: String) throws {
         guard let display = wl_display_connect(socketPath) else { throw TestFailure("cannot connect to \(socketPath)") }
         self.display = display
-        listener = .allocate(capacity: 1)
-        listener.initialize(to: wl_registry_listener(
-            global: { data, registry, name, interface, version in
-                guard let data, let interface, String(cString: interface) == "org_kde_kwin_fake_input", version >= 3 else { return }
-                let pointer = Unmanaged<KWinFakePointer>.fromOpaque(data).takeUnretainedValue()
-                // Version 3 brings pointer_motion_absolute; the glue knows up to 4.
-                pointer.device = OpaquePointer(wl_registry_bind(registry, name, wb_org_kde_kwin_fake_input_interface(), min(version, 4)))
-            },
-            global_remove: { _, _, _ in }
-        ))
-        let registry = wl_display_get_registry(display)
-        defer { wl_registry_destroy(registry) }
-        wl_registry_add_listener(registry, listener, Unmanaged.passUnretained(self).toOpaque())
-        guard wl_display_roundtrip(display) >= 0, let device else {
+        // Version 3 brings pointer_motion_absolute; the glue knows up to 4.
+        device = bindGlobal(on: display, named: "org_kde_kwin_fake_input") { registry, name, version in
+            version >= 3 ? OpaquePointer(wl_registry_bind(registry, name, wb_org_kde_kwin_fake_input_interface(), min(version, 4))) : nil
+        }
+        guard let device else {
             throw TestFailure("KWin offers no org_kde_kwin_fake_input (version 3 or later) to this client")
         }
         org_kde_kwin_fake_input_authenticate(device, "window-banner tests", "clicks the banner")
@@ -53,6 +43,5 @@ public final class KWinFakePointer {
         if let device { org_kde_kwin_fake_input_destroy(device) }
         wl_display_roundtrip(display)
         wl_display_disconnect(display)
-        listener.deallocate()
     }
 }

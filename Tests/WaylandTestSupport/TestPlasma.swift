@@ -204,9 +204,7 @@ public final class TestPlasma {
 
     /// The prefix that runs a command as the session's user (setpriv when the tests run as root).
     private var asSessionUser: [String] {
-        guard geteuid() == 0 else { return ["/usr/bin/env"] }
-        let user = String(TestSway.unprivilegedUser)
-        return ["/usr/bin/setpriv", "--reuid=" + user, "--regid=" + user, "--clear-groups", "--"]
+        geteuid() == 0 ? TestSway.running(as: TestSway.unprivilegedUser) : ["/usr/bin/env"]
     }
 
     private func hasOwner(_ name: String) -> Bool {

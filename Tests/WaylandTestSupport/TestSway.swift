@@ -204,6 +204,11 @@ public final class TestSway {
         return started.address
     }
 
+    /// The prefix that runs a command as `user` (setpriv, its groups dropped).
+    public static func running(as user: uid_t) -> [String] {
+        ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"]
+    }
+
     /// A new session directory `/tmp/window-banner-NAME-XXXXXX` with its runtime directory
     /// (`run`), HOME (`home`) and `subdirectories`, all 0700 and, when the tests run as root,
     /// the session's user's; the directory and the runtime directory.

@@ -13,24 +13,14 @@ public final class VirtualPointer {
     private let display: OpaquePointer
     private var manager: OpaquePointer?
     private var pointer: OpaquePointer?
-    private let listener: UnsafeMutablePointer<wl_registry_listener>
 
     public init(socketPath: String) throws {
         guard let display = wl_display_connect(socketPath) else { throw TestFailure("cannot connect to \(socketPath)") }
         self.display = display
-        listener = .allocate(capacity: 1)
-        listener.initialize(to: wl_registry_listener(
-            global: { data, registry, name, interface, _ in
-                guard let data, let interface, String(cString: interface) == "zwlr_virtual_pointer_manager_v1" else { return }
-                let device = Unmanaged<VirtualPointer>.fromOpaque(data).takeUnretainedValue()
-                device.manager = OpaquePointer(wl_registry_bind(registry, name, wb_zwlr_virtual_pointer_manager_v1_interface(), 1))
-            },
-            global_remove: { _, _, _ in }
-        ))
-        let registry = wl_display_get_registry(display)
-        defer { wl_registry_destroy(registry) }
-        wl_registry_add_listener(registry, listener, Unmanaged.passUnretained(self).toOpaque())
-        guard wl_display_roundtrip(display) >= 0, let manager else {
+        manager = bindGlobal(on: display, named: "zwlr_virtual_pointer_manager_v1") { registry, name, _ in
+            OpaquePointer(wl_registry_bind(registry, name, wb_zwlr_virtual_pointer_manager_v1_interface(), 1))
+        }
+        guard let manager else {
             throw TestFailure("the compositor offers no zwlr_virtual_pointer_manager_v1")
         }
         // No seat named: the compositor's default seat (seat0).
@@ -60,6 +50,38 @@ public final class VirtualPointer {
         if let manager { zwlr_virtual_pointer_manager_v1_destroy(manager) }
         wl_display_roundtrip(display)
         wl_display_disconnect(display)
-        listener.deallocate()
+    }
+}
+
+/// The global called `name` that the compositor on `display` announces, bound by `bind` (given
+/// the registry, the global's number and the version the compositor offers; nil to leave it),
+/// after one round trip; nil when there is none.
+func bindGlobal(on display: OpaquePointer, named name: String,
+                _ bind: @escaping (_ registry: OpaquePointer, _ global: UInt32, _ version: UInt32) -> OpaquePointer?) -> OpaquePointer? {
+    final class Search {
+        let name: String
+        let bind: (OpaquePointer, UInt32, UInt32) -> OpaquePointer?
+        var found: OpaquePointer?
+        init(name: String, bind: @escaping (OpaquePointer, UInt32, UInt32) -> OpaquePointer?) { (self.name, self.bind) = (name, bind) }
+    }
+    let search = Search(name: name, bind: bind)
+    // Held until after the registry is destroyed (the defers run last to first).
+    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
+    defer { listener.deallocate() }
+    listener.initialize(to: wl_registry_listener(
+        global: { data, registry, global, interface, version in
+            guard let data, let registry, let interface else { return }
+            let search = Unmanaged<Search>.fromOpaque(data).takeUnretainedValue()
+            guard search.found == nil, String(cString: interface) == search.name else { return }
+            search.found = search.bind(registry, global, version)
+        },
+        global_remove: { _, _, _ in }
+    ))
+    let registry = wl_display_get_registry(display)
+    defer { wl_registry_destroy(registry) }
+    return withExtendedLifetime(search) {
+        wl_registry_add_listener(registry, listener, Unmanaged.passUnretained(search).toOpaque())
+        guard wl_display_roundtrip(display) >= 0 else { return nil }
+        return search.found
     }
 }

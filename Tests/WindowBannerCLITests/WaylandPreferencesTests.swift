@@ -56,10 +56,9 @@ struct WaylandPreferencesTests {
 
         /// `gsettings ARGUMENTS` as the session's user on its bus (dconf writes, the portal relays).
         func gsettings(_ arguments: [String]) throws {
-            let user = String(TestSway.unprivilegedUser)
+            let command = TestSway.running(as: TestSway.unprivilegedUser) + ["/usr/bin/gsettings"] + arguments
             let process = try Subprocess(
-                executable: "/usr/bin/setpriv",
-                arguments: ["--reuid=" + user, "--regid=" + user, "--clear-groups", "--", "/usr/bin/gsettings"] + arguments,
+                executable: command[0], arguments: Array(command.dropFirst()),
                 environment: ["PATH": "/usr/bin:/bin", "HOME": sway.directory + "/home", "XDG_RUNTIME_DIR": sway.runtimeDirectory,
                               "DBUS_SESSION_BUS_ADDRESS": bus])
             process.closeStandardInput()

@@ -4,6 +4,7 @@
 
 import Glibc
 import ProcessTestSupport
+import WaylandTestSupport
 import X11TestSupport
 
 final class WaylandScript {
@@ -42,7 +43,7 @@ final class WaylandScript {
     func start(_ arguments: [String]) throws -> Subprocess {
         var command = [windowBannerExecutable()] + arguments
         if let user {
-            command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"] + command
+            command = TestSway.running(as: user) + command
         }
         let process = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()), environment: environment)
         process.closeStandardInput()
