@@ -228,8 +228,12 @@ let package = Package(
         // `monitor --connectivity networkmanager`.
         .target(name: "NetworkManagerBus", dependencies: ["MonotonicClock", "CSDBus", "SDBus"]),
         // The desktop's preferences (text size, motion, contrast, icons, font) from
-        // xdg-desktop-portal's Settings on the session bus, live: what XSETTINGS is on X11.
-        .target(name: "DesktopPortal", dependencies: ["CSDBus", "SDBus", "BannerCore"]),
+        // xdg-desktop-portal's Settings on the session bus, live: what XSETTINGS is on X11; where
+        // no portal runs, GSettings itself (CGSettings).
+        .target(name: "DesktopPortal", dependencies: ["CSDBus", "SDBus", "CGSettings", "BannerCore"]),
+        // GSettings (GIO) for the desktop's preferences where no portal relays them: loaded with
+        // dlopen on first use, its types behind its own header (no GLib include path).
+        .target(name: "CGSettings"),
         // logind's sessions and the user manager's environment, for commands that name no
         // display (cron, timers, ssh, root services); window-banner-full only, like CSDBus.
         .target(name: "LoginSessions", dependencies: ["CSDBus", "SDBus"]),

@@ -49,8 +49,9 @@ public final class WaylandDisplay: BannerBackend {
     private var everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     private var watch: EventLoop.Token?
-    /// The portal's settings and the loop's watch of their bus; nil where no portal answered.
-    private var portal: (settings: PortalSettings, watch: EventLoop.Token)?
+    /// Where the desktop's preferences come from, and the loop's watches of it; nil where
+    /// neither a portal nor GSettings answered.
+    private var portal: (settings: AnyObject, watches: [EventLoop.Token])?
     private var closed = false
 
     /// Connects to `name` (a socket in `XDG_RUNTIME_DIR` or a path; nil: `WAYLAND_DISPLAY`).
@@ -107,24 +108,35 @@ public final class WaylandDisplay: BannerBackend {
 
     // MARK: The desktop's preferences
 
-    /// Reads the portal's settings, if one answers on the session bus, and watches them.
+    /// Reads the portal's settings, if one answers on the session bus, and watches them; where
+    /// none does, GSettings' own (dconf), as the session's GTK applications read them.
     private func followDesktop() {
         // A portal started on demand may take a moment; a banner waits for it at most this long.
-        guard let bus = try? BusConnection.session(callTimeout: 2_000_000),
-              let settings = try? PortalSettings(connection: bus) else { return }
-        let token = loop.watch(fd: settings.fileDescriptor) { [weak self] in
-            guard let self, !closed, let portal else { return }
-            do {
-                try portal.settings.process()
-            } catch {
-                // The bus went (the session is ending): the preferences stay as they were.
-                loop.cancel(portal.watch)
-                self.portal = nil
+        if let bus = try? BusConnection.session(callTimeout: 2_000_000), let settings = try? PortalSettings(connection: bus) {
+            let token = loop.watch(fd: settings.fileDescriptor) { [weak self] in
+                guard let self, !closed, let portal else { return }
+                do {
+                    try settings.process()
+                } catch {
+                    // The bus went (the session is ending): the preferences stay as they were.
+                    for watch in portal.watches { loop.cancel(watch) }
+                    self.portal = nil
+                }
             }
+            settings.onChange = { [weak self] in self?.follow($0) }
+            portal = (settings, [token])
+            follow(settings.preferences)
+        } else if let settings = DesktopGSettings() {
+            let watches = settings.fileDescriptors.map { descriptor in
+                loop.watch(fd: descriptor) { [weak self] in
+                    guard let self, !closed else { return }
+                    settings.process()
+                }
+            }
+            settings.onChange = { [weak self] in self?.follow($0) }
+            portal = (settings, watches)
+            follow(settings.preferences)
         }
-        settings.onChange = { [weak self] in self?.follow($0) }
-        portal = (settings, token)
-        follow(settings.preferences)
     }
 
     /// Follows `preferences` (see `DesktopPreferences.follow`): the banners on screen are laid
@@ -155,7 +167,7 @@ public final class WaylandDisplay: BannerBackend {
         for host in hosts { host.close() }
         hosts.removeAll()
         if let watch { loop.cancel(watch) }
-        if let portal { loop.cancel(portal.watch) }
+        for watch in portal?.watches ?? [] { loop.cancel(watch) }
         portal = nil
         fonts.closeAll()
     }

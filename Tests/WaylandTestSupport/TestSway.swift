@@ -196,10 +196,11 @@ public final class TestSway {
     /// sway's user in this session — its Wayland socket, HOME, runtime directory and `extra` —
     /// and that root may join too (the tests' own clients); its address. The services go with
     /// the sway.
-    public func startSessionBus(_ extra: [String: String] = [:]) throws -> String {
+    public func startSessionBus(_ extra: [String: String] = [:], onlyServices: [String]? = nil) throws -> String {
         var environment = extra
         environment["WAYLAND_DISPLAY"] = socketName
-        let started = try SessionBus(in: directory, runtime: runtimeDirectory, chroot: chroot, environment: environment, rootMayJoin: true)
+        let started = try SessionBus(in: directory, runtime: runtimeDirectory, chroot: chroot, environment: environment,
+                                     rootMayJoin: true, onlyServices: onlyServices)
         bus = started
         return started.address
     }
@@ -362,21 +363,43 @@ final class SessionBus {
     /// From `chroot` when given: its services (KDE's activity manager) are then activatable.
     /// The services it starts get `environment` (KDE's need to know they are on Wayland).
     /// With `rootMayJoin`, root may connect too (a session bus lets in only its own user).
-    init(in directory: String, runtime: String, chroot: DebianChroot? = nil, environment: [String: String] = [:], rootMayJoin: Bool = false) throws {
+    /// With `onlyServices` (D-Bus service files), the bus starts those and no other (a session
+    /// without a portal, say); else every service the system installed.
+    init(in directory: String, runtime: String, chroot: DebianChroot? = nil, environment: [String: String] = [:],
+         rootMayJoin: Bool = false, onlyServices: [String]? = nil) throws {
         let socket = runtime + "/bus"
         address = SessionBus.address(in: runtime)
         self.runtime = runtime
         var configuration = ["--session"]
-        if rootMayJoin {
+        if rootMayJoin || onlyServices != nil {
+            var base = "<include>/usr/share/dbus-1/session.conf</include>"
+            if let onlyServices {
+                let services = directory + "/bus-services"
+                mkdir(services, 0o755)
+                for service in onlyServices { symlink(service, services + "/" + (service.split(separator: "/").last.map(String.init) ?? service)) }
+                // session.conf without its standard service directories.
+                base = """
+                  <type>session</type>
+                  <keep_umask/>
+                  <listen>unix:tmpdir=/tmp</listen>
+                  <auth>EXTERNAL</auth>
+                  <servicedir>\(services)</servicedir>
+                  <policy context="default">
+                    <allow send_destination="*" eavesdrop="true"/>
+                    <allow eavesdrop="true"/>
+                    <allow own="*"/>
+                  </policy>
+                """
+            }
+            let users = rootMayJoin ? ["root", "\(TestSway.unprivilegedUser)"] : []
             let file = directory + "/session-bus.conf"
             try TestSway.write("""
                 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
                  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
                 <busconfig>
-                  <include>/usr/share/dbus-1/session.conf</include>
+                \(base)
                   <policy context="default">
-                    <allow user="root"/>
-                    <allow user="\(TestSway.unprivilegedUser)"/>
+                \(users.map { "    <allow user=\"\($0)\"/>" }.joined(separator: "\n"))
                   </policy>
                 </busconfig>
                 """, to: file)

@@ -124,6 +124,9 @@ extension WindowBannerCLITests {
             // libpipewire, for `monitor --calls` alone, is loaded too and recommended.
             #expect(!linked.contains("libpipewire-0.3.so.0"), "\(linked.sorted())")
             #expect(fields["Recommends"]?.contains("libpipewire-0.3-0") == true, "\(fields["Recommends"] ?? "")")
+            // So is GIO, for GSettings on Wayland without a portal.
+            #expect(!linked.contains("libgio-2.0.so.0"), "\(linked.sorted())")
+            #expect(fields["Recommends"]?.contains("libglib2.0-0 (>= 2.40)") == true, "\(fields["Recommends"] ?? "")")
             // Each library comes from a package that Depends names.
             for library in linked.sorted() {
                 let owners = try Self.output("/usr/bin/dpkg-query", ["-S", "*/" + library]).split(separator: "\n").compactMap { line in

@@ -40,14 +40,30 @@ struct WaylandPreferencesTests {
         /// foot's size before any banner.
         let full: SwayRect
 
-        init(extra: [String: String] = [:]) throws {
+        /// Without `portal`, the session bus can start dconf's writer and nothing else (no
+        /// portal), and the script shares the session's HOME and runtime directory, where dconf
+        /// keeps the user's settings.
+        init(extra: [String: String] = [:], portal: Bool = true) throws {
             sway = try TestSway()
-            bus = try sway.startSessionBus(["XDG_CURRENT_DESKTOP": "sway"])
+            bus = try sway.startSessionBus(["XDG_CURRENT_DESKTOP": "sway"], onlyServices: portal ? nil : [Self.dconfService])
             foot = try sway.startFoot()
             full = try foot.awaitConfiguredSize { $0.height == 720 }
-            script = try WaylandScript(socketPath: sway.socketPath,
-                                       extra: extra.merging(["DBUS_SESSION_BUS_ADDRESS": bus, "WAYLAND_DEBUG": "client"]) { $1 },
-                                       user: TestSway.unprivilegedUser)
+            var environment = extra.merging(["DBUS_SESSION_BUS_ADDRESS": bus, "WAYLAND_DEBUG": "client"]) { $1 }
+            if !portal {
+                environment["HOME"] = sway.directory + "/home"
+                environment["XDG_CONFIG_HOME"] = sway.directory + "/home/.config"
+                environment["XDG_RUNTIME_DIR"] = sway.runtimeDirectory
+            }
+            script = try WaylandScript(socketPath: sway.socketPath, extra: environment, user: TestSway.unprivilegedUser)
+        }
+
+        /// dconf's writer, which `gsettings set` asks over the session bus.
+        static let dconfService = "/usr/share/dbus-1/services/ca.desrt.dconf.service"
+
+        /// The names the session bus can start (`ListActivatableNames`).
+        func activatableNames() throws -> String {
+            try Subprocess.run("/usr/bin/dbus-send", ["--bus=" + bus, "--print-reply", "--dest=org.freedesktop.DBus",
+                                                     "/org/freedesktop/DBus", "org.freedesktop.DBus.ListActivatableNames"])
         }
 
         deinit {
@@ -212,5 +228,26 @@ struct WaylandPreferencesTests {
             themed = try show("WB-Desktop \(round)")
         }
         #expect(themed.magenta > 100 && themed.green == 0, "\(themed)")
+    }
+
+    /// A bare sway: no portal on the session bus, GTK applications read GSettings (dconf)
+    /// themselves, and so does the banner. "Large Text" while a banner shows, as above.
+    @Test func withoutAPortalGSettingsIsReadDirectly() throws {
+        let session = try Session(portal: false)
+        let names = try session.activatableNames()
+        #expect(names.contains("ca.desrt.dconf") && !names.contains("org.freedesktop.portal"), "the bus can start \(names)")
+        try session.gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", "1.25"])
+        let shown = try session.script.run(Self.show)
+        #expect(shown.status == 0, "show: \(shown.error)")
+        // 40 points at 1.25: 50 pixels from the first frame.
+        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 50 }
+        #expect(try session.reserved() == 50)
+        let before = session.foot.configures()
+
+        try session.gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", "1.5"])
+        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 60 }
+        #expect(try session.reserved() == 60)
+        #expect(session.foot.configures() - before == 1, "foot was configured \(session.foot.configures() - before) times for one change")
+        #expect(!(try session.activatableNames()).contains("org.freedesktop.portal"))
     }
 }
