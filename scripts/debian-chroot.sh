@@ -25,9 +25,10 @@ gnome="gnome-shell xwayland dbus-daemon dconf-service dconf-cli at-spi2-core xdg
 wlroots="sway swaybg labwc waybar foot python3 grim swaylock wlr-randr fonts-dejavu-core"
 
 # @kde: KDE Plasma 6 on Wayland: KWin, plasmashell and its desktop shell package (the default
-# panel), the session bus, and
+# panel), the session bus, xdg-desktop-portal with Plasma's backend (which relays kdeglobals),
+# kwriteconfig6 (libkf6config-bin) to change kdeglobals as Plasma's settings do, and
 # foot and python3 for the resize-counting terminal.
-kde="kwin-wayland plasma-workspace plasma-desktop dbus-daemon foot python3 fonts-dejavu-core"
+kde="kwin-wayland plasma-workspace plasma-desktop dbus-daemon xdg-desktop-portal xdg-desktop-portal-kde libkf6config-bin foot python3 fonts-dejavu-core"
 
 # @newcomer: what a new user starts from (make, and git to have cloned the project), after which
 # the checkout's scripts/install-deps.sh --build runs inside and installs the rest, Swift too; the

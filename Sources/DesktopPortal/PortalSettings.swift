@@ -4,7 +4,8 @@
 // `SettingChanged`. The portal relays its backend's view: GNOME's GSettings
 // (xdg-desktop-portal-gnome or -gtk: `org.gnome.desktop.interface`, `…a11y.interface`), KDE's
 // kdeglobals (xdg-desktop-portal-kde: `org.kde.kdeglobals.<group>`), and the standard
-// `org.freedesktop.appearance` keys. What comes over the bus is another program's: values of
+// `org.freedesktop.appearance` keys. Plasma's portal does not signal every kdeglobals change, so
+// KConfig's own change notice for kdeglobals has everything read again. What comes over the bus is another program's: values of
 // the wrong type are ignored, strings and counts are bounded, and nothing here can fail on them.
 // Nothing is polled: the caller's loop watches ``PortalSettings/fileDescriptor`` and calls
 // ``PortalSettings/process()``. Start reading at `PortalSettings.init(connection:)`.
@@ -38,7 +39,12 @@ public final class PortalSettings {
     static let stringBytes = 1024
 
     private let connection: BusConnection
-    private var slot: OpaquePointer?
+    /// The subscriptions: the portal's `SettingChanged`, and KConfig's change notice.
+    private var slots: [OpaquePointer] = []
+    /// Whether a `ReadAll` sent without waiting (a portal slow to start, or a reread after
+    /// KConfig's notice) is still unanswered, and whether another is wanted once it is.
+    private var readingIsAnswered = true
+    private var readAgain = false
     /// Every value read so far, by namespace and key.
     public private(set) var values: [String: [String: PortalSettingValue]] = [:]
     /// What the desktop asks of banners, from the values read.
@@ -48,26 +54,44 @@ public final class PortalSettings {
 
     /// Reads the settings over `connection` (the session bus): subscribes to their changes,
     /// then reads them all (in that order, so no change falls in between). Throws when no
-    /// portal answers: none runs or can be started, or it has no Settings interface. Changes
-    /// come in while the connection is processed (``process()``, or whoever serves it).
+    /// portal answers: none runs or can be started, or it has no Settings interface. A portal
+    /// that is slower to start than the connection's call timeout is not waited for: its
+    /// settings come later, as a change. Changes come in while the connection is processed
+    /// (``process()``, or whoever serves it).
     public init(connection: BusConnection) throws(BusError) {
         self.connection = connection
-        let rule = "type='signal',sender='\(Self.service)',path='\(Self.objectPath)',interface='\(Self.interface)',member='SettingChanged'"
-        var slot: OpaquePointer?
-        let added = sd_bus_add_match(connection.bus, &slot, rule, { message, userdata, _ in
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let changed = "type='signal',sender='\(Self.service)',path='\(Self.objectPath)',interface='\(Self.interface)',member='SettingChanged'"
+        try subscribe(changed, context) { message, userdata, _ in
             if let message, let userdata {
                 Unmanaged<PortalSettings>.fromOpaque(userdata).takeUnretainedValue().settingChanged(BusMessage(pointer: message))
             }
             return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
-        guard added >= 0 else { throw BusError("AddMatch", code: added) }
-        self.slot = slot
+        }
+        // Plasma's portal sends `SettingChanged` only for some kdeglobals changes (a font only
+        // when the font settings also say so on KGlobalSettings, the animation speed never):
+        // KConfig's own notice that kdeglobals changed (what Plasma's settings send, and
+        // `kwriteconfig6 --notify`) has the settings read again.
+        try subscribe(Self.kdeglobalsChanged, context) { _, userdata, _ in
+            if let userdata { Unmanaged<PortalSettings>.fromOpaque(userdata).takeUnretainedValue().readAgainWithoutWaiting() }
+            return 0
+        }
         try readAll()
         preferences = Self.preferences(from: values)
     }
 
+    /// KConfig's change notice for kdeglobals (KConfigWatcher's).
+    static let kdeglobalsChanged = "type='signal',path='/kdeglobals',interface='org.kde.kconfig.notify',member='ConfigChanged'"
+
+    private func subscribe(_ rule: String, _ context: UnsafeMutableRawPointer, _ handler: sd_bus_message_handler_t) throws(BusError) {
+        var slot: OpaquePointer?
+        let added = sd_bus_add_match(connection.bus, &slot, rule, handler, context)
+        guard added >= 0, let slot else { throw BusError("AddMatch", code: added) }
+        slots.append(slot)
+    }
+
     deinit {
-        if let slot { sd_bus_slot_unref(slot) }
+        for slot in slots { sd_bus_slot_unref(slot) }
     }
 
     /// The bus connection's descriptor, to poll for reading.
@@ -78,22 +102,101 @@ public final class PortalSettings {
         try connection.process()
     }
 
-    /// `ReadAll(as namespaces) → a{sa{sv}}`.
+    /// `ReadAll(as namespaces) → a{sa{sv}}`, waited for as long as the connection's call
+    /// timeout. A portal the bus is still starting when that runs out (a slow first start) is
+    /// asked again without waiting: its answer then comes while the connection is processed,
+    /// as a change.
     private func readAll() throws(BusError) {
-        var message: OpaquePointer?
-        var result = sd_bus_message_new_method_call(connection.bus, &message, Self.service, Self.objectPath, Self.interface, "ReadAll")
-        guard result >= 0, let message else { throw BusError("ReadAll", code: result) }
+        let message = try readAllMessage()
         defer { sd_bus_message_unref(message) }
-        BusMessage(pointer: message).inContainer("a", "s") {
-            for namespace in Self.namespaces { BusMessage(pointer: message).append(namespace) }
-        }
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
         var reply: OpaquePointer?
-        result = sd_bus_call(connection.bus, message, 0, &error, &reply)
+        let result = sd_bus_call(connection.bus, message, 0, &error, &reply)
+        if result == -ETIMEDOUT {
+            try sendReadAll()
+            return
+        }
         guard result >= 0, let reply else { throw BusError("the portal's Settings.ReadAll", error: &error, code: result) }
         defer { sd_bus_message_unref(reply) }
-        let read = BusMessage(pointer: reply)
+        values = Self.namespaces(in: BusMessage(pointer: reply))
+    }
+
+    /// Sends `ReadAll` without waiting for its answer, which comes while the connection is
+    /// processed (`answered`).
+    private func sendReadAll() throws(BusError) {
+        let message = try readAllMessage()
+        defer { sd_bus_message_unref(message) }
+        // The call's slot belongs to the bus (floating); it reaches this object through a weak
+        // reference, released with the answer, so an answer after this object went is dropped.
+        let answer = Unmanaged.passRetained(WeakPortalSettings(self)).toOpaque()
+        let sent = sd_bus_call_async(connection.bus, nil, message, { reply, userdata, _ in
+            guard let userdata else { return 0 }
+            let settings = Unmanaged<WeakPortalSettings>.fromOpaque(userdata).takeRetainedValue().settings
+            if let reply { settings?.answered(BusMessage(pointer: reply)) }
+            return 0
+        }, answer, Self.lateAnswerTimeout)
+        guard sent >= 0 else {
+            Unmanaged<WeakPortalSettings>.fromOpaque(answer).release()
+            throw BusError("the portal's Settings.ReadAll", code: sent)
+        }
+        readingIsAnswered = false
+    }
+
+    /// kdeglobals changed: the settings are read again (once more after the answer, when one is
+    /// still awaited).
+    private func readAgainWithoutWaiting() {
+        guard readingIsAnswered else {
+            readAgain = true
+            return
+        }
+        try? sendReadAll()
+    }
+
+    /// How long a portal still starting may take to answer, in microseconds.
+    static let lateAnswerTimeout: UInt64 = 60_000_000
+
+    private func readAllMessage() throws(BusError) -> OpaquePointer {
+        var message: OpaquePointer?
+        let result = sd_bus_message_new_method_call(connection.bus, &message, Self.service, Self.objectPath, Self.interface, "ReadAll")
+        guard result >= 0, let message else { throw BusError("ReadAll", code: result) }
+        BusMessage(pointer: message).inContainer("a", "s") {
+            for namespace in Self.namespaces + Self.alsoAskedFor { BusMessage(pointer: message).append(namespace) }
+        }
+        return message
+    }
+
+    /// Asked for besides ``namespaces``, and not kept: Plasma's newest portal (6.7) answers with
+    /// kdeglobals' groups (`org.kde.kdeglobals.General`…) only when the name its kdeglobals
+    /// reader goes by, `org.kde.kdeglobals`, is asked for too (6.3 answers without).
+    static let alsoAskedFor = ["org.kde.kdeglobals"]
+
+    /// The answer to a `ReadAll` sent without waiting: what it holds, over the changes that came
+    /// before it (the portal answered after sending them). An error (no portal after all, or it
+    /// timed out) changes nothing.
+    private func answered(_ reply: BusMessage) {
+        readingIsAnswered = true
+        defer {
+            if readAgain {
+                readAgain = false
+                try? sendReadAll()
+            }
+        }
+        guard sd_bus_message_get_error(reply.pointer) == nil else { return }
+        // Merged, not replaced: Plasma 6.7's portal answers from kdeglobals as it last parsed
+        // it, which may be older than a change it has signalled since.
+        for (namespace, keys) in Self.namespaces(in: reply) {
+            values[namespace] = (values[namespace] ?? [:]).merging(keys) { _, answered in answered }
+        }
+        let new = Self.preferences(from: values)
+        guard new != preferences else { return }
+        preferences = new
+        onChange?(new)
+    }
+
+    /// The namespaces the banner follows in a `ReadAll` reply, by namespace and key.
+    private static func namespaces(in read: BusMessage) -> [String: [String: PortalSettingValue]] {
+        var values: [String: [String: PortalSettingValue]] = [:]
         _ = read.entering("a", "{sa{sv}}") {
             while read.entering("e", "sa{sv}", {
                 guard let namespace = read.readString(), Self.namespaces.contains(namespace) else {
@@ -110,6 +213,7 @@ public final class PortalSettings {
                 values[namespace] = keys
             }) {}
         }
+        return values
     }
 
     /// `SettingChanged(s namespace, s key, v value)`.
@@ -175,6 +279,12 @@ public final class PortalSettings {
     }
 }
 
+/// A weak reference to a ``PortalSettings``, for a call answered after it may have gone.
+private final class WeakPortalSettings {
+    weak var settings: PortalSettings?
+    init(_ settings: PortalSettings) { self.settings = settings }
+}
+
 extension PortalSettings {
     /// What `values` (by namespace and key, as the portal gives them) ask of banners.
     /// GNOME's keys first, then the standard appearance keys, then KDE's: a desktop sets its own.
@@ -192,7 +302,7 @@ extension PortalSettings {
         var animations: Bool?
         if case .boolean(let enabled)? = gnome["enable-animations"] { animations = enabled }
         if let reduced = appearance["reduced-motion"]?.number { animations = (animations ?? true) && reduced != 1 }
-        if let factor = kde["AnimationDurationFactor"]?.number { animations = (animations ?? true) && factor > 0 }
+        if let factor = kde["AnimationDurationFactor"]?.kdeNumber { animations = (animations ?? true) && factor > 0 }
         preferences.animationsEnabled = animations
         // Contrast: GNOME's high-contrast switch, the standard `contrast` (1: higher), or a
         // high-contrast GTK theme chosen by name.
@@ -229,6 +339,13 @@ extension PortalSettingValue {
         case .integer(let value): Double(value)
         default: nil
         }
+    }
+
+    /// The value as a number, where it is one or a string of one (kdeglobals' values are
+    /// strings as Plasma's portal relays them: `"0.5"`).
+    var kdeNumber: Double? {
+        guard case .string(let text) = self else { return number }
+        return Double(text.filter { $0 != " " }).flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// The value as a string, where it is one.

@@ -40,12 +40,15 @@ extension BannerWaylandTests {
         @Test func kdesKeysGiveItsFontIconsAndAnimationSpeed() {
             let preferences = PortalSettings.preferences(from: [
                 "org.kde.kdeglobals.General": ["font": .string("Noto Sans,10,-1,5,50,0,0,0,0,0")],
-                "org.kde.kdeglobals.KDE": ["AnimationDurationFactor": .double(0)],
+                // As Plasma's portal relays kdeglobals: every value a string.
+                "org.kde.kdeglobals.KDE": ["AnimationDurationFactor": .string("0")],
                 "org.kde.kdeglobals.Icons": ["Theme": .string("breeze-dark")],
             ])
             #expect(preferences == DesktopPreferences(animationsEnabled: false, iconThemeName: "breeze-dark", fontFamily: "Noto Sans"))
             let slower = PortalSettings.preferences(from: ["org.kde.kdeglobals.KDE": ["AnimationDurationFactor": .double(0.5)]])
             #expect(slower.animationsEnabled == true)
+            let unreadable = PortalSettings.preferences(from: ["org.kde.kdeglobals.KDE": ["AnimationDurationFactor": .string("nan")]])
+            #expect(unreadable.animationsEnabled == nil)
         }
 
         @Test func valuesNoDesktopMeansAreIgnored() {
@@ -98,6 +101,32 @@ extension BannerWaylandTests {
                 DesktopPreferences(textScale: 1.5),
                 DesktopPreferences(textScale: 1.5, animationsEnabled: false),
                 DesktopPreferences(animationsEnabled: false),
+            ])
+        }
+
+        /// A portal the bus is still starting answers after the call timeout: the banner does not
+        /// wait, and follows its settings once they come, over a change sent before them.
+        @Test func aPortalSlowToStartIsFollowedOnceItAnswers() throws {
+            let bus = try PrivateSystemBus()
+            let portal = try FakePortal(on: bus, settings: """
+                {'org.gnome.desktop.interface': {'text-scaling-factor': dbus.Double(1.5), 'enable-animations': dbus.Boolean(True)}}
+                """, delay: 1)
+            let started = monotonicSeconds()
+            let settings = try PortalSettings(connection: try BusConnection(address: bus.address, callTimeout: 200_000))
+            #expect(monotonicSeconds() - started < 1, "the portal was waited for")
+            #expect(settings.preferences == DesktopPreferences())
+            var seen: [DesktopPreferences] = []
+            settings.onChange = { seen.append($0) }
+            try portal.emit("('org.gnome.desktop.interface', 'enable-animations', dbus.Boolean(False))")
+            let deadline = monotonicSeconds() + 10
+            while seen.count < 2, monotonicSeconds() < deadline {
+                var entry = pollfd(fd: settings.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, 100)
+                try settings.process()
+            }
+            #expect(seen == [
+                DesktopPreferences(animationsEnabled: false),
+                DesktopPreferences(textScale: 1.5, animationsEnabled: true),
             ])
         }
     }

@@ -4,9 +4,10 @@
 # and exports org.freedesktop.portal.Settings at /org/freedesktop/portal/desktop, whose ReadAll
 # answers with what argv[1] (a Python expression of dbus values) holds, hostile values included.
 # Each line on stdin is a Python expression (namespace, key, value): SettingChanged is emitted
-# with it. Prints "ready" once the name is owned, "sent" after each signal.
+# with it. Prints "ready" once the name is owned, "sent" after each signal. With DELAY, ReadAll
+# answers that many seconds late (a portal slow to start), serving signals meanwhile.
 #
-# Usage: fake-portal.py SETTINGS   (python3-dbus with GLib's main loop, python3-gi)
+# Usage: fake-portal.py SETTINGS [DELAY]   (python3-dbus with GLib's main loop, python3-gi)
 import sys
 
 import dbus
@@ -21,13 +22,24 @@ VALUES = {"dbus": dbus, "__builtins__": {"float": float, "range": range, "dict":
 
 
 class Portal(dbus.service.Object):
-    def __init__(self, bus, settings):
+    def __init__(self, bus, settings, delay):
         super().__init__(bus, PATH)
         self.settings = settings
+        self.delay = delay
 
-    @dbus.service.method(SETTINGS, in_signature="as", out_signature="a{sa{sv}}")
-    def ReadAll(self, namespaces):
-        return dbus.Dictionary(self.settings, signature="sa{sv}")
+    @dbus.service.method(SETTINGS, in_signature="as", out_signature="a{sa{sv}}",
+                         async_callbacks=("reply", "error"))
+    def ReadAll(self, namespaces, reply, error):
+        answer = dbus.Dictionary(self.settings, signature="sa{sv}")
+        if self.delay <= 0:
+            reply(answer)
+            return
+
+        def late():
+            reply(answer)
+            return False
+
+        GLib.timeout_add(int(self.delay * 1000), late)
 
     @dbus.service.signal(SETTINGS, signature="ssv")
     def SettingChanged(self, namespace, key, value):
@@ -37,7 +49,7 @@ class Portal(dbus.service.Object):
 def main():
     DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
-    portal = Portal(bus, eval(sys.argv[1], VALUES))
+    portal = Portal(bus, eval(sys.argv[1], VALUES), float(sys.argv[2]) if len(sys.argv) > 2 else 0)
     name = dbus.service.BusName(NAME, bus, do_not_queue=True)
     loop = GLib.MainLoop()
 

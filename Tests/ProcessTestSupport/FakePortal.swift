@@ -10,10 +10,10 @@ public final class FakePortal {
     private let process: Subprocess
 
     /// Starts it; `settings` is a Python expression of dbus-python values (a dict of namespaces,
-    /// each a dict of keys); returns once it owns its name.
-    public init(on bus: PrivateSystemBus, settings: String) throws {
+    /// each a dict of keys); ReadAll answers `delay` seconds late. Returns once it owns its name.
+    public init(on bus: PrivateSystemBus, settings: String, delay: Double = 0) throws {
         process = try Subprocess(
-            executable: python, arguments: [fakesDirectory + "/fake-portal.py", settings],
+            executable: python, arguments: [fakesDirectory + "/fake-portal.py", settings, String(delay)],
             environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])
         guard process.readLine(timeout: 10) == "ready" else {
             throw TestFailure("the fake portal did not start: \(process.standardError)")

@@ -113,6 +113,60 @@ public final class TestPlasma {
         return client
     }
 
+    /// Runs `command` in the session (its bus, Wayland socket, HOME) to its end, as its user;
+    /// its standard output, or a failure naming its standard error.
+    @discardableResult
+    public func run(_ command: [String], timeout: Double = 30) throws -> String {
+        let process = try TestSway.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment([:]), log: nil, chroot: chroot)
+        process.closeStandardInput()
+        guard process.waitForExit(timeout: timeout) == 0 else {
+            throw TestFailure("\(command.joined(separator: " ")) failed: \(process.standardError)")
+        }
+        return process.standardOutput
+    }
+
+    /// Sends KDE's "global settings changed" signal (`org.kde.KGlobalSettings.notifyChange` on
+    /// `/KGlobalSettings`), as Plasma's settings pages do after writing kdeglobals: `type` 1 is
+    /// a new font.
+    public func notifyGlobalSettingsChange(_ type: Int32, _ argument: Int32 = 0) throws {
+        var command = asSessionUser
+        command += ["/usr/bin/gdbus", "emit", "--address", bus.address, "--object-path", "/KGlobalSettings"]
+        command += ["--signal", "org.kde.KGlobalSettings.notifyChange", String(type), String(argument)]
+        let gdbus = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()))
+        gdbus.closeStandardInput()
+        guard gdbus.waitForExit(timeout: 20) == 0 else { throw TestFailure("notifyChange failed: \(gdbus.standardError)") }
+    }
+
+    /// What the portal's Settings.ReadAll answers for `namespaces` now (gdbus's text), for a
+    /// failure's message.
+    public func portalSettings(_ namespaces: [String]) -> String {
+        var command = asSessionUser
+        command += ["/usr/bin/gdbus", "call", "--address", bus.address, "--dest", "org.freedesktop.portal.Desktop"]
+        command += ["--object-path", "/org/freedesktop/portal/desktop", "--method", "org.freedesktop.portal.Settings.ReadAll"]
+        command.append("[" + namespaces.map { "'\($0)'" }.joined(separator: ", ") + "]")
+        guard let gdbus = try? Subprocess(executable: command[0], arguments: Array(command.dropFirst())) else { return "(gdbus did not start)" }
+        gdbus.closeStandardInput()
+        _ = gdbus.waitForExit(timeout: 20)
+        return gdbus.standardOutput + gdbus.standardError
+    }
+
+    /// Waits until Plasma's portal backend answers for its settings (the standard appearance
+    /// keys, which only it gives): from then on it follows kdeglobals' changes. The bus starts
+    /// it when it is first asked, and a change made while it is still starting is lost to it.
+    public func awaitPortal() throws {
+        let deadline = monotonicSeconds() + 60
+        var answer = ""
+        repeat {
+            answer = portalSettings(["org.freedesktop.appearance"])
+            if answer.contains("color-scheme") { return }
+            poll(nil, 0, 200)
+        } while monotonicSeconds() < deadline
+        throw TestFailure("Plasma's portal never answered: \(answer)\n\(logs)")
+    }
+
+    /// The session bus's address (portals and Plasma's services answer there).
+    public var busAddress: String { bus.address }
+
     /// A maximized, resize-counting foot (TestSway.startFoot).
     public func startMaximizedFoot(appID: String = "foot") throws -> ResizeCountingTerminal {
         let terminal = try TestSway.startFoot(in: directory, runtime: runtimeDirectory, environment: environment([:]),

@@ -43,18 +43,31 @@ struct GnomePreferencesTests {
     /// (Debian unstable's), the last two from chroots with their own portal (GNOME's backend).
     static let releases: [TestGnomeShell.Release] = [.installed, .debian13, .newest]
 
+    /// Starts dbus-monitor on the shell's session bus, writing the owner's `Show` calls to the
+    /// extension to a file; the file.
+    static func monitorShows(_ shell: TestGnomeShell) throws -> String {
+        let file = shell.directory + "/shows.log"
+        let rule = "type='method_call',interface='org.windowbanner.Shell1',member='Show'"
+        _ = try shell.start(["/bin/sh", "-c", "exec dbus-monitor --address \"$DBUS_SESSION_BUS_ADDRESS\" \"\(rule)\" >\(file)"])
+        return file
+    }
+
     @Test(arguments: Self.releases) func largeTextGrowsTheBannerUnderTheLargerTopBar(release: TestGnomeShell.Release) throws {
         let shell = try TestGnomeShell(release: release, withExtension: .enabled)
+        let file = try Self.monitorShows(shell)
         let program = windowBannerExecutable()
         let bar = try Self.settledTop(of: shell) { $0 > 0 }
         let shown = try shell.run([program] + Self.show)
         #expect(shown.status == 0, "\(shown.error)")
         #expect(try Self.settledTop(of: shell) { $0 == bar + 80 } == bar + 80)
 
+        let before = Self.shows(in: file)
         let scaled = try shell.run(["gsettings", "set", "org.gnome.desktop.interface", "text-scaling-factor", "1.5"])
         #expect(scaled.status == 0, "\(scaled.error)")
         // The bar grows by half its text; the banner's 80 px become 120 under it.
         let grown = try Self.settledTop(of: shell) { $0 >= bar + 120 }
+        // In one step: one frame at the new height and strut reached the shell, none between.
+        #expect(Self.shows(in: file) - before == 1, "the change of text size reached the shell as \(Self.shows(in: file) - before) frames")
         let dismissed = try shell.run([program, "dismiss", "--all", "--quit"])
         #expect(dismissed.status == 0, "\(dismissed.error)")
         let largerBar = try Self.settledTop(of: shell) { $0 < grown }
@@ -90,9 +103,7 @@ struct GnomePreferencesTests {
 
     @Test(arguments: Self.releases) func animationsOffMakeAChangeOfLookReachTheShellAsOneFrame(release: TestGnomeShell.Release) throws {
         let shell = try TestGnomeShell(release: release, withExtension: .enabled)
-        let file = shell.directory + "/shows.log"
-        let rule = "type='method_call',interface='org.windowbanner.Shell1',member='Show'"
-        _ = try shell.start(["/bin/sh", "-c", "exec dbus-monitor --address \"$DBUS_SESSION_BUS_ADDRESS\" \"\(rule)\" >\(file)"])
+        let file = try Self.monitorShows(shell)
         #expect(try shell.run(["gsettings", "set", "org.gnome.desktop.interface", "enable-animations", "false"]).status == 0)
         let bar = try Self.settledTop(of: shell) { $0 > 0 }
         let first = try shell.run([windowBannerExecutable()] + Self.show)

@@ -88,35 +88,16 @@ struct WaylandPreferencesTests {
             return (report?["monitors"] as? [[String: Any]])?.first?["reserved"] as? Int
         }
 
-        /// The owner's log (its standard error, with libwayland's protocol lines).
-        func ownerLog() -> String {
-            let directory = script.runtimeDirectory + "/window-banner"
-            let logs = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".log") }
-            return logs.compactMap { try? String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }.joined()
-        }
-
-        /// The most buffers the owner attached to one of its surfaces in `log` (the banner's; its
-        /// zone's surface takes one).
-        static func attaches(in log: Substring) -> Int {
-            var counts: [Substring: Int] = [:]
-            for line in log.split(separator: "\n") where line.contains(".attach(") {
-                guard let start = line.range(of: "wl_surface")?.lowerBound, let end = line[start...].firstIndex(of: ".") else { continue }
-                counts[line[start..<end], default: 0] += 1
-            }
-            return counts.values.max() ?? 0
-        }
-
         /// Shows the suite's banner, waits until it is all in (its bottom row coloured, and its
         /// space reserved), and returns how many buffers the owner attached meanwhile.
         func showCountingBuffers() throws -> Int {
-            let before = ownerLog().utf8.count
-            let shown = try script.run(WaylandPreferencesTests.show)
-            #expect(shown.status == 0, "show: \(shown.error)")
-            let shot = try sway.awaitScreenshot { $0.pixel(640, 39) == 0xCC3311 }
-            #expect(shot.pixel(640, 39) == 0xCC3311, "the banner never showed")
-            try foot.awaitConfiguredSize { $0.height == full.height - 40 }
-            let log = ownerLog()
-            return Self.attaches(in: Substring(log.utf8.dropFirst(before)))
+            try script.attaches {
+                let shown = try script.run(WaylandPreferencesTests.show)
+                #expect(shown.status == 0, "show: \(shown.error)")
+                let shot = try sway.awaitScreenshot { $0.pixel(640, 39) == 0xCC3311 }
+                #expect(shot.pixel(640, 39) == 0xCC3311, "the banner never showed")
+                try foot.awaitConfiguredSize { $0.height == full.height - 40 }
+            }
         }
     }
 
@@ -171,16 +152,10 @@ struct WaylandPreferencesTests {
 
     /// The banner's 40 rows as grim shows them once they hold still (two shots alike).
     static func settledBanner(_ session: Session, unlike other: [UInt32]? = nil) throws -> [UInt32] {
-        let deadline = monotonicSeconds() + 20
-        var previous: [UInt32] = []
-        while monotonicSeconds() < deadline {
+        try settledRows(containing: 0xCC3311, unlike: other) {
             let shot = try session.sway.screenshot()
-            let rows = (0..<40).flatMap { y in (0..<1280).map { shot.pixel($0, y) } }
-            if rows == previous, rows != other, rows.contains(0xCC3311) { return rows }
-            previous = rows
-            poll(nil, 0, 100)
+            return (0..<40).flatMap { y in (0..<1280).map { shot.pixel($0, y) } }
         }
-        throw TestFailure("the banner never held still\(other == nil ? "" : " in a new look")")
     }
 
     @Test func theDesktopsFontIsTheSystemFontLive() throws {

@@ -2,6 +2,7 @@
 // config and state in it) and an environment that names the compositor's socket, for the
 // window-banner built here. The Wayland suites' sessions hold one each.
 
+import Foundation
 import Glibc
 import ProcessTestSupport
 import WaylandTestSupport
@@ -49,4 +50,44 @@ final class WaylandScript {
         process.closeStandardInput()
         return process
     }
+
+    /// The owner's log (its standard error; with `WAYLAND_DEBUG=client`, libwayland's protocol
+    /// lines too).
+    func ownerLog() -> String {
+        let directory = (environment["XDG_RUNTIME_DIR"] ?? runtimeDirectory) + "/window-banner"
+        let logs = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".log") }
+        return logs.compactMap { try? String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }.joined()
+    }
+
+    /// The most buffers the owner attached to one of its surfaces in `log` (a protocol log: the
+    /// banner's; its zone's surface takes one).
+    static func attaches(in log: Substring) -> Int {
+        var counts: [Substring: Int] = [:]
+        for line in log.split(separator: "\n") where line.contains(".attach(") {
+            guard let start = line.range(of: "wl_surface")?.lowerBound, let end = line[start...].firstIndex(of: ".") else { continue }
+            counts[line[start..<end], default: 0] += 1
+        }
+        return counts.values.max() ?? 0
+    }
+
+    /// How many buffers the owner attached to one surface while `body` ran (see `attaches`).
+    func attaches(during body: () throws -> Void) rethrows -> Int {
+        let before = ownerLog().utf8.count
+        try body()
+        return Self.attaches(in: Substring(ownerLog().utf8.dropFirst(before)))
+    }
+}
+
+/// What `take` returns (a banner's rows of pixels) once two takes 100 ms apart are alike,
+/// contain `colour`, and differ from `other`; a failure after 20 s.
+func settledRows(containing colour: UInt32, unlike other: [UInt32]? = nil, _ take: () throws -> [UInt32]) throws -> [UInt32] {
+    let deadline = monotonicSeconds() + 20
+    var previous: [UInt32] = []
+    while monotonicSeconds() < deadline {
+        let rows = try take()
+        if rows == previous, rows != other, rows.contains(colour) { return rows }
+        previous = rows
+        poll(nil, 0, 100)
+    }
+    throw TestFailure("the banner never held still\(other == nil ? "" : " in a new look")")
 }
