@@ -93,7 +93,9 @@ extension Results {
         let show = shellLine(["window-banner", "show", "--title", Lineup.title, "--compact", "never"])
         commands += [
             (SwayBench.warm, show, "WAYLAND_DISPLAY set, owner running; left until foot settles, then `window-banner dismiss`"),
-            (SwayBench.cold, show, "no owner: a fresh XDG_RUNTIME_DIR; `dismiss --all --quit` after each run"),
+            (SwayBench.cold, show, "no owner: a fresh XDG_RUNTIME_DIR; `dismiss --all --quit` after each run. The session bus (mako's) "
+             + "can start xdg-desktop-portal, which the owner asks for the desktop's preferences (started once, in the warm-up)"),
+            (SwayBench.coldWithoutBus, show, "as the cold run, without DBUS_SESSION_BUS_ADDRESS: no portal asked; GSettings read through GIO instead"),
             (SwayBench.screenEdge, shellLine(["window-banner", "show", "--title", Lineup.title, "--compact", "never", "--placement", "screen-edge"]),
              "the same owner; the banner at the screen's edge, over the status bars, its own surface reserving its height, instead of under the bars"),
             (SwayBench.mako, shellLine(["notify-send", Lineup.title]),
@@ -254,7 +256,11 @@ struct Report {
             return "\(fixed(ours / theirs, 2)) × notify-send → mako"
         }
         for (tool, samples) in sway.firstFrames {
-            let how = tool == SwayBench.warm ? "; sway's timestamp of the first frame with the colour in the top row (wlr-screencopy)" : ""
+            var how = tool == SwayBench.warm ? "; sway's timestamp of the first frame with the colour in the top row (wlr-screencopy)" : ""
+            if tool == SwayBench.cold, let cold = Summary(samples)?.median,
+               let bare = Summary(sway.firstFrames.first { $0.tool == SwayBench.coldWithoutBus }?.samples ?? [])?.median, bare > 0 {
+                how += "; \(fixed(cold / bare, 2)) × without a session bus (the portal's cost)"
+            }
             rows.append(Row(metric: "sway: command → first frame showing it", tool: tool, unit: "ms", samples: samples, reference: SwayBench.warm,
                             note: versusMako(sway.firstFrames, tool) + how))
         }

@@ -307,6 +307,7 @@ struct SwayBench {
 
     static let warm = "window-banner show (warm, sway)"
     static let cold = "window-banner show (cold, sway)"
+    static let coldWithoutBus = "window-banner show (cold, sway, no session bus)"
     static let screenEdge = "window-banner show --placement screen-edge (warm, sway)"
     static let mako = "notify-send → mako"
 
@@ -340,6 +341,19 @@ struct SwayBench {
             }, clear: { environment in
                 try supervisor.run([banner, "dismiss", "--all", "--quit"], environment: environment)
                 // Gone before the next run, so no cold owner idles beside the next one.
+                guard try desktop.poll(seconds: 10, until: { desktop.owners() == [owner] }) else {
+                    throw BenchFailure("the cold owner did not quit within 10 s")
+                }
+            }),
+            // The same without a session bus: no portal asked for the desktop's preferences (GIO
+            // reads GSettings instead) — what following the desktop costs a cold start.
+            Tool(name: Self.coldWithoutBus, command: {
+                var environment = desktop.environment
+                environment["XDG_RUNTIME_DIR"] = try desktop.freshRuntimeDirectory()
+                environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+                return (show, environment)
+            }, clear: { environment in
+                try supervisor.run([banner, "dismiss", "--all", "--quit"], environment: environment)
                 guard try desktop.poll(seconds: 10, until: { desktop.owners() == [owner] }) else {
                     throw BenchFailure("the cold owner did not quit within 10 s")
                 }
