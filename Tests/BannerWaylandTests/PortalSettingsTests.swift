@@ -64,6 +64,16 @@ extension BannerWaylandTests {
             }
         }
 
+        /// Serves `settings`' bus until `done` holds, or 10 s pass.
+        static func process(_ settings: PortalSettings, until done: () -> Bool) throws {
+            let deadline = monotonicSeconds() + 10
+            while !done(), monotonicSeconds() < deadline {
+                var entry = pollfd(fd: settings.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, 100)
+                try settings.process()
+            }
+        }
+
         /// The stand-in portal's ReadAll and signals, read over a real bus.
         @Test func aHostilePortalIsReadWithinBoundsAndFollowedLive() throws {
             let bus = try PrivateSystemBus()
@@ -90,12 +100,7 @@ extension BannerWaylandTests {
             try portal.emit("('org.gnome.desktop.interface', 'enable-animations', dbus.Boolean(False))")
             try portal.emit("('org.example.unasked', 'text-scaling-factor', dbus.Double(3.0))")
             try portal.emit("('org.gnome.desktop.interface', 'text-scaling-factor', dbus.Double(float('nan')))")
-            let deadline = monotonicSeconds() + 10
-            while seen.count < 3, monotonicSeconds() < deadline {
-                var entry = pollfd(fd: settings.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&entry, 1, 100)
-                try settings.process()
-            }
+            try Self.process(settings) { seen.count == 3 }
             // Only changes of what the banner follows are reported, in order; NaN is no scale.
             #expect(seen == [
                 DesktopPreferences(textScale: 1.5),
@@ -118,12 +123,7 @@ extension BannerWaylandTests {
             var seen: [DesktopPreferences] = []
             settings.onChange = { seen.append($0) }
             try portal.emit("('org.gnome.desktop.interface', 'enable-animations', dbus.Boolean(False))")
-            let deadline = monotonicSeconds() + 10
-            while seen.count < 2, monotonicSeconds() < deadline {
-                var entry = pollfd(fd: settings.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&entry, 1, 100)
-                try settings.process()
-            }
+            try Self.process(settings) { seen.count == 2 }
             #expect(seen == [
                 DesktopPreferences(animationsEnabled: false),
                 DesktopPreferences(textScale: 1.5, animationsEnabled: true),

@@ -81,6 +81,24 @@ struct WaylandPreferencesTests {
             guard process.waitForExit(timeout: 20) == 0 else { throw TestFailure("gsettings \(arguments) failed: \(process.standardError)") }
         }
 
+        /// Shows the suite's 40-point banner, awaits foot under its `height` pixels, then sets
+        /// the text scale to `scale` and awaits foot moved straight (in one configure) to the
+        /// new height, 40 × `scale`; foot's configures before the change.
+        @discardableResult
+        func showThenScale(from height: Int, to scale: Double) throws -> Int {
+            let shown = try script.run(WaylandPreferencesTests.show)
+            #expect(shown.status == 0, "show: \(shown.error)")
+            try foot.awaitConfiguredSize { $0.height == full.height - height }
+            #expect(try reserved() == height)
+            let before = foot.configures()
+            try gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", String(scale)])
+            let scaled = Int((40 * scale).rounded())
+            try foot.awaitConfiguredSize { $0.height == full.height - scaled }
+            #expect(try reserved() == scaled)
+            #expect(foot.configures() - before == 1, "foot was configured \(foot.configures() - before) times for one change")
+            return before
+        }
+
         /// The space the owner reports for its banner (`status --json`).
         func reserved() throws -> Int? {
             let status = try script.run(["status", "--json"])
@@ -103,17 +121,7 @@ struct WaylandPreferencesTests {
 
     @Test func largeTextGrowsTheBannerAndItsSpaceTogetherInOneStep() throws {
         let session = try Session()
-        let shown = try session.script.run(Self.show)
-        #expect(shown.status == 0, "show: \(shown.error)")
-        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 40 }
-        #expect(try session.reserved() == 40)
-        let before = session.foot.configures()
-
-        try session.gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", "1.5"])
-        // 40 points at 1.5: 60 pixels, foot moved straight there.
-        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 60 }
-        #expect(try session.reserved() == 60)
-        #expect(session.foot.configures() - before == 1, "foot was configured \(session.foot.configures() - before) times for one change")
+        let before = try session.showThenScale(from: 40, to: 1.5)
 
         try session.gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", "1.0"])
         try session.foot.awaitConfiguredSize { $0.height == session.full.height - 40 }
@@ -212,17 +220,8 @@ struct WaylandPreferencesTests {
         let names = try session.activatableNames()
         #expect(names.contains("ca.desrt.dconf") && !names.contains("org.freedesktop.portal"), "the bus can start \(names)")
         try session.gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", "1.25"])
-        let shown = try session.script.run(Self.show)
-        #expect(shown.status == 0, "show: \(shown.error)")
         // 40 points at 1.25: 50 pixels from the first frame.
-        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 50 }
-        #expect(try session.reserved() == 50)
-        let before = session.foot.configures()
-
-        try session.gsettings(["set", "org.gnome.desktop.interface", "text-scaling-factor", "1.5"])
-        try session.foot.awaitConfiguredSize { $0.height == session.full.height - 60 }
-        #expect(try session.reserved() == 60)
-        #expect(session.foot.configures() - before == 1, "foot was configured \(session.foot.configures() - before) times for one change")
+        try session.showThenScale(from: 50, to: 1.5)
         #expect(!(try session.activatableNames()).contains("org.freedesktop.portal"))
     }
 }
