@@ -97,14 +97,15 @@ let package = Package(
             ]
         ),
         // `window-banner`, what scripts call: show/dismiss/status/stats talk to the owner from a
-        // small binary (no X11, no Foundation: it starts in about 2 ms); every other command is
+        // small binary (no X11, and of Foundation only FoundationEssentials' JSON, no ICU: it
+        // starts in about 2 ms); every other command is
         // handed to window-banner-full next to it by exec.
         // Release builds link it fully static (no dynamic loader at all: half its start-up),
         // unless the Makefile finds the toolchain cannot (WINDOW_BANNER_STATIC_CLIENT=0: Debian
         // 13's swiftlang, scripts/static-client.sh); then it links glibc dynamically.
         .executableTarget(
             name: "window-banner",
-            dependencies: ["WindowBannerClient"],
+            dependencies: ["WindowBannerClient", "StartupTrace"],
             linkerSettings: Context.environment["WINDOW_BANNER_STATIC_CLIENT"] == "0"
                 ? [] : [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
@@ -129,7 +130,7 @@ let package = Package(
             name: "BannerMonitor",
             dependencies: [
                 "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
-                "NetworkManagerBus", "SDBus", "PipeWireCalls", "CMalloc",
+                "NetworkManagerBus", "SDBus", "PipeWireCalls",
             ]
         ),
         // Every command, the owner (daemon), run, monitor and demo among them: their options,
@@ -138,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-full",
             dependencies: [
-                "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "SDBus", "PipeWireCalls", "CSpawn", "CMalloc", "StartupTrace",
+                "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "PipeWireCalls", "CSpawn", "CMalloc", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
@@ -163,9 +164,9 @@ let package = Package(
         // and fake banners.
         .testTarget(
             name: "BannerMonitorTests",
-            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "WindowBannerClient", "OwnerProtocol", "BannerRuntime", "BannerCore"]
+            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "PipeWireCalls", "WindowBannerClient", "OwnerProtocol", "BannerRuntime", "BannerCore"]
         ),
-        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "WindowBannerClient", "ProcessTestSupport"]),
+        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "WindowBannerClient", "BannerCore", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
         // settings, checked with BannerCore's rules; loaded through window-banner-config.
         .target(name: "BannerConfig", dependencies: ["BannerCore"]),
@@ -178,7 +179,7 @@ let package = Package(
         ),
         // The file's TOML parsed with toml++: linked by window-banner-config and the tests only.
         .target(name: "ConfigTOML", dependencies: ["BannerConfig", "BannerCore", "CTomlPlusPlus"]),
-        .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig", "ConfigTOML", "ProcessTestSupport"]),
+        .testTarget(name: "BannerConfigTests", dependencies: ["BannerConfig", "ConfigTOML", "BannerCore", "ProcessTestSupport"]),
         // Starts real programs on pipes and waits for them with deadlines; no X11, shared by
         // the X11 suites and the network namespace tests.
         .target(name: "ProcessTestSupport", dependencies: ["CSpawn"], path: "Tests/ProcessTestSupport"),
@@ -197,10 +198,10 @@ let package = Package(
             dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport", "DesktopPortal", "SDBus"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
-        .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport"]),
+        .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport", "ProcessTestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
-            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport"]
+            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport", "CX11"]
         ),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.
@@ -255,7 +256,7 @@ let package = Package(
         .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore"]),
         // Calls: the rule and the timing on their own, the watcher against a real PipeWire.
         .testTarget(name: "PipeWireCallsTests", dependencies: ["MonotonicClock", "PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
-        .testTarget(name: "NetworkPathTests", dependencies: ["MonotonicClock", "NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
+        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -1,6 +1,6 @@
 // The owner as an AT-SPI application, so a screen reader (Orca) hears every banner and reaches
-// its buttons. No toolkit: the owner joins the accessibility bus itself with sd-bus, as
-// DESIGN.md §7 measured — the session bus's `org.a11y.Bus.GetAddress`, a connection to that
+// its buttons. No toolkit: the owner joins the accessibility bus itself with sd-bus, the way
+// docs/accessibility.md describes — the session bus's `org.a11y.Bus.GetAddress`, a connection to that
 // address, `Embed` on the registry — and answers the `Accessible`, `Application`, `Action` and
 // `Properties` calls from the owner's loop at once (a screen reader drops the events of an
 // application that does not answer).

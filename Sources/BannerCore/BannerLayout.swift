@@ -396,7 +396,7 @@ public enum BannerLayout {
 
     /// How many of `monitor`'s columns other clients' side panels take at the banner's rows:
     /// the widest left strut and the widest right strut (`panels`, in root coordinates: see
-    /// ``SideStrut/struts(partial:legacy:screenWidth:screenHeight:)``) that reserve columns of
+    /// BannerX11's `SideStrut.struts(partial:legacy:screenWidth:screenHeight:)`) that reserve columns of
     /// the monitor over any of the `bannerHeight` rows starting `panelInset` rows below its top
     /// edge, so the banner starts right of a left panel and ends left of a right one. None with
     /// `.screenEdge` (the banner covers panels), and none from a strut that misses those rows (a
@@ -546,32 +546,6 @@ public struct SideStrut: Sendable, Hashable {
         self.startY = startY
         self.endY = endY
     }
-
-    /// Another client's left and right struts, from its `_NET_WM_STRUT_PARTIAL` (`partial`) and
-    /// `_NET_WM_STRUT` (`legacy`) as read: the partial form wins, as EWMH says; the legacy one
-    /// spans the whole screen's height. Struts count from the screen's edges (`screenWidth` ×
-    /// `screenHeight` px). Empty when neither reserves a side, or the values are malformed.
-    public static func struts(partial: [Int]?, legacy: [Int]?, screenWidth: Int, screenHeight: Int) -> [SideStrut] {
-        let reach: (left: Int, right: Int)
-        let rows: (left: (Int, Int), right: (Int, Int))
-        if let partial, partial.count >= 12 {
-            reach = (partial[0], partial[1])
-            rows = ((partial[4], partial[5]), (partial[6], partial[7]))
-        } else if let legacy, legacy.count >= 4 {
-            reach = (legacy[0], legacy[1])
-            rows = ((0, screenHeight - 1), (0, screenHeight - 1))
-        } else {
-            return []
-        }
-        var found: [SideStrut] = []
-        if reach.left > 0, reach.left <= screenWidth, rows.left.0 <= rows.left.1 {
-            found.append(SideStrut(edge: .left, startX: 0, endX: reach.left - 1, startY: rows.left.0, endY: rows.left.1))
-        }
-        if reach.right > 0, reach.right <= screenWidth, rows.right.0 <= rows.right.1 {
-            found.append(SideStrut(edge: .right, startX: screenWidth - reach.right, endX: screenWidth - 1, startY: rows.right.0, endY: rows.right.1))
-        }
-        return found
-    }
 }
 
 /// A top strut in root coordinates: the reserved space runs from the screen's top down to `top`,
@@ -589,26 +563,5 @@ public struct TopStrut: Sendable, Hashable {
         self.top = top
         self.startX = startX
         self.endX = endX
-    }
-
-    /// `_NET_WM_STRUT_PARTIAL`: left, right, top, bottom, then a start/end pair for each edge.
-    public var partial: [Int] { [0, 0, top, 0, 0, 0, 0, 0, startX, endX, 0, 0] }
-    /// `_NET_WM_STRUT`, for window managers that predate the partial form: left, right, top, bottom.
-    public var legacy: [Int] { [0, 0, top, 0] }
-
-    /// Another client's top strut, from its `_NET_WM_STRUT_PARTIAL` (`partial`) and
-    /// `_NET_WM_STRUT` (`legacy`) as read, nil when absent: the partial form wins, as EWMH says;
-    /// the legacy one spans the whole screen (`screenWidth` px). Nil when neither reserves
-    /// anything at the top, or the values are malformed.
-    public init?(partial: [Int]?, legacy: [Int]?, screenWidth: Int) {
-        if let partial, partial.count >= 12 {
-            guard partial[2] > 0, partial[9] >= partial[8] else { return nil }
-            self.init(top: partial[2], startX: partial[8], endX: partial[9])
-        } else if let legacy, legacy.count >= 4 {
-            guard legacy[2] > 0 else { return nil }
-            self.init(top: legacy[2], startX: 0, endX: max(screenWidth - 1, 0))
-        } else {
-            return nil
-        }
     }
 }

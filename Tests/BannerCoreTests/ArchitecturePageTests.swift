@@ -1,22 +1,154 @@
-// docs/architecture.md is where a maintainer starts: it must name every target Package.swift
-// has, so the page cannot drift from the package as the old pieces of it did.
+// docs/architecture.md is where a maintainer starts, so it must not drift from the code: it names
+// every target Package.swift has, and its list of imports is each module's `import` lines, as
+// read from the sources. Package.swift declares exactly what each Swift target imports (a test
+// target may also depend on the executables it runs).
 
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @Suite("The architecture page")
 struct ArchitecturePageTests {
     static let packageRoot = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/"))
 
-    @Test func everyTargetOfThePackageIsOnThePage() throws {
-        let manifest = try String(contentsOfFile: Self.packageRoot + "/Package.swift", encoding: .utf8)
-        let page = try String(contentsOfFile: Self.packageRoot + "/docs/architecture.md", encoding: .utf8)
-        let declaration = try Regex(#"\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([^"]+)""#)
-        let targets = manifest.matches(of: declaration).compactMap { $0.output[1].substring.map(String.init) }
-        #expect(targets.count > 30, "found only \(targets)")
-        for target in targets {
-            #expect(page.contains("`\(target)`"), "docs/architecture.md does not name the target \(target)")
+    /// One target as Package.swift declares it.
+    struct Target {
+        let kind: String
+        let name: String
+        let path: String
+        let dependencies: Set<String>
+    }
+
+    /// Package.swift's targets: kind, name, directory and declared dependencies (a product by
+    /// its module's name).
+    static func targets() throws -> [Target] {
+        let manifest = try String(contentsOfFile: packageRoot + "/Package.swift", encoding: .utf8)
+        let declaration = try Regex(#"\.(target|executableTarget|testTarget|systemLibrary)\("#)
+        let product = try Regex(#"\.product\(\s*name:\s*"([^"]+)"[^)]*\)"#)
+        let quoted = try Regex(#""([^"]+)""#)
+        return try manifest.matches(of: declaration).map { match in
+            let kind = String(match.output[1].substring ?? "")
+            let call = balanced(manifest[match.range.upperBound...], open: "(", close: ")")
+            guard let name = call.firstMatch(of: try Regex(#"name:\s*"([^"]+)""#))?.output[1].substring.map(String.init) else {
+                throw TestFailure("a \(kind) without a name in Package.swift")
+            }
+            let path = call.firstMatch(of: try Regex(#"path:\s*"([^"]+)""#))?.output[1].substring.map(String.init)
+                ?? (kind == "testTarget" ? "Tests/" : "Sources/") + name
+            var dependencies: Set<String> = []
+            if let start = call.range(of: "dependencies:") {
+                var list = String(balanced(call[start.upperBound...].drop { $0 != "[" }.dropFirst(), open: "[", close: "]"))
+                list.replace(product) { "\"\($0.output[1].substring ?? "")\"" }
+                dependencies = Set(list.matches(of: quoted).compactMap { $0.output[1].substring.map(String.init) })
+            }
+            return Target(kind: kind, name: name, path: path, dependencies: dependencies)
         }
+    }
+
+    /// The text from the start of `text` up to the bracket that closes an opened one (the
+    /// opening one already read), skipping comments and string literals.
+    static func balanced(_ text: Substring, open: Character, close: Character) -> Substring {
+        var depth = 1
+        var index = text.startIndex
+        var inString = false
+        while index < text.endIndex {
+            let character = text[index]
+            if inString {
+                if character == "\"" { inString = false }
+            } else if character == "\"" {
+                inString = true
+            } else if character == "/", text[index...].hasPrefix("//") {
+                index = text[index...].firstIndex(of: "\n") ?? text.endIndex
+                continue
+            } else if character == open {
+                depth += 1
+            } else if character == close {
+                depth -= 1
+                if depth == 0 { return text[text.startIndex..<index] }
+            }
+            index = text.index(after: index)
+        }
+        return text
+    }
+
+    /// The package's modules that the Swift files under `path` import.
+    static func imports(under path: String, of modules: Set<String>) throws -> Set<String> {
+        let line = try Regex(#"(?m)^(?:@[A-Za-z_]+ |public |internal )*import\s+(?:(?:struct|class|enum|func|var|let|typealias|protocol)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#)
+        var found: Set<String> = []
+        let root = packageRoot + "/" + path
+        for file in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? [] where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            for match in text.matches(of: line) {
+                if let module = match.output[1].substring.map(String.init), modules.contains(module) { found.insert(module) }
+            }
+        }
+        return found
+    }
+
+    /// Whether `target` has Swift sources (a C or system-library target's imports are headers).
+    static func isSwift(_ target: Target) -> Bool {
+        target.kind != "systemLibrary"
+            && (FileManager.default.enumerator(atPath: packageRoot + "/" + target.path)?.contains { ($0 as? String)?.hasSuffix(".swift") == true } ?? false)
+    }
+
+    @Test func everyTargetOfThePackageIsOnThePage() throws {
+        let page = try String(contentsOfFile: Self.packageRoot + "/docs/architecture.md", encoding: .utf8)
+        let targets = try Self.targets()
+        #expect(targets.count > 30, "found only \(targets.map(\.name))")
+        for target in targets {
+            #expect(page.contains("`\(target.name)`"), "docs/architecture.md does not name the target \(target.name)")
+        }
+    }
+
+    @Test func packageSwiftDeclaresWhatEachTargetImports() throws {
+        let targets = try Self.targets()
+        let modules = Set(targets.map(\.name)).union(["ArgumentParser"])
+        let executables = Set(targets.filter { $0.kind == "executableTarget" }.map(\.name))
+        for target in targets where Self.isSwift(target) {
+            let imported = try Self.imports(under: target.path, of: modules)
+            var declared = target.dependencies
+            // A test target may depend on programs it runs, which nothing imports.
+            if target.kind == "testTarget" { declared.subtract(executables) }
+            #expect(declared.subtracting(imported).isEmpty, "\(target.name) declares \(declared.subtracting(imported).sorted()) but imports none of it")
+            #expect(imported.subtracting(declared).isEmpty, "\(target.name) imports \(imported.subtracting(declared).sorted()) without declaring it")
+        }
+    }
+
+    /// The page's "module by module" list, as it must read: each Swift module that is not a
+    /// test target, and the package's modules it imports.
+    static func importList() throws -> String {
+        let targets = try Self.targets()
+        let modules = Set(targets.map(\.name))
+        var lines: [String] = []
+        for target in targets.sorted(by: { $0.name < $1.name }) where target.kind != "testTarget" && Self.isSwift(target) {
+            let imported = try Self.imports(under: target.path, of: modules).sorted()
+            lines.append("\(target.name): \(imported.isEmpty ? "(nothing of the package)" : imported.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func thePagesImportsAreTheImportLines() throws {
+        let page = try String(contentsOfFile: Self.packageRoot + "/docs/architecture.md", encoding: .utf8)
+        let expected = try Self.importList()
+        let marker = "<!-- imports: checked by ArchitecturePageTests -->\n```text\n"
+        let start = try #require(page.range(of: marker), "docs/architecture.md has no checked list of imports")
+        let end = try #require(page[start.upperBound...].range(of: "\n```"))
+        let listed = String(page[start.upperBound..<end.lowerBound])
+        #expect(listed == expected, "docs/architecture.md's list of imports differs from the import lines; it should read:\n\(expected)")
+    }
+
+    /// docs/tests.md's "about N tests" is the suite as it is: within 5 % of the `@Test`
+    /// functions in Tests/ (a parameterized test counts once, as the runner counts it).
+    @Test func testsPageCountsTheTestsThereAre() throws {
+        let page = try String(contentsOfFile: Self.packageRoot + "/docs/tests.md", encoding: .utf8)
+        let claim = try #require(page.firstMatch(of: try Regex(#"about (\d+) tests in"#))?.output[1].substring.flatMap { Int($0) },
+                                 "docs/tests.md says no \"about N tests in\"")
+        let attribute = try Regex(#"(?m)^\s*@Test\b"#)
+        var count = 0
+        let root = Self.packageRoot + "/Tests"
+        for file in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? [] where file.hasSuffix(".swift") {
+            count += try String(contentsOfFile: root + "/" + file, encoding: .utf8).matches(of: attribute).count
+        }
+        #expect(abs(claim - count) * 20 <= count, "docs/tests.md says about \(claim) tests; there are \(count)")
     }
 
     @Test func theReadmeLinksToThePageFirst() throws {

@@ -75,37 +75,3 @@ struct ValueFuzzTests {
         }
     }
 }
-
-@Suite("Fuzz: other clients' struts")
-struct StrutFuzzTests {
-    /// Any client may set any strut: whatever it says, the banner keeps at least half its
-    /// monitor's width and stays on it, and its own reservation keeps to its columns.
-    @Test func anyStrutLeavesTheBannerOnItsMonitor() {
-        var random = SplitMix64(seed: 22)
-        let values = [0, 1, 24, 47, 48, 639, 640, 799, 800, 1279, 1280, 1281, 2560, 65535, 0xFFFF_FFFF]
-        let monitors = [
-            MonitorGeometry(x: 0, y: 0, width: 1280, height: 800), MonitorGeometry(x: 640, y: 0, width: 640, height: 800),
-            MonitorGeometry(x: 128, y: 800, width: 1024, height: 600),
-        ]
-        for _ in 0..<iterations {
-            func strut() -> [Int] {
-                (0..<Int.random(in: 0...13, using: &random)).map { _ in
-                    Bool.random(using: &random) ? values.randomElement(using: &random) ?? 0 : Int.random(in: 0...0xFFFF_FFFF, using: &random)
-                }
-            }
-            let partial = Bool.random(using: &random) ? strut() : nil
-            let legacy = Bool.random(using: &random) ? strut() : nil
-            let sides = SideStrut.struts(partial: partial, legacy: legacy, screenWidth: 1280, screenHeight: 1400)
-            let top = TopStrut(partial: partial, legacy: legacy, screenWidth: 1280)
-            for monitor in monitors {
-                let inset = BannerLayout.panelInset(of: monitor, panels: top.map { [$0] } ?? [], placement: .belowPanels, bannerHeight: 80)
-                let insets = BannerLayout.sideInsets(of: monitor, panels: sides, placement: .belowPanels, panelInset: inset, bannerHeight: 80)
-                let area = BannerLayout.bannerArea(on: monitor, panelInset: inset, sides: insets)
-                #expect(insets.left >= 0 && insets.right >= 0, "\(String(describing: partial)) \(String(describing: legacy))")
-                #expect(area.x >= monitor.x && area.x + area.width <= monitor.x + monitor.width && area.width >= monitor.width / 2)
-                let reserved = BannerLayout.topStrut(monitor: monitor, reservedHeight: inset + 80, sides: insets)
-                #expect(reserved.startX == area.x && reserved.endX == area.x + area.width - 1)
-            }
-        }
-    }
-}

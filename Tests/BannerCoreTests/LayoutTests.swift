@@ -194,24 +194,7 @@ struct LayoutTests {
     @Test func theReservationKeepsToTheBannersColumns() {
         let monitor = MonitorGeometry(x: 1280, y: 0, width: 1280, height: 800)
         let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 110, sides: SideInsets(left: 48, right: 64))
-        #expect(strut.partial == [0, 0, 110, 0, 0, 0, 0, 0, 1328, 2495, 0, 0])
-    }
-
-    @Test func otherClientsSideStrutsAreReadAsEWMHSays() {
-        // left, right, top, bottom, left_start_y, left_end_y, right_start_y, right_end_y, …
-        let partial = [48, 64, 0, 0, 24, 799, 100, 699, 0, 0, 0, 0]
-        #expect(SideStrut.struts(partial: partial, legacy: [10, 10, 0, 0], screenWidth: 1280, screenHeight: 800) == [
-            SideStrut(edge: .left, startX: 0, endX: 47, startY: 24, endY: 799),
-            SideStrut(edge: .right, startX: 1216, endX: 1279, startY: 100, endY: 699),
-        ])
-        // The legacy form spans the screen's height.
-        #expect(SideStrut.struts(partial: nil, legacy: [0, 64, 0, 0], screenWidth: 1280, screenHeight: 800)
-            == [SideStrut(edge: .right, startX: 1216, endX: 1279, startY: 0, endY: 799)])
-        // A top-only strut, nothing, a range upside down, a strut wider than the screen: no side panel.
-        #expect(SideStrut.struts(partial: [0, 0, 30, 0, 0, 0, 0, 0, 0, 1279, 0, 0], legacy: nil, screenWidth: 1280, screenHeight: 800).isEmpty)
-        #expect(SideStrut.struts(partial: nil, legacy: nil, screenWidth: 1280, screenHeight: 800).isEmpty)
-        #expect(SideStrut.struts(partial: [48, 0, 0, 0, 799, 0, 0, 0, 0, 0, 0, 0], legacy: nil, screenWidth: 1280, screenHeight: 800).isEmpty)
-        #expect(SideStrut.struts(partial: nil, legacy: [5000, 0, 0, 0], screenWidth: 1280, screenHeight: 800).isEmpty)
+        #expect(strut == TopStrut(top: 110, startX: 1328, endX: 2495))
     }
 
     @Test func aLockerCoversAWholeMonitor() {
@@ -230,38 +213,22 @@ struct LayoutTests {
         #expect(BannerLayout.dockInset(dockY: 1590, on: lower, bannerHeight: 80) == 720)
     }
 
-    @Test func otherClientsStrutsAreReadAsEWMHSays() {
-        // The partial form wins and keeps to its columns; the legacy one spans the screen.
-        #expect(TopStrut(partial: [0, 0, 30, 0, 0, 0, 0, 0, 100, 899, 0, 0], legacy: [0, 0, 50, 0], screenWidth: 1280)
-            == TopStrut(top: 30, startX: 100, endX: 899))
-        #expect(TopStrut(partial: nil, legacy: [0, 0, 24, 0], screenWidth: 1280) == TopStrut(top: 24, startX: 0, endX: 1279))
-        // Nothing at the top (a left or bottom panel), nothing at all, malformed values: no panel.
-        #expect(TopStrut(partial: [40, 0, 0, 0, 0, 799, 0, 0, 0, 0, 0, 0], legacy: nil, screenWidth: 1280) == nil)
-        #expect(TopStrut(partial: nil, legacy: nil, screenWidth: 1280) == nil)
-        #expect(TopStrut(partial: [0, 0, 30], legacy: [0, 0], screenWidth: 1280) == nil)
-        #expect(TopStrut(partial: [0, 0, 30, 0, 0, 0, 0, 0, 900, 100, 0, 0], legacy: nil, screenWidth: 1280) == nil)
-    }
-
     @Test func strutOfMonitorAtTheTopSpansItsColumns() {
         let monitor = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
         let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 80)
-        #expect(strut.partial == [0, 0, 80, 0, 0, 0, 0, 0, 0, 1279, 0, 0])
-        #expect(strut.legacy == [0, 0, 80, 0])
+        #expect(strut == TopStrut(top: 80, startX: 0, endX: 1279))
     }
 
     @Test func strutOfMonitorBelowAnotherIsInRootCoordinatesAndKeptToItsColumns() {
         let monitor = MonitorGeometry(x: 128, y: 800, width: 1024, height: 600)
         let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 80)
         #expect(strut == TopStrut(top: 880, startX: 128, endX: 1151))
-        #expect(strut.partial == [0, 0, 880, 0, 0, 0, 0, 0, 128, 1151, 0, 0])
-        #expect(strut.legacy == [0, 0, 880, 0])
     }
 
     @Test func nothingReservedIsAnAllZeroStrut() {
         let monitor = MonitorGeometry(x: 128, y: 800, width: 1024, height: 600)
         let strut = BannerLayout.topStrut(monitor: monitor, reservedHeight: 0)
-        #expect(strut.partial == Array(repeating: 0, count: 12))
-        #expect(strut.legacy == [0, 0, 0, 0])
+        #expect(strut.top == 0)
     }
 
     @Test func titleThatFitsIsUnchanged() {
