@@ -23,7 +23,7 @@ public final class GnomeShellHost: ControlledBannerHost {
     /// restarting) until it comes back.
     public var hiddenReason: String? { isBannerPresented && !display.extensionIsThere ? "extension-disabled" : nil }
     /// The presentation, looks, gestures and actions of this monitor's banner.
-    public private(set) lazy var controller = BannerController(surface: self, timing: display.timing)
+    public private(set) lazy var controller = BannerController(surface: self, timing: display.timing, clock: { [unowned display] in display.loop.now })
 
     private unowned let display: GnomeShellDisplay
     private(set) var monitor: ShellMonitor
@@ -96,16 +96,16 @@ public final class GnomeShellHost: ControlledBannerHost {
     // MARK: Frames, on the owner's clock
 
     private func requestFrame() {
-        schedule(at: monotonicNow())
+        schedule(at: display.loop.now)
     }
 
     private func schedule(at due: MonotonicTime) {
         nextFrameDue = due
         if let timer { display.loop.cancel(timer) }
-        timer = display.loop.after(seconds: max(0, due - monotonicNow())) { [weak self] in
+        timer = display.loop.after(seconds: max(0, due - display.loop.now)) { [weak self] in
             guard let self else { return }
             timer = nil
-            frame(at: monotonicNow())
+            frame(at: display.loop.now)
         }
     }
 

@@ -30,7 +30,7 @@ extension NetworkBannerMonitor {
             url: url.description, wantsBody: connectivity.rule.expectedBody != nil, maximumBody: HTTPCheckRule.maximumBody,
             timeout: connectivity.timeout)
         do throws(HTTPCheckError) {
-            let check = try HTTPCheck(request)
+            let check = try HTTPCheck(request, clock: { [unowned loop] in loop.now })
             // libcurl keeps the same timeout; this one is in case it did not.
             let deadline = loop.after(seconds: connectivity.timeout + 1) { [unowned self] in
                 checkFinished(connectivity.rule.report(noAnswer: "no answer within \(BannerFont.format(connectivity.timeout)) s at \(url)"))

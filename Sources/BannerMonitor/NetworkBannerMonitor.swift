@@ -107,7 +107,7 @@ package final class NetworkBannerMonitor {
     ) throws(CommandFailure) {
         let routes: PathMonitor
         do {
-            routes = try PathMonitor()
+            routes = try PathMonitor(clock: { [unowned loop] in loop.now })
         } catch {
             throw CommandFailure("cannot watch the network: \(error)", code: ExitStatus.networkMonitorFailed)
         }

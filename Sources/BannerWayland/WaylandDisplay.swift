@@ -97,7 +97,7 @@ public final class WaylandDisplay: BannerBackend {
             // fontconfig's own answer, and the banners drawn again if it differs.
             if fonts.needsCheck, fonts.checkRemembered(settled: !hosts.contains(where: \.isAnimating)) {
                 for host in hosts { host.fontsChanged() }
-                return monotonicNow()
+                return self.loop.now
             }
             return nil
         }

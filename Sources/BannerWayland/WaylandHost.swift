@@ -29,7 +29,7 @@ public final class WaylandHost: ControlledBannerHost {
     public var hiddenReason: String? { nil }
     /// The presentation, looks, gestures and actions of this output's banner; its `onFrame` is
     /// called after every frame the compositor was given.
-    public private(set) lazy var controller = BannerController(surface: self, timing: display.timing)
+    public private(set) lazy var controller = BannerController(surface: self, timing: display.timing, clock: { [unowned display] in display.loop.now })
 
     private unowned let display: WaylandDisplay
     private var surface: LayerSurface?
@@ -168,7 +168,7 @@ public final class WaylandHost: ControlledBannerHost {
 
     private func draw(on canvas: PixmanCanvas) {
         framePending = false
-        let now = monotonicNow()
+        let now = display.loop.now
         let milestones = controller.advance(to: now)
         guard let frame = controller.frame(at: now), let surface else {
             tearDown()

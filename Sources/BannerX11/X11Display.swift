@@ -328,7 +328,7 @@ public final class X11Display: BannerBackend {
             lockChanged = false
             for host in hosts { host.visibilityRulesChanged() }
         }
-        let now = monotonicNow()
+        let now = loop.now
         for host in hosts { host.renderIfDue(at: now) }
         var raiseDue: MonotonicTime?
         if needsRaise {
@@ -353,16 +353,16 @@ public final class X11Display: BannerBackend {
             StartupTrace.report()
         }
         // The work area changed while the banners moved: read it now that they stopped.
-        if workArea.needsRefresh, !hosts.contains(where: \.isAnimating) { return monotonicNow() }
+        if workArea.needsRefresh, !hosts.contains(where: \.isAnimating) { return loop.now }
         // Fonts opened from an earlier owner's memory, once the banners have stopped moving:
         // fontconfig's own answer, and the banners drawn again if it differs.
         if fonts.needsCheck, fonts.checkRemembered(settled: !hosts.contains(where: \.isAnimating)) {
             for host in hosts { host.scaleChanged() }
-            return monotonicNow()
+            return loop.now
         }
         // Round trips made above (monitor queries, syncs) read events into Xlib's queue, where
         // poll(2) cannot see them: come straight back for them instead of sleeping on them.
-        if XEventsQueued(connection.display, QueuedAlready) > 0 { return monotonicNow() }
+        if XEventsQueued(connection.display, QueuedAlready) > 0 { return loop.now }
         var wake = raiseDue
         for host in hosts {
             if let due = host.frameDeadline, wake.map({ due < $0 }) ?? true { wake = due }

@@ -57,7 +57,7 @@ public final class X11Host: ControlledBannerHost {
     /// The presentation, looks, gestures and actions of this monitor's banner. Its `onFrame`
     /// is called after every frame, once the X server has carried it out (a round trip), so
     /// what another client sees on screen at that moment is this frame.
-    public private(set) lazy var controller = BannerController(surface: self, timing: timing)
+    public private(set) lazy var controller = BannerController(surface: self, timing: timing, clock: { [unowned context] in context.loop.now })
 
     private unowned let context: X11Display
     private let timing: BannerTiming
@@ -145,7 +145,7 @@ public final class X11Host: ControlledBannerHost {
     public var isAnimating: Bool { nextFrameDue != nil }
 
     func requestFrame() {
-        nextFrameDue = monotonicNow()
+        nextFrameDue = context.loop.now
     }
 
     /// Draws the frame for `now` if one is due.

@@ -83,7 +83,8 @@ public final class HTTPCheck {
     }
 
     /// Starts the check: nothing is sent before the first ``deadlineReached()`` (due at once).
-    public init(_ request: Request) throws(HTTPCheckError) {
+    /// `clock` tells the time libcurl's timer counts from (the caller's loop's).
+    public init(_ request: Request, clock: @escaping () -> MonotonicTime = monotonicNow) throws(HTTPCheckError) {
         try Self.loadLibrary()
         guard let multi = ccurl_multi_init() else { throw HTTPCheckError(description: "curl_multi_init failed") }
         guard let easy = ccurl_easy_init() else {
@@ -92,7 +93,7 @@ public final class HTTPCheck {
         }
         self.multi = multi
         self.easy = easy
-        state = State(request: request)
+        state = State(request: request, clock: clock)
         let context = Unmanaged.passUnretained(state).toOpaque()
         var failed = false
         func set(_ option: CURLoption, _ value: Int) { failed = failed || ccurl_easy_setopt_long(easy, option, value) != CURLE_OK }
@@ -147,7 +148,7 @@ public final class HTTPCheck {
         failed = failed || ccurl_multi_set_timer_function(multi, { _, milliseconds, context in
             guard let context else { return -1 }
             let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
-            state.deadline = milliseconds < 0 ? nil : monotonicNow() + Double(milliseconds) / 1000
+            state.deadline = milliseconds < 0 ? nil : state.clock() + Double(milliseconds) / 1000
             return 0
         }, context) != CURLM_OK
         guard !failed, ccurl_multi_add_handle(multi, easy) == CURLM_OK else {
@@ -232,9 +233,11 @@ public final class HTTPCheck {
         var deadline: MonotonicTime?
         var answer: HTTPCheckAnswer?
         let errorBuffer: UnsafeMutablePointer<CChar>
+        let clock: () -> MonotonicTime
 
-        init(request: Request) {
+        init(request: Request, clock: @escaping () -> MonotonicTime) {
             self.request = request
+            self.clock = clock
             reader = HTTPAnswerReader(maximumBody: request.wantsBody ? max(0, request.maximumBody) : 0)
             errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
             errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))

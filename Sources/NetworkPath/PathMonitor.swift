@@ -47,6 +47,9 @@ public final class PathMonitor {
 
     /// The settings it was started with.
     public let configuration: Configuration
+    /// "Now", on `CLOCK_MONOTONIC`: the caller's loop's clock, so a test's clock drives the
+    /// debounce as it drives the loop.
+    private let clock: () -> MonotonicTime
     /// The last status published (the initial one until something changes).
     public private(set) var currentStatus: PathStatus
     /// What the kernel has told us so far.
@@ -70,8 +73,11 @@ public final class PathMonitor {
 
     /// Opens and subscribes the socket, then reads links, addresses and routes (blocking for
     /// the few milliseconds the kernel takes to answer) so ``currentStatus`` is right at once.
-    public init(configuration: Configuration = Configuration()) throws(PathMonitorError) {
+    /// `clock` tells the time (the caller's loop's, which is the system's monotonic clock in a
+    /// program).
+    public init(configuration: Configuration = Configuration(), clock: @escaping () -> MonotonicTime = monotonicNow) throws(PathMonitorError) {
         self.configuration = configuration
+        self.clock = clock
         socket = try NetlinkSocket(receiveBufferSize: configuration.receiveBufferSize)
         debouncer = Debouncer(quietPeriod: configuration.debounceInterval, maximumDelay: configuration.maximumDelay)
         currentStatus = .unsatisfied
@@ -90,7 +96,7 @@ public final class PathMonitor {
     /// Milliseconds until ``nextDeadline`` (rounded up, never negative), or -1 when nothing is
     /// pending: the `timeout` argument for poll(2).
     public var pollTimeout: Int32 {
-        nextDeadline?.millisecondsAfter(monotonicNow()) ?? -1
+        nextDeadline?.millisecondsAfter(clock()) ?? -1
     }
 
     /// Reads what the kernel sent and updates the model; returns the new status if it changed
@@ -105,7 +111,7 @@ public final class PathMonitor {
             case .overflow:
                 let before = model
                 try resynchronize()
-                if model != before { debouncer.noteChange(at: monotonicNow().seconds) }
+                if model != before { debouncer.noteChange(at: clock().seconds) }
             case .messages(let messages):
                 messages.forEach(applyNotification)
             }
@@ -117,7 +123,7 @@ public final class PathMonitor {
     /// link went down or an IPv4 address went away (the kernel then drops routes without
     /// saying so), it first reads the routes again, blocking for a few milliseconds.
     public func handleDeadline() throws(PathMonitorError) -> PathStatus? {
-        guard debouncer.fire(at: monotonicNow().seconds) else { return nil }
+        guard debouncer.fire(at: clock().seconds) else { return nil }
         if routesMayBeStale { try synchronize([.routes]) }
         let status = PathRule.status(of: model)
         guard status != currentStatus else { return nil }
@@ -131,7 +137,7 @@ public final class PathMonitor {
         guard message.port != socket.portID else { return }
         let change = model.apply(message.content)
         if change.routesMayBeStale { routesMayBeStale = true }
-        if change.changed || change.routesMayBeStale { debouncer.noteChange(at: monotonicNow().seconds) }
+        if change.changed || change.routesMayBeStale { debouncer.noteChange(at: clock().seconds) }
     }
 
     /// Reads every table again after the kernel dropped notifications (`ENOBUFS`). What is

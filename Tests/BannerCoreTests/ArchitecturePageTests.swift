@@ -151,6 +151,19 @@ struct ArchitecturePageTests {
         #expect(abs(claim - count) * 20 <= count, "docs/tests.md says about \(claim) tests; there are \(count)")
     }
 
+    /// Every clock reading goes through a loop: `monotonicNow()` is called only by the loop
+    /// itself and as a default clock, never by a host, display or reader directly.
+    @Test func nothingReadsTheClockBehindItsLoopsBack() throws {
+        let root = Self.packageRoot + "/Sources"
+        var readers: [String] = []
+        for file in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? []
+        where file.hasSuffix(".swift") && !file.hasPrefix("MonotonicClock/") && file != "BannerRuntime/EventLoop.swift" {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            if text.contains("monotonicNow()") { readers.append(file) }
+        }
+        #expect(readers.isEmpty, "these read the clock themselves instead of their loop's: \(readers)")
+    }
+
     @Test func theReadmeLinksToThePageFirst() throws {
         let readme = try String(contentsOfFile: Self.packageRoot + "/README.md", encoding: .utf8)
         let firstDocLink = try #require(readme.firstRange(of: "(docs/"))
