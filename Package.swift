@@ -152,8 +152,7 @@ let package = Package(
         // An embedded loop on a test clock and a display of fake monitors under the runtime's
         // real BannerController: what the owner's and the monitor's unit tests run on.
         .target(
-            name: "EmbeddedTestSupport", dependencies: ["MonotonicClock", "BannerRuntime", "BannerWayland", "BannerCore"], path: "Tests/EmbeddedTestSupport",
-            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+            name: "EmbeddedTestSupport", dependencies: ["MonotonicClock", "BannerRuntime", "BannerCore"], path: "Tests/EmbeddedTestSupport"
         ),
         // The owner on an embedded loop and a fake display, spoken to over its real socket.
         .testTarget(

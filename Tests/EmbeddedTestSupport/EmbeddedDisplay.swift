@@ -8,7 +8,6 @@
 
 import BannerCore
 import BannerRuntime
-import BannerWayland
 import Glibc
 import MonotonicClock
 
