@@ -81,6 +81,8 @@ public final class X11Display: BannerBackend {
     private let timing: BannerTiming
     private var monitorsChanged = false
     private var needsRaise = false
+    /// When the last turn of the loop asked to be woken (nil: only for input).
+    private var lastWake: MonotonicTime?
     private var panelsChanged = false
     private var closed = false
     /// The banner of `presentTopBannerOnEveryMonitor`, which monitors added later get too.
@@ -115,7 +117,11 @@ public final class X11Display: BannerBackend {
         _ = refreshShellPanels()
         _ = refreshFullscreen()
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
-        loop.beforeEverySleep { [unowned self] in prepareForSleep() }
+        loop.beforeEverySleep { [unowned self] in
+            let wake = prepareForSleep()
+            lastWake = wake
+            return wake
+        }
     }
 
     deinit { close() }
@@ -148,6 +154,24 @@ public final class X11Display: BannerBackend {
     @discardableResult
     public func runUntilIdle(timeout: Double = 5) -> Bool {
         loop.run(timeout: timeout) { hosts.allSatisfy { $0.frameDeadline == nil } }
+    }
+
+    /// Serves the loop until this process has caught up with the X server: a round trip first,
+    /// so every event the server has sent by now is here, then until each is handled, no frame
+    /// is due, no raise is pending and nothing else is due now. Whatever follows, in this
+    /// process, from anything done before the call has then happened — what a test needs
+    /// before asserting that something did not. False after `timeout` seconds without quiet
+    /// (a raise war with another client never quiets).
+    @discardableResult
+    public func runUntilQuiet(timeout: Double = 10) -> Bool {
+        connection.sync()
+        var turns = 0
+        return loop.run(timeout: timeout) {
+            turns += 1
+            return turns > 2 && !needsRaise && hosts.allSatisfy { $0.frameDeadline == nil }
+                && lastWake.map { loop.now < $0 } ?? true
+                && XEventsQueued(connection.display, QueuedAfterFlush) == 0
+        }
     }
 
     /// Removes every banner and its reservation at once and closes the connection.

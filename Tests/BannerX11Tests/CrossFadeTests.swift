@@ -123,8 +123,8 @@ extension BannerX11Tests {
             try fixture.host.presentTopBanner { $0.title("Call in progress — 2 participants").height(120) }
             let taller = Fixture.shrunk(before, by: 120)
             #expect(fixture.run { frames.last?.fadeProgress == 1 && observer.workAreas() == taller })
-            // Keep watching a while after the change: the reservation must stay put.
-            fixture.run(timeout: 0.3) { false }
+            // Everything after the change, as far as this process goes: the reservation must stay put.
+            #expect(fixture.settle())
 
             // The banner grows with the fade, always fully shown, into space reserved for its new
             // height from the fade's first frame.
@@ -169,7 +169,7 @@ extension BannerX11Tests {
 
             try fixture.host.presentTopBanner { $0.title("Unchanged").backgroundColor(.systemRed) }
             #expect(fixture.display.runUntilIdle())
-            fixture.run(timeout: 0.3) { false }
+            #expect(fixture.settle())
 
             #expect(frames == 0)
             #expect(fixture.host.bannerWindowID == banner)

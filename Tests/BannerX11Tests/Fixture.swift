@@ -46,6 +46,18 @@ final class Fixture {
         }
     }
 
+    /// Serves the loop until the banner's process has caught up with the server
+    /// (`X11Display.runUntilQuiet`), then records what the observer has been sent by then:
+    /// anything the test is about to assert did not happen would have happened by now.
+    /// False when the process never quiets (a raise war).
+    @discardableResult
+    func settle() -> Bool {
+        let quiet = display.runUntilQuiet()
+        observer.sync()
+        observer.drainEvents()
+        return quiet
+    }
+
     /// The visible banner's rectangle as the server has it.
     var bannerGeometry: Rect? {
         observer.windows(named: "window-banner").first.flatMap(observer.geometry(of:))

@@ -152,7 +152,7 @@ extension BannerX11Tests {
             #expect(fixture.run {
                 fixture.host.phase == .presented && observer.windows(named: "window-banner-reservation").contains { observer.isViewable($0) }
             })
-            fixture.run(timeout: 0.5) { false }
+            #expect(fixture.settle())
             observer.drainEvents()
             #expect(fixture.display.isScreenLocked && !observer.maps.contains(Window(fixture.host.bannerWindowID)),
                     "\(windowManager): the banner was mapped over i3lock: \(observer.describeStack())")

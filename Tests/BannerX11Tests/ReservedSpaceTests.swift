@@ -152,7 +152,7 @@ extension BannerX11Tests {
             #expect(throws: BannerValueError.colour("nosuchcolour")) {
                 try fixture.host.presentTopBanner { $0.title("Never").backgroundColor(try! BannerColor(parsing: "nosuchcolour")) }
             }
-            fixture.run(timeout: 0.3) { false }
+            #expect(fixture.settle())
             #expect(fixture.host.phase == .presented)
             let shot = try #require(fixture.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: 80)))
             #expect(shot.pixel(x: 2, y: 2) == Pixel(hex: 0xFF3B30), "stack: \(fixture.observer.describeStack())")

@@ -91,6 +91,9 @@ public final class XObserver {
 
     /// Reads every queued event, recording configures, maps and unmaps of top-level windows,
     /// configures of windows watched with `watchStructure(of:)`, and work-area changes.
+    /// A round trip: every event the server has sent this connection by now is then queued.
+    public func sync() { XSync(display, 0) }
+
     public func drainEvents() {
         while XPending(display) > 0 {
             var event = XEvent()
