@@ -82,7 +82,15 @@ final class TestClient {
 
     deinit { close() }
 
-    func close() { Glibc.close(fd) }
+    private var closed = false
+
+    /// Closes the connection, once: a second close(2) could close a descriptor the number has
+    /// since been given to (another test's file, in parallel).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
 
     func send(_ request: OwnerRequest) {
         _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(request)), to: fd)
