@@ -129,25 +129,18 @@ public final class TestPlasma {
     /// `/KGlobalSettings`), as Plasma's settings pages do after writing kdeglobals: `type` 1 is
     /// a new font.
     public func notifyGlobalSettingsChange(_ type: Int32, _ argument: Int32 = 0) throws {
-        var command = asSessionUser
-        command += ["/usr/bin/gdbus", "emit", "--address", bus.address, "--object-path", "/KGlobalSettings"]
-        command += ["--signal", "org.kde.KGlobalSettings.notifyChange", String(type), String(argument)]
-        let gdbus = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()))
-        gdbus.closeStandardInput()
-        guard gdbus.waitForExit(timeout: 20) == 0 else { throw TestFailure("notifyChange failed: \(gdbus.standardError)") }
+        let emit = try gdbus(["emit", "--object-path", "/KGlobalSettings", "--signal", "org.kde.KGlobalSettings.notifyChange",
+                              String(type), String(argument)])
+        guard emit.status == 0 else { throw TestFailure("notifyChange failed: \(emit.process.standardError)") }
     }
 
     /// What the portal's Settings.ReadAll answers for `namespaces` now (gdbus's text), for a
     /// failure's message.
     public func portalSettings(_ namespaces: [String]) -> String {
-        var command = asSessionUser
-        command += ["/usr/bin/gdbus", "call", "--address", bus.address, "--dest", "org.freedesktop.portal.Desktop"]
-        command += ["--object-path", "/org/freedesktop/portal/desktop", "--method", "org.freedesktop.portal.Settings.ReadAll"]
-        command.append("[" + namespaces.map { "'\($0)'" }.joined(separator: ", ") + "]")
-        guard let gdbus = try? Subprocess(executable: command[0], arguments: Array(command.dropFirst())) else { return "(gdbus did not start)" }
-        gdbus.closeStandardInput()
-        _ = gdbus.waitForExit(timeout: 20)
-        return gdbus.standardOutput + gdbus.standardError
+        var arguments = ["call", "--dest", "org.freedesktop.portal.Desktop", "--object-path", "/org/freedesktop/portal/desktop"]
+        arguments += ["--method", "org.freedesktop.portal.Settings.ReadAll", "[" + namespaces.map { "'\($0)'" }.joined(separator: ", ") + "]"]
+        guard let read = try? gdbus(arguments) else { return "(gdbus did not start)" }
+        return read.process.standardOutput + read.process.standardError
     }
 
     /// Waits until Plasma's portal backend answers for its settings (the standard appearance
@@ -244,16 +237,23 @@ public final class TestPlasma {
     /// session's user).
     @discardableResult
     private func call(_ destination: String, _ path: String, _ method: String, _ arguments: [String]) throws -> String {
-        // As the session's user: its bus lets no one else in.
+        var command = ["call", "--dest", destination, "--object-path", path, "--method", method]
+        for argument in arguments { command.append("'" + argument.replacingOccurrences(of: "'", with: "\\'") + "'") }
+        let called = try gdbus(command)
+        guard called.status == 0 else { throw TestFailure("\(method) failed: \(called.process.standardError)") }
+        return called.process.standardOutput
+    }
+
+    /// Runs `gdbus ARGUMENTS` on the session bus to its end (at most 20 s): this machine's
+    /// gdbus, as the session's user, whose bus lets no one else in.
+    private func gdbus(_ arguments: [String]) throws -> (status: Int32?, process: Subprocess) {
         // Built in steps: Swift 6.0's type checker gives up on one long expression.
         var command = asSessionUser
-        command += ["/usr/bin/gdbus", "call", "--address", bus.address]
-        command += ["--dest", destination, "--object-path", path, "--method", method]
-        for argument in arguments { command.append("'" + argument.replacingOccurrences(of: "'", with: "\\'") + "'") }
-        let gdbus = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()))
-        gdbus.closeStandardInput()
-        guard gdbus.waitForExit(timeout: 20) == 0 else { throw TestFailure("\(method) failed: \(gdbus.standardError)") }
-        return gdbus.standardOutput
+        command += ["/usr/bin/gdbus", arguments[0], "--address", bus.address]
+        command += arguments.dropFirst()
+        let process = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()))
+        process.closeStandardInput()
+        return (process.waitForExit(timeout: 20), process)
     }
 
     /// The prefix that runs a command as the session's user (setpriv when the tests run as root).
