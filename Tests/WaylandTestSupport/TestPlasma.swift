@@ -134,6 +134,15 @@ public final class TestPlasma {
         guard emit.status == 0 else { throw TestFailure("notifyChange failed: \(emit.process.standardError)") }
     }
 
+    /// Sends KConfig's change notice for `key` of `group` in `file` (`org.kde.kconfig.notify
+    /// ConfigChanged` on `/<file>`, what KConfigWatcher listens for), as Plasma's settings send
+    /// it after writing the file.
+    public func notifyConfigChanged(file: String, group: String, key: String) throws {
+        let emit = try gdbus(["emit", "--object-path", "/" + file, "--signal", "org.kde.kconfig.notify.ConfigChanged",
+                              "{'\(group)': [[byte \(key.utf8.map { String($0) }.joined(separator: ", "))]]}"])
+        guard emit.status == 0 else { throw TestFailure("ConfigChanged failed: \(emit.process.standardError)") }
+    }
+
     /// What the portal's Settings.ReadAll answers for `namespaces` now (gdbus's text), for a
     /// failure's message.
     public func portalSettings(_ namespaces: [String]) -> String {
@@ -248,8 +257,11 @@ public final class TestPlasma {
     /// gdbus, as the session's user, whose bus lets no one else in.
     private func gdbus(_ arguments: [String]) throws -> (status: Int32?, process: Subprocess) {
         // Built in steps: Swift 6.0's type checker gives up on one long expression.
+        // On the session bus, not `--address`: with an address, gdbus emits a signal before its
+        // connection is registered on the bus (dbus-monitor shows its sender as
+        // ":not.active.yet"), and nobody receives it.
         var command = asSessionUser
-        command += ["/usr/bin/gdbus", arguments[0], "--address", bus.address]
+        command += ["/usr/bin/env", "DBUS_SESSION_BUS_ADDRESS=" + bus.address, "/usr/bin/gdbus", arguments[0], "--session"]
         command += arguments.dropFirst()
         let process = try Subprocess(executable: command[0], arguments: Array(command.dropFirst()))
         process.closeStandardInput()

@@ -81,7 +81,8 @@ final class WaylandScript {
 /// What `take` returns (a banner's rows of pixels) once two takes 100 ms apart are alike,
 /// contain `colour`, and differ from `other`; a failure after 20 s.
 func settledRows(containing colour: UInt32, unlike other: [UInt32]? = nil, _ take: () throws -> [UInt32]) throws -> [UInt32] {
-    let deadline = monotonicSeconds() + 20
+    // Generous: on a loaded machine a screenshot, and a portal reading a file again, take seconds.
+    let deadline = monotonicSeconds() + 60
     var previous: [UInt32] = []
     while monotonicSeconds() < deadline {
         let rows = try take()
