@@ -72,17 +72,24 @@ let package = Package(
         .target(name: "CPixman", cSettings: [.unsafeFlags(pixmanHeaders)]),
         // Draws what BannerCore decides on a layer-shell compositor (sway, Hyprland, KWin…): the
         // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
+        // The drawing Wayland and GNOME share: the pixman canvas, FreeType glyphs cached as pixman
+        // images, a banner drawn into a back buffer, fonts and icons at a monitor's scale.
         .target(
-            name: "BannerWayland",
-            dependencies: ["MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "CText", "BannerRuntime", "BannerCore", "SDBus", "DesktopPortal"],
+            name: "BannerPixman",
+            dependencies: ["CPixman", "CText", "BannerRuntime", "BannerCore"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
-        // GNOME Shell, which has no layer-shell: the banner drawn here (BannerWayland's pixman
-        // drawing) and shown by the shell extension in Resources/gnome-shell, over the session
-        // bus (SDBus); the compositor's connection is held to learn when the session ends.
+        .target(
+            name: "BannerWayland",
+            dependencies: ["MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "DesktopPortal"],
+            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+        ),
+        // GNOME Shell, which has no layer-shell: the banner drawn here (BannerPixman) and shown by
+        // the shell extension in Resources/gnome-shell, over the session bus (SDBus); the
+        // compositor's connection (given, a WatchedConnection) is held to learn when the session ends.
         .target(
             name: "BannerGnomeShell",
-            dependencies: ["MonotonicClock", "BannerWayland", "BannerRuntime", "BannerCore", "SDBus", "CSDBus", "DesktopPortal"],
+            dependencies: ["MonotonicClock", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "CSDBus", "DesktopPortal"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
@@ -194,7 +201,7 @@ let package = Package(
         .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport", "CWayland", "CWaylandTestProtocols"], path: "Tests/WaylandTestSupport"),
         .testTarget(
             name: "BannerWaylandTests",
-            dependencies: ["BannerWayland", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport", "DesktopPortal", "SDBus"],
+            dependencies: ["BannerWayland", "BannerPixman", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport", "DesktopPortal", "SDBus"],
             swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
         ),
         .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport", "ProcessTestSupport"]),

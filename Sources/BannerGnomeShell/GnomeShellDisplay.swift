@@ -3,11 +3,11 @@
 // connections it lives on — the session bus (the extension) and the Wayland compositor, held
 // only to learn when the session ends (the owner then ends as on any lost display: exit 69).
 // The sibling of X11's X11Display and Wayland's WaylandDisplay.
-// Start reading at `init(waylandDisplay:timing:loop:)`.
+// Start reading at `init(compositor:waylandDisplay:timing:loop:)`.
 
 import BannerCore
 import BannerRuntime
-import BannerWayland
+import BannerPixman
 import DesktopPortal
 import Glibc
 import MonotonicClock
@@ -16,7 +16,8 @@ import SDBus
 /// GNOME Shell's banners, drawn by this process and shown by the shell's extension.
 ///
 /// ```swift
-/// let display = try GnomeShellDisplay(waylandDisplay: "wayland-0")
+/// let mutter = try WaylandConnection(displayName: "wayland-0", requiringLayerShell: false)
+/// let display = try GnomeShellDisplay(compositor: mutter, waylandDisplay: "wayland-0")
 /// try display.preferredHost?.presentTopBanner(appearance)
 /// display.loop.run(timeout: 3)
 /// ```
@@ -54,7 +55,7 @@ public final class GnomeShellDisplay: BannerBackend {
     let shell: ShellExtension
     /// Whether the extension owns its name on the bus now.
     var extensionIsThere: Bool { shell.owner != nil }
-    private let compositor: WaylandConnection
+    private let compositor: any WatchedConnection
     private var everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     private var busWatch: EventLoop.Token?
@@ -62,13 +63,14 @@ public final class GnomeShellDisplay: BannerBackend {
     private var monitorsStale = false
     private var closed = false
 
-    /// Connects to the Wayland compositor `waylandDisplay` (nil: `WAYLAND_DISPLAY`) and to the
-    /// extension on the session bus. Throws `ShellExtensionError` when the extension is not
-    /// enabled (or speaks another version), and the compositor's error when it cannot be reached.
-    public init(waylandDisplay: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws {
+    /// Connects to the extension on the session bus, for the session on the Wayland compositor
+    /// `waylandDisplay` (nil: `WAYLAND_DISPLAY`), whose connection `compositor` (BannerWayland's
+    /// `WaylandConnection`) it holds to learn when the session ends. Throws
+    /// `ShellExtensionError` when the extension is not enabled (or speaks another version).
+    public init(compositor: any WatchedConnection, waylandDisplay: String? = nil, timing: BannerTiming = .standard, loop: EventLoop = EventLoop()) throws {
         self.loop = loop
         self.timing = timing
-        compositor = try WaylandConnection(displayName: waylandDisplay, requiringLayerShell: false)
+        self.compositor = compositor
         name = waylandDisplay ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
         shell = try ShellExtension.connect()
         hosts = try shell.monitors().map { GnomeShellHost(monitor: $0, display: self) }

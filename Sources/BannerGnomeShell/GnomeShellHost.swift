@@ -8,7 +8,7 @@
 
 import BannerCore
 import BannerRuntime
-import BannerWayland
+import BannerPixman
 import MonotonicClock
 
 /// The banner of one monitor of GNOME Shell.

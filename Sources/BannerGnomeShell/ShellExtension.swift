@@ -5,7 +5,7 @@
 // Every call is sent without waiting: the loop goes on drawing, and a refusal is a warning.
 // Start reading at `ShellExtension.connect(bus:)`.
 
-import BannerWayland
+import BannerPixman
 import CSDBus
 import Glibc
 import SDBus

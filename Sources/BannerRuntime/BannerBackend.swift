@@ -184,3 +184,17 @@ extension BannerBackend {
         }
     }
 }
+
+/// A connection to a display server that an event loop serves, for a backend that holds one
+/// only to learn when the session ends (GNOME's, to Mutter): BannerWayland's
+/// `WaylandConnection` is one.
+public protocol WatchedConnection: AnyObject {
+    /// The socket, to poll for reading (and for writing when `prepareToSleep()` asks).
+    var fileDescriptor: Int32 { get }
+    /// Before the loop sleeps: handles what was already read, sends what is queued; the poll(2)
+    /// events to wait for. Throws when the connection is lost.
+    func prepareToSleep() throws -> Int16
+    /// When the socket is ready: reads and handles what arrived. Throws when the connection is
+    /// lost.
+    func dispatch() throws
+}

@@ -10,6 +10,7 @@
 // no frame is asked for.
 
 import BannerCore
+import BannerPixman
 import CWayland
 import CWaylandProtocols
 import Glibc

@@ -6,6 +6,7 @@
 // Everything runs on the thread that made the connection: libwayland calls the listeners below
 // from `dispatch()`, which an external poll loop calls when `fileDescriptor` is readable.
 
+import BannerRuntime
 import CPixman
 import CWayland
 import CWaylandProtocols
@@ -46,7 +47,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A connection to a Wayland compositor with the globals a banner needs.
-public final class WaylandConnection {
+public final class WaylandConnection: WatchedConnection {
     /// The `wl_display`.
     let display: OpaquePointer
     private var registry: OpaquePointer?

@@ -189,25 +189,3 @@ public final class WaylandDisplay: BannerBackend {
         DisplayLoss.end("lost the connection to the Wayland compositor (\(error))")
     }
 }
-
-extension DesktopPreferences {
-    /// Gives `fonts`, `icons` and `pixelsPerPoint` (at a scale of 1, 96 DPI) what these
-    /// preferences ask: the system font, the icon theme (for the next icon looked up) and the
-    /// text scale. Whether the banners on screen must be laid out again (a new font or scale:
-    /// their height and reserved space then change together, in one step); motion and contrast
-    /// apply to the next banner shown. What the Wayland and GNOME displays both do.
-    public func follow(fonts: FontLibrary, icons: IconLibrary, pixelsPerPoint: inout Double) -> Bool {
-        icons.desktopTheme = iconThemeName
-        var relayout = false
-        if fonts.systemFamily != fontFamily {
-            fonts.systemFamily = fontFamily
-            relayout = true
-        }
-        let scale = BannerLayout.pixelsPerPoint(xftDPI: nil) * (textScale ?? 1)
-        if scale != pixelsPerPoint {
-            pixelsPerPoint = scale
-            relayout = true
-        }
-        return relayout
-    }
-}

@@ -13,6 +13,7 @@
 // sibling of BannerX11's X11Host.
 
 import BannerCore
+import BannerPixman
 import BannerRuntime
 import MonotonicClock
 
@@ -266,20 +267,4 @@ extension WaylandHost: BannerSurface {
     public var frameSlot: Double { 1.0 / 60 }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { display.withLoadedIcon(appearance) }
     public func frameNeeded() { requestFrame() }
-}
-
-/// A display's fonts, icons and colours at one output's (or monitor's) scale. Held by the host,
-/// which the display holds: the display is not held back (it closes its fonts when released).
-public final class ScaledResources<Display: LookResources>: LookResources {
-    public unowned let display: Display
-    public let pixelsPerPoint: Double
-    public var fonts: FontLibrary { display.fonts }
-    public var icons: IconLibrary { display.icons }
-
-    public init(display: Display, pixelsPerPoint: Double) {
-        self.display = display
-        self.pixelsPerPoint = pixelsPerPoint
-    }
-
-    public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA { try display.resolve(colour) }
 }

@@ -47,7 +47,8 @@ func openWaylandSession(
         let extensionProblem: String
         let fix: String
         do {
-            return .gnomeShell(try GnomeShellDisplay(waylandDisplay: name, timing: timing))
+            let mutter = try WaylandConnection(displayName: name, requiringLayerShell: false)
+            return .gnomeShell(try GnomeShellDisplay(compositor: mutter, waylandDisplay: name, timing: timing))
         } catch let problem as ShellExtensionError {
             (extensionProblem, fix) = nativeBanner(problem, environment)
         } catch {

@@ -4,6 +4,7 @@
 // in software on a small machine.
 
 import BannerCore
+import BannerPixman
 @testable import BannerWayland
 import CWayland
 import Glibc

@@ -4,6 +4,7 @@
 // one included, are reported by name and size; the scale gives the buffer's pixels.
 
 import BannerCore
+import BannerPixman
 @testable import BannerWayland
 import Glibc
 import ProcessTestSupport

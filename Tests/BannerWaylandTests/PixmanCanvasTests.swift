@@ -3,6 +3,7 @@
 // and icons are checked exactly here, and the screenshots on sway check they reach the screen.
 
 import BannerCore
+import BannerPixman
 @testable import BannerWayland
 import CPixman
 import CWayland

@@ -4,7 +4,7 @@
 // the same). One cache per layer surface, bounded.
 
 import CPixman
-import CWayland
+import CText
 
 /// A glyph as pixman draws it: the image and where its top-left corner sits from the origin.
 struct RenderedGlyph {
@@ -24,7 +24,7 @@ struct RenderedGlyph {
 /// known by address, so the fonts drawn with must stay open as long as the cache (BannerRuntime's
 /// FontLibrary keeps them until the display closes); the face's glyph count and units per em are
 /// part of the key too, so a face opened later at a freed one's address is not taken for it.
-final class GlyphCache {
+package final class GlyphCache {
     private struct Key: Hashable {
         let face: UnsafeMutableRawPointer
         let glyphCount: Int
@@ -37,7 +37,7 @@ final class GlyphCache {
     private var glyphs: [Key: RenderedGlyph?] = [:]
     private let capacity: Int
 
-    init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         self.capacity = capacity
     }
 

@@ -1,13 +1,13 @@
-// The look painter's canvas on Wayland: BannerRuntime paints a banner's content (background,
-// text, buttons, icon, corners) on a back buffer the banner's size, once per change of content;
-// every frame of a slide then copies that buffer into the surface's shared-memory buffer at the
-// row the slide has reached, as the X11 backend moves a window over its back buffer.
+// The look painter's canvas for the backends that draw with pixman (Wayland, GNOME): BannerRuntime
+// paints a banner's content (background, text, buttons, icon, corners) on a back buffer the
+// banner's size, once per change of content; on Wayland every frame of a slide then copies that
+// buffer into the surface's shared-memory buffer at the row the slide has reached, as the X11
+// backend moves a window over its back buffer; GNOME's extension is handed its pixels.
 
 import BannerCore
 import BannerRuntime
 import CPixman
 import CText
-import CWayland
 
 extension PixmanCanvas: BannerCanvas {
     /// Draws `line`'s glyphs with FreeType, each in its run's font, from `x` on `baseline`.
@@ -21,14 +21,14 @@ extension PixmanCanvas: BannerCanvas {
 }
 
 /// Premultiplied a8r8g8b8 pixels in this process's memory, drawn on as a `PixmanCanvas`.
-final class BackBuffer {
-    let width: Int
-    let height: Int
+package final class BackBuffer {
+    package let width: Int
+    package let height: Int
     private let pixels: UnsafeMutablePointer<UInt32>
     private let image: OpaquePointer
     private let glyphs: GlyphCache
 
-    init?(width: Int, height: Int, glyphs: GlyphCache) {
+    package init?(width: Int, height: Int, glyphs: GlyphCache) {
         guard width > 0, height > 0 else { return nil }
         self.width = width
         self.height = height
@@ -47,16 +47,16 @@ final class BackBuffer {
         pixels.deallocate()
     }
 
-    var canvas: PixmanCanvas { PixmanCanvas(image: image, width: width, height: height, glyphs: glyphs) }
+    package var canvas: PixmanCanvas { PixmanCanvas(image: image, width: width, height: height, glyphs: glyphs) }
 
     /// The pixels, `height` rows of `width` × 4 bytes, for the duration of `body`.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         body(UnsafeRawBufferPointer(start: pixels, count: width * height * 4))
     }
 
     /// Copies the buffer into `canvas` with its top row at `y` (negative: sliding in from above
     /// the surface's top edge), leaving every other pixel transparent.
-    func show(on canvas: PixmanCanvas, y: Int) {
+    package func show(on canvas: PixmanCanvas, y: Int) {
         pixman_image_composite32(PIXMAN_OP_SRC, image, nil, canvas.image, 0, 0, 0, 0, 0, Int32(y), Int32(width), Int32(height))
         let below = y + height
         if y > 0 { canvas.clear(rows: 0..<y) }

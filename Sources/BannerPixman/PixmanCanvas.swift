@@ -1,18 +1,19 @@
-// The Wayland drawing layer, the sibling of BannerX11's Canvas: the banner asks for "fill",
-// "glyph", "image", "round the corners" in buffer pixels; this file knows pixman's operators,
-// premultiplied colours and FreeType's bitmap formats so nobody else has to. Wayland is always
-// composited, so every pixel keeps its alpha and the corners are cut with anti-aliased edges.
+// The pixman drawing layer of Wayland and GNOME, the sibling of BannerX11's Canvas: the banner
+// asks for "fill", "glyph", "image", "round the corners" in buffer pixels; this file knows
+// pixman's operators, premultiplied colours and FreeType's bitmap formats so nobody else has to.
+// Both are always composited, so every pixel keeps its alpha and the corners are cut with
+// anti-aliased edges.
 
 import BannerCore
 import CPixman
-import CWayland
+import CText
 
 /// Draws into one buffer (premultiplied a8r8g8b8), `width`×`height` pixels: a frame's, valid
-/// only inside the `draw` closure of `LayerSurface.requestFrame(draw:)` that received it, or a
-/// back buffer's.
+/// only inside the `draw` closure of BannerWayland's `LayerSurface.requestFrame(draw:)` that
+/// received it, or a back buffer's.
 public struct PixmanCanvas {
     /// The pixman image over the buffer's pixels.
-    let image: OpaquePointer
+    package let image: OpaquePointer
     /// The surface's rendered glyphs.
     private let glyphs: GlyphCache
     /// The buffer's width in pixels.
@@ -20,7 +21,7 @@ public struct PixmanCanvas {
     /// The buffer's height in pixels.
     public let height: Int
 
-    init(image: OpaquePointer, width: Int, height: Int, glyphs: GlyphCache) {
+    package init(image: OpaquePointer, width: Int, height: Int, glyphs: GlyphCache) {
         self.image = image
         self.width = width
         self.height = height
