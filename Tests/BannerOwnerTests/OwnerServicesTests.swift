@@ -1,13 +1,14 @@
 // The owner's services beside show and dismiss, on the embedded loop (OwnerHarness): `stats`
-// page by page, `status --follow` subscriptions, and the handover to a newer owner. Each was
-// tested only end to end through the CLI on real X servers; here they run in milliseconds.
+// page by page, `status --follow` subscriptions, the handover to a newer owner, and `--once`
+// kept across a restart. Each was tested only end to end through the CLI on real X servers;
+// here they run in milliseconds.
 
 import BannerCore
 import BannerOwner
 import OwnerProtocol
 import Testing
 
-@Suite("The owner's stats, subscriptions and handover, on an embedded loop")
+@Suite("The owner's stats, subscriptions, handover and --once, on an embedded loop")
 struct OwnerServicesTests {
     /// A banner id of `length` bytes, unique by `number`.
     static func id(_ number: Int, length: Int = 250) -> String {
@@ -84,5 +85,36 @@ struct OwnerServicesTests {
         harness.embedded.advance(by: 2)
         #expect(harness.owner.finished)
         #expect(harness.monitor.reservedHeight == 0)
+    }
+
+    /// `--once KEY`: shown the first time; skipped (nothing drawn) while the key is known, by
+    /// this owner and by the next one started on the same state directory; another key shows.
+    @Test func aOnceKeyShowsOnceAcrossARestartAndAnotherKeyStillShows() throws {
+        func once(_ title: String, _ key: String) -> OwnerRequest {
+            guard case .show(var request) = show(title, sticky: true).message else { return show(title) }
+            request.once = key
+            return OwnerRequest(request)
+        }
+        func state(_ harness: OwnerHarness, _ request: OwnerRequest) throws -> ShownReply.State? {
+            let (client, reply) = try harness.ask(request)
+            client.close()
+            guard case .shown(let shown, _) = reply.message else { Issue.record("answered \(reply)"); return nil }
+            return shown.state
+        }
+        let first = try OwnerHarness()
+        #expect(try state(first, once("Welcome", "welcome")) == .presented)
+        _ = try first.ask(OwnerRequest(DismissRequest()))
+        first.embedded.advance(by: 2)
+        let framesBefore = first.monitor.frames.count
+        #expect(try state(first, once("Welcome again", "welcome")) == .skipped)
+        first.embedded.advance(by: 2)
+        #expect(first.monitor.frames.count == framesBefore, "a skipped banner was drawn")
+        #expect(try first.status().monitors.first?.presented == false)
+        // Once nothing moves, the owner keeps the key on disk; a new owner reads it there.
+        first.owner.shutDown()
+        first.embedded.advance(by: 2)
+        let second = try OwnerHarness(in: first.directory)
+        #expect(try state(second, once("Welcome", "welcome")) == .skipped)
+        #expect(try state(second, once("Tip", "tip")) == .presented)
     }
 }

@@ -23,15 +23,23 @@ final class OwnerHarness {
     let directory: String
     let paths: OwnerPaths
 
-    init(monitors: [String] = ["FAKE-1"], idleExit: Double = 0) throws {
+    /// An owner in a new private directory, or in `directory` (where an owner before it ran and
+    /// kept its state: a restart).
+    init(monitors: [String] = ["FAKE-1"], idleExit: Double = 0, in directory: String? = nil) throws {
         var template = Array("/tmp/wb-owner-test-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        directory = String(cString: made)
-        paths = OwnerPaths.forDisplay(":fake", in: directory)
+        if let directory {
+            self.directory = directory
+        } else {
+            guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+            self.directory = String(cString: made)
+        }
+        paths = OwnerPaths.forDisplay(":fake", in: self.directory)
+        // Where the owner keeps `--once` keys and stats (OwnerState.stateDirectory makes it so).
+        mkdir(self.directory + "/state", 0o700)
         let listener = try UnixSocket.listen(at: paths.socket)
         display = FakeDisplay(monitors: monitors, embedded: embedded)
         owner = Owner(
-            banners: display, paths: paths, listener: listener, idleExit: idleExit, stateDirectory: directory + "/state",
+            banners: display, paths: paths, listener: listener, idleExit: idleExit, stateDirectory: self.directory + "/state",
             joinsAccessibilityBus: false, log: { _ in })
     }
 
