@@ -2,8 +2,6 @@
 // buttons' places, where a banner sits on its monitor, the insets other clients reserve, and
 // the struts that reserve space (how X11 encodes them is BannerX11's StrutProperties).
 
-
-
 /// A rectangle in a banner's own pixels, origin at its top-left corner.
 public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     public var x: Int

@@ -51,7 +51,7 @@ public final class WaylandDisplay: BannerBackend {
     private var watch: EventLoop.Token?
     /// Where the desktop's preferences come from, and the loop's watches of it; nil where
     /// neither a portal nor GSettings answered.
-    private var portal: (settings: AnyObject, watches: [EventLoop.Token])?
+    private var desktop: (reader: any DesktopSettingsReader, watches: [EventLoop.Token])?
     private var closed = false
 
     /// Connects to `name` (a socket in `XDG_RUNTIME_DIR` or a path; nil: `WAYLAND_DISPLAY`).
@@ -112,31 +112,23 @@ public final class WaylandDisplay: BannerBackend {
     /// none does, GSettings' own (dconf), as the session's GTK applications read them.
     private func followDesktop() {
         // A portal started on demand may take a moment; a banner waits for it at most this long.
-        if let bus = try? BusConnection.session(callTimeout: 2_000_000), let settings = try? PortalSettings(connection: bus) {
-            let token = loop.watch(fd: settings.fileDescriptor) { [weak self] in
-                guard let self, !closed, let portal else { return }
+        let portal = (try? BusConnection.session(callTimeout: 2_000_000)).flatMap { try? PortalSettings(connection: $0) }
+        guard let reader: any DesktopSettingsReader = portal ?? DesktopGSettings() else { return }
+        let watches = reader.fileDescriptors.map { descriptor in
+            loop.watch(fd: descriptor) { [weak self] in
+                guard let self, !closed, let desktop else { return }
                 do {
-                    try settings.process()
+                    try desktop.reader.process()
                 } catch {
                     // The bus went (the session is ending): the preferences stay as they were.
-                    for watch in portal.watches { loop.cancel(watch) }
-                    self.portal = nil
+                    for watch in desktop.watches { loop.cancel(watch) }
+                    self.desktop = nil
                 }
             }
-            settings.onChange = { [weak self] in self?.follow($0) }
-            portal = (settings, [token])
-            follow(settings.preferences)
-        } else if let settings = DesktopGSettings() {
-            let watches = settings.fileDescriptors.map { descriptor in
-                loop.watch(fd: descriptor) { [weak self] in
-                    guard let self, !closed else { return }
-                    settings.process()
-                }
-            }
-            settings.onChange = { [weak self] in self?.follow($0) }
-            portal = (settings, watches)
-            follow(settings.preferences)
         }
+        reader.onChange = { [weak self] in self?.follow($0) }
+        desktop = (reader, watches)
+        follow(reader.preferences)
     }
 
     /// Follows `preferences` (see `DesktopPreferences.follow`): the banners on screen are laid
@@ -167,8 +159,8 @@ public final class WaylandDisplay: BannerBackend {
         for host in hosts { host.close() }
         hosts.removeAll()
         if let watch { loop.cancel(watch) }
-        for watch in portal?.watches ?? [] { loop.cancel(watch) }
-        portal = nil
+        for watch in desktop?.watches ?? [] { loop.cancel(watch) }
+        desktop = nil
         fonts.closeAll()
     }
 

@@ -10,7 +10,7 @@ import BannerCore
 import CGSettings
 
 /// GNOME's interface settings, as GSettings gives them, kept current.
-public final class DesktopGSettings {
+public final class DesktopGSettings: DesktopSettingsReader {
     /// The schemas and keys read: what the portal relays of GNOME's.
     static let keys: [(schema: String, keys: [String])] = [
         ("org.gnome.desktop.interface", ["text-scaling-factor", "enable-animations", "gtk-theme", "icon-theme", "font-name"]),

@@ -23,8 +23,23 @@ public enum PortalSettingValue: Sendable, Equatable {
     case string(String)
 }
 
+/// Where a session's desktop preferences are read and followed: xdg-desktop-portal's Settings
+/// (``PortalSettings``) or, where no portal runs, GSettings itself (``DesktopGSettings``).
+/// The caller's loop watches `fileDescriptors` for reading and calls `process()`; a change
+/// that changes `preferences` calls `onChange`.
+public protocol DesktopSettingsReader: AnyObject {
+    /// What the desktop asks of banners now.
+    var preferences: DesktopPreferences { get }
+    /// Called, while `process()` runs, when a change changed `preferences`.
+    var onChange: ((DesktopPreferences) -> Void)? { get set }
+    /// The descriptors to poll for reading.
+    var fileDescriptors: [Int32] { get }
+    /// Handles what came. Throws when the source is gone (the session bus closed).
+    func process() throws
+}
+
 /// The portal's settings of the namespaces the banner follows, kept current.
-public final class PortalSettings {
+public final class PortalSettings: DesktopSettingsReader {
     /// The portal's well-known name and object on the session bus.
     public static let service = "org.freedesktop.portal.Desktop"
     static let objectPath = "/org/freedesktop/portal/desktop"
@@ -96,6 +111,7 @@ public final class PortalSettings {
 
     /// The bus connection's descriptor, to poll for reading.
     public var fileDescriptor: Int32 { connection.fileDescriptor }
+    public var fileDescriptors: [Int32] { [connection.fileDescriptor] }
 
     /// Handles every message that came on the connection. Throws when it is gone.
     public func process() throws(BusError) {
