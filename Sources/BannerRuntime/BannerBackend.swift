@@ -24,7 +24,6 @@ public enum BannerDisplayError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
-
 /// One monitor's (or output's) banner, as the owner drives it.
 public protocol BannerBackendHost: AnyObject {
     /// The monitor's name (RandR's on X11, the output's on Wayland).

@@ -53,7 +53,6 @@ final class OwnerHarness {
 
     var monitor: FakeMonitor { display.hosts[0] }
 
-
     /// A client connected to the owner's socket.
     func connect() throws -> TestClient {
         guard case .success(let fd) = UnixSocket.connect(to: paths.socket) else { throw TestFailure("cannot connect to \(paths.socket)") }
