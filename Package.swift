@@ -2,11 +2,6 @@
 // WindowBanner: a status banner at the top of an X11 or Wayland desktop that reserves its own space.
 import PackageDescription
 
-// Where <pixman.h> is (`pkg-config --cflags pixman-1`). CPixman loads the library itself, so it
-// takes only the header from pixman-1: a system library target's pkgConfig would link it too.
-// Every Swift module that imports CPixman, directly or through BannerWayland, needs the path.
-let pixmanHeaders = ["-I/usr/include/pixman-1"]
-let pixmanHeadersForSwift = pixmanHeaders.flatMap { ["-Xcc", $0] }
 // Where <pipewire/pipewire.h> and the SPA headers are (`pkg-config --cflags libpipewire-0.3`):
 // CPipeWire loads libpipewire itself, and only its C file includes them.
 let pipewireHeaders = ["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2", "-D_REENTRANT"]
@@ -43,9 +38,8 @@ let package = Package(
             providers: [.apt(["libfontconfig1-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
         // Icons: libpng's progressive reader, each row box-filtered into the drawn size as it
-        // arrives (C: libpng's errors longjmp). Optimised in debug builds too: the owner the
-        // tests start decodes a 4096x4096 icon with it.
-        .target(name: "CPNG", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
+        // arrives (C: libpng's errors longjmp).
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("m")]),
         // The one time type of every deadline (MonotonicTime, a point on CLOCK_MONOTONIC) and
         // the clock's reading: a leaf, so the core, the loop and every reader share it.
         .target(name: "MonotonicClock"),
@@ -68,29 +62,27 @@ let package = Package(
         ),
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
         // pixman (drawing into shared-memory buffers), loaded with dlopen on the first call, so
-        // an X11 owner never maps it. Its header is in a directory of its own (see pixmanHeaders).
-        .target(name: "CPixman", cSettings: [.unsafeFlags(pixmanHeaders)]),
+        // an X11 owner never maps it. Its header is read as <pixman-1/pixman.h> (CPixman.h), so
+        // no include path is needed: a system library target's pkgConfig would link pixman too.
+        .target(name: "CPixman"),
         // Draws what BannerCore decides on a layer-shell compositor (sway, Hyprland, KWin…): the
         // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
         // The drawing Wayland and GNOME share: the pixman canvas, FreeType glyphs cached as pixman
         // images, a banner drawn into a back buffer, fonts and icons at a monitor's scale.
         .target(
             name: "BannerPixman",
-            dependencies: ["CPixman", "CText", "BannerRuntime", "BannerCore"],
-            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+            dependencies: ["CPixman", "CText", "BannerRuntime", "BannerCore"]
         ),
         .target(
             name: "BannerWayland",
-            dependencies: ["MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "DesktopPortal"],
-            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+            dependencies: ["MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "DesktopPortal"]
         ),
         // GNOME Shell, which has no layer-shell: the banner drawn here (BannerPixman) and shown by
         // the shell extension in Resources/gnome-shell, over the session bus (SDBus); the
         // compositor's connection (given, a WatchedConnection) is held to learn when the session ends.
         .target(
             name: "BannerGnomeShell",
-            dependencies: ["MonotonicClock", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "CSDBus", "DesktopPortal"],
-            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+            dependencies: ["MonotonicClock", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "CSDBus", "DesktopPortal"]
         ),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
@@ -148,8 +140,7 @@ let package = Package(
             dependencies: [
                 "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "PipeWireCalls", "CSpawn", "CMalloc", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+            ]
         ),
         // `window-banner-config PATH`: one config file read with toml++, printed as JSON.
         .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),
@@ -201,8 +192,7 @@ let package = Package(
         .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport", "CWayland", "CWaylandTestProtocols"], path: "Tests/WaylandTestSupport"),
         .testTarget(
             name: "BannerWaylandTests",
-            dependencies: ["BannerWayland", "BannerPixman", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport", "DesktopPortal", "SDBus"],
-            swiftSettings: [.unsafeFlags(pixmanHeadersForSwift)]
+            dependencies: ["BannerWayland", "BannerPixman", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport", "DesktopPortal", "SDBus"]
         ),
         .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport", "ProcessTestSupport"]),
         .testTarget(
@@ -249,7 +239,9 @@ let package = Package(
         .target(name: "Accessibility", dependencies: ["MonotonicClock", "CSDBus", "SDBus", "BannerCore"]),
         // libpipewire for the call watcher, loaded with dlopen on the first connection (the owner
         // and a monitor without --calls never map it): a C shim over PipeWire's macro-only
-        // listener and loop calls. Headers from libpipewire-0.3-dev (pipewireHeaders).
+        // listener and loop calls. Headers from libpipewire-0.3-dev (pipewireHeaders): their
+        // include paths are unsafe flags, allowed here because no library product holds it
+        // (LibraryDependencyTests builds the products as a dependency).
         .target(name: "CPipeWire", cSettings: [.unsafeFlags(pipewireHeaders)]),
         // Calls from PipeWire: who captures a microphone or a camera (CallRule, pure), the call
         // banner's timing (CallBannerPolicy, pure), and the connection that feeds them.
