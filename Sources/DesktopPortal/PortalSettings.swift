@@ -7,7 +7,7 @@
 // `org.freedesktop.appearance` keys. Plasma's portal does not signal every kdeglobals change, so
 // KConfig's own change notice for kdeglobals has everything read again. What comes over the bus is another program's: values of
 // the wrong type are ignored, strings and counts are bounded, and nothing here can fail on them.
-// Nothing is polled: the caller's loop watches ``PortalSettings/fileDescriptor`` and calls
+// Nothing is polled: the caller's loop watches ``PortalSettings/fileDescriptors`` and calls
 // ``PortalSettings/process()``. Start reading at `PortalSettings.init(connection:)`.
 
 import BannerCore
@@ -110,7 +110,6 @@ public final class PortalSettings: DesktopSettingsReader {
     }
 
     /// The bus connection's descriptor, to poll for reading.
-    public var fileDescriptor: Int32 { connection.fileDescriptor }
     public var fileDescriptors: [Int32] { [connection.fileDescriptor] }
 
     /// Handles every message that came on the connection. Throws when it is gone.

@@ -68,7 +68,7 @@ extension BannerWaylandTests {
         static func process(_ settings: PortalSettings, until done: () -> Bool) throws {
             let deadline = monotonicSeconds() + 10
             while !done(), monotonicSeconds() < deadline {
-                var entry = pollfd(fd: settings.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                var entry = pollfd(fd: settings.fileDescriptors[0], events: Int16(POLLIN), revents: 0)
                 _ = poll(&entry, 1, 100)
                 try settings.process()
             }

@@ -17,26 +17,21 @@ import X11TestSupport
 struct LibraryDependencyTests {
     static let packageRoot = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/"))
 
-    /// The README's "From Swift" example, exactly as the README shows it.
-    static func readmeExample() throws -> String {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
-        guard let section = readme.range(of: "## From Swift\n"),
-              let start = readme[section.upperBound...].range(of: "```swift\n"),
-              let end = readme[start.upperBound...].range(of: "```\n") else {
-            throw TestFailure("the README has no \"From Swift\" example")
+    /// The first ```swift block under `heading` in `page` (a path under the package), exactly as
+    /// the page shows it.
+    static func swiftBlock(in page: String, under heading: String) throws -> String {
+        let text = try String(contentsOfFile: packageRoot + "/" + page, encoding: .utf8)
+        guard let section = text.range(of: heading + "\n"),
+              let start = text[section.upperBound...].range(of: "```swift\n"),
+              let end = text[start.upperBound...].range(of: "```\n") else {
+            throw TestFailure("\(page) has no Swift block under \"\(heading)\"")
         }
-        return String(readme[start.upperBound..<end.lowerBound])
+        return String(text[start.upperBound..<end.lowerBound])
     }
 
     /// docs/library.md's manifest ("In your package"), with `url` for its placeholder URL.
     static func documentedManifest(dependingOn url: String) throws -> String {
-        let page = try String(contentsOfFile: packageRoot + "/docs/library.md", encoding: .utf8)
-        guard let section = page.range(of: "## In your package\n"),
-              let start = page[section.upperBound...].range(of: "```swift\n"),
-              let end = page[start.upperBound...].range(of: "```\n") else {
-            throw TestFailure("docs/library.md has no manifest under \"In your package\"")
-        }
-        let manifest = String(page[start.upperBound..<end.lowerBound])
+        let manifest = try swiftBlock(in: "docs/library.md", under: "## In your package")
         let placeholder = "https://example.org/WindowBanner.git"
         guard manifest.contains("\"\(placeholder)\"") else { throw TestFailure("the manifest names no \(placeholder)") }
         return manifest.replacingOccurrences(of: placeholder, with: url)
@@ -63,7 +58,7 @@ struct LibraryDependencyTests {
         mkdir(client + "/Sources", 0o700)
         mkdir(client + "/Sources/banner-client", 0o700)
         try DebianNewcomerTests.write(try Self.documentedManifest(dependingOn: "file://" + source), to: client + "/Package.swift")
-        try DebianNewcomerTests.write(try Self.readmeExample(), to: client + "/Sources/banner-client/main.swift")
+        try DebianNewcomerTests.write(try Self.swiftBlock(in: "README.md", under: "## From Swift"), to: client + "/Sources/banner-client/main.swift")
 
         // Without SwiftPM's shared cache of clones: each run's copy has a URL of its own, and
         // would stay there.
