@@ -192,12 +192,12 @@ let package = Package(
         .target(name: "WaylandTestSupport", dependencies: ["ProcessTestSupport", "CWayland", "CWaylandTestProtocols"], path: "Tests/WaylandTestSupport"),
         .testTarget(
             name: "BannerWaylandTests",
-            dependencies: ["BannerWayland", "BannerPixman", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "ProcessTestSupport", "DesktopPortal", "SDBus"]
+            dependencies: ["BannerWayland", "BannerPixman", "BannerRuntime", "BannerCore", "CWayland", "CPixman", "WaylandTestSupport", "EmbeddedTestSupport", "ProcessTestSupport", "DesktopPortal", "SDBus"]
         ),
-        .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport", "ProcessTestSupport"]),
+        .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport", "EmbeddedTestSupport", "ProcessTestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
-            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport", "CX11"]
+            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "gnome-frame-order", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport", "CX11"]
         ),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.
@@ -248,6 +248,11 @@ let package = Package(
         .target(name: "PipeWireCalls", dependencies: ["MonotonicClock", "CPipeWire", "BannerCore"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
+        // GNOME's host held to the one frame order in-process, in a real session as its user
+        // (GnomeShellExtensionTests runs it there: the extension serves no other user).
+        .executableTarget(
+            name: "gnome-frame-order", dependencies: ["BannerGnomeShell", "BannerWayland", "BannerCore", "EmbeddedTestSupport"], path: "Tests/GnomeFrameOrder"
+        ),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
         // frames it expects.

@@ -116,51 +116,30 @@ public final class GnomeShellHost: ControlledBannerHost {
     }
 
     private func frame(at now: MonotonicTime) {
-        let milestones = controller.advance(to: now)
-        defer { for milestone in milestones { controller.onMilestone?(milestone) } }
-        guard let frame = controller.frame(at: now) else {
-            if sent != nil { display.shell.hide(monitorName) }
-            sent = nil
-            stopFrames()
-            return
-        }
-        if controller.isAnimating {
-            schedule(at: display.pacer.nextFrame(after: now, origin: controller.frameOrigin))
-        } else {
-            stopFrames()
-        }
-        guard let new = try? controller.look(for: frame.appearance) else { return }
-        let old = frame.fadingFrom.flatMap { try? controller.look(for: $0) }
-        let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
-        let reserve = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
-        let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: reserve)
-        if display.extensionIsThere {
-            send(frame: frame, new: new, old: old, height: height, reserve: reserve, at: now)
-        }
-        controller.onFrame?(RenderedFrame(
-            time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset,
-            bannerHeight: height, reservedHeight: reserve, panelInset: self.placement == .belowPanels ? monitor.topInset : 0,
-            reveal: frame.reveal, fadeProgress: frame.fadeProgress, progress: frame.progress))
+        nextFrameDue = nil
+        controller.renderFrame(at: now)
+    }
+
+    /// Sends `frame` to the extension (when it is there) as far as it changed.
+    public func draw(_ frame: ComposedFrame) -> RenderedFrame? {
+        if display.extensionIsThere { send(frame) }
+        return frame.rendered(panelInset: placement == .belowPanels ? monitor.topInset : 0)
     }
 
     /// The one call this frame needs, if any: a new image when the content changed, the
     /// reservation when its height or policies did, a slide when one started.
-    private func send(frame: BannerFrame, new: Look, old: Look?, height: Int, reserve: Int, at now: MonotonicTime) {
+    private func send(_ composed: ComposedFrame) {
+        let (frame, height, reserve, now) = (composed.frame, composed.height, composed.reservedHeight, composed.time)
         var state = sent ?? SentState()
         let placementName = placement == .belowPanels ? "below-panels" : "screen-edge"
         let fullscreenName = fullscreenPolicy == .show ? "show" : "delay"
         var fields = ShowFields(serial: serial &+ 1, reserve: reserve, placement: placementName, fullscreen: fullscreenName)
         var changed = sent == nil || state.reserve != reserve || state.placement != placementName || state.fullscreen != fullscreenName
 
-        let content = DrawnContent(
-            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: monitor.width, height: height,
-            newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
-        if content != state.content {
-            let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
-                ?? new.cornerRadius
-            guard image.draw(content, radius: radius, scale: resources.pixelsPerPoint) else { return }
+        if composed.content != state.content {
+            guard image.draw(composed.content, radius: composed.cornerRadius, scale: resources.pixelsPerPoint) else { return }
             fields.image = image
-            state.content = content
+            state.content = composed.content
             changed = true
         }
 
@@ -234,4 +213,12 @@ extension GnomeShellHost: BannerSurface {
     public var frameSlot: Double { display.pacer.interval }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { display.withLoadedIcon(appearance) }
     public func frameNeeded() { requestFrame() }
+    public func bannerGone() {
+        if sent != nil { display.shell.hide(monitorName) }
+        sent = nil
+        stopFrames()
+    }
+    public func scheduleFrame(after now: MonotonicTime) {
+        schedule(at: display.pacer.nextFrame(after: now, origin: controller.frameOrigin))
+    }
 }

@@ -24,6 +24,14 @@ public protocol BannerSurface: AnyObject {
     func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance
     /// The presentation changed: draw a frame (at the next slot while something moves).
     func frameNeeded()
+    /// Draws `frame` and submits it to the display server; the frame as the server was asked to
+    /// show it, or nil when nothing is drawn (or nobody listens: ``BannerController/onFrame``
+    /// is nil).
+    func draw(_ frame: ComposedFrame) -> RenderedFrame?
+    /// The banner is gone: release the surface and give its space back.
+    func bannerGone()
+    /// Something still moves after the frame drawn at `now`: draw the next one at the next slot.
+    func scheduleFrame(after now: MonotonicTime)
 }
 
 /// The banner of one monitor as the core decides it, for a backend's host to draw.
@@ -32,7 +40,8 @@ public final class BannerController {
     public var compactPolicy: CompactPolicy = .auto {
         didSet { surface.frameNeeded() }
     }
-    /// Called after every frame the host drew (see the host for when exactly).
+    /// Called after every frame the host drew, before the milestones reached at that frame
+    /// (``renderFrame(at:)``).
     public var onFrame: ((RenderedFrame) -> Void)?
     /// Called when a slide in or out finishes: `presentationFinished` once the banner is fully
     /// down, `dismissalFinished` once it is gone and its space given back.
@@ -130,15 +139,44 @@ public final class BannerController {
         presentation = BannerPresentation(timing: presentation.timing)
     }
 
-    /// Moves the presentation on to `now`; the milestones reached on the way, for the host to
-    /// report (after its frame) through ``onMilestone``.
+    /// Moves the presentation on to `now`; the milestones reached on the way.
+    /// (``renderFrame(at:)`` does this, and reports them.)
     public func advance(to now: MonotonicTime) -> [BannerPresentation.Milestone] {
         presentation.advance(to: now)
     }
 
-    /// What to draw at `now`; nil once the banner is gone (the host then releases its surface).
+    /// What to draw at `now`; nil once the banner is gone.
     public func frame(at now: MonotonicTime) -> BannerFrame? {
         presentation.frame(at: now)
+    }
+
+    /// The frame at `now`, every backend's way, in this order: the presentation moves on to
+    /// `now`; the surface draws the frame composed for it (``compose(_:at:)``), or releases
+    /// itself once the banner is gone; while something still moves, it schedules the next
+    /// frame; then ``onFrame`` hears the frame drawn, and last ``onMilestone`` hears each
+    /// milestone reached on the way (so a handler that presents or dismisses sees the final
+    /// frame already drawn, and its own frame request is not overwritten).
+    public func renderFrame(at now: MonotonicTime) {
+        let milestones = presentation.advance(to: now)
+        var drawn: RenderedFrame?
+        if let frame = presentation.frame(at: now) {
+            // Values were validated when presented (the compact variant's too), so a look fails
+            // only if its font went away since: the frame is skipped, the next one tried.
+            if let composed = try? compose(frame, at: now) { drawn = surface.draw(composed) }
+            if presentation.isAnimating { surface.scheduleFrame(after: now) }
+        } else {
+            surface.bannerGone()
+        }
+        if let drawn { onFrame?(drawn) }
+        for milestone in milestones { onMilestone?(milestone) }
+    }
+
+    /// `frame` composed at `now`: its looks laid out for this monitor at the surface's scale and
+    /// width (``lookWidth``), with the height, radius, reservation and placement between them.
+    public func compose(_ frame: BannerFrame, at now: MonotonicTime) throws(BannerValueError) -> ComposedFrame {
+        let new = try look(for: effective(frame.appearance))
+        let old = try frame.fadingFrom.map { (look: TopBannerAppearance) throws(BannerValueError) in try self.look(for: effective(look)) }
+        return ComposedFrame(time: now, frame: frame, new: new, old: old, width: surface.lookWidth)
     }
 
     // MARK: The user's pointer

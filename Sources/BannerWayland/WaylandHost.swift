@@ -43,6 +43,8 @@ public final class WaylandHost: ControlledBannerHost {
     /// The display's fonts, icons and colours at this output's scale.
     private var resources: ScaledResources<WaylandDisplay>
     private var framePending = false
+    /// The canvas of the frame the compositor asked for, while it is drawn.
+    private var target: PixmanCanvas?
 
     init(output: WaylandOutput, display: WaylandDisplay) {
         self.output = output
@@ -112,7 +114,7 @@ public final class WaylandHost: ControlledBannerHost {
         }
         guard let surface else { return }
         framePending = true
-        surface.requestFrame { [weak self] canvas in self?.draw(on: canvas) }
+        surface.requestFrame { [weak self] canvas in self?.frameCallback(on: canvas) }
     }
 
     private func makeSurface() -> Bool {
@@ -167,52 +169,39 @@ public final class WaylandHost: ControlledBannerHost {
         surface.resize(height: surface.height, overlap: made.height)
     }
 
-    private func draw(on canvas: PixmanCanvas) {
+    /// The compositor is ready for a frame, on `canvas`: the controller's
+    /// ``BannerController/renderFrame(at:)`` draws it there.
+    private func frameCallback(on canvas: PixmanCanvas) {
         framePending = false
-        let now = display.loop.now
-        let milestones = controller.advance(to: now)
-        guard let frame = controller.frame(at: now), let surface else {
-            tearDown()
-            for milestone in milestones { controller.onMilestone?(milestone) }
-            return
-        }
-        guard let new = try? look(for: frame.appearance) else { return }
-        let old = frame.fadingFrom.flatMap { try? look(for: $0) }
-        let fadeHeight = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
-        let height = min(fadeHeight, canvas.height)
-        let content = DrawnContent(
-            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: canvas.width, height: height,
-            newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
-        if content != drawnContent || back?.width != canvas.width || back?.height != height {
+        target = canvas
+        defer { target = nil }
+        controller.renderFrame(at: display.loop.now)
+    }
+
+    /// Draws `frame` on the canvas the compositor gave, as tall as the surface is now.
+    public func draw(_ frame: ComposedFrame) -> RenderedFrame? {
+        guard let canvas = target, let surface else { return nil }
+        let frame = frame.fitted(toSurfaceHeight: canvas.height)
+        let height = frame.height
+        if frame.content != drawnContent || back?.width != canvas.width || back?.height != height {
             if back?.width != canvas.width || back?.height != height { back = BackBuffer(width: canvas.width, height: height, glyphs: glyphs) }
-            guard let back else { return }
-            let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
-                ?? new.cornerRadius
+            guard let back else { return nil }
             back.canvas.fill(RGBA(red: 0, green: 0, blue: 0, alpha: 0))
-            content.draw(on: back.canvas, scale: resources.pixelsPerPoint)
-            back.canvas.roundBottomCorners(radius: radius)
-            drawnContent = content
+            frame.content.draw(on: back.canvas, scale: resources.pixelsPerPoint)
+            back.canvas.roundBottomCorners(radius: frame.cornerRadius)
+            drawnContent = frame.content
         }
-        let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: canvas.height)
-        back?.show(on: canvas, y: placement.contentOffset)
+        back?.show(on: canvas, y: frame.placement.contentOffset)
         // A banner of another height (an update to a taller one, the compact rule after a mode
         // change) resizes the surface and its zone in one commit — during a cross-fade to the
         // taller of the two — so other windows move once, straight to the new height.
-        let wanted = logical(BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height))
+        let wanted = logical(frame.reservedHeight)
         if wanted != surface.height {
             zone?.resize(height: wanted)
             surface.resize(height: wanted, overlap: zone?.height)
-            framePending = true
-            surface.requestFrame { [weak self] canvas in self?.draw(on: canvas) }
-        } else if controller.isAnimating {
-            framePending = true
-            surface.requestFrame { [weak self] canvas in self?.draw(on: canvas) }
+            requestFrame()
         }
-        for milestone in milestones { controller.onMilestone?(milestone) }
-        controller.onFrame?(RenderedFrame(
-            time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset,
-            bannerHeight: height, reservedHeight: canvas.height, panelInset: 0,
-            reveal: frame.reveal, fadeProgress: frame.fadeProgress, progress: frame.progress))
+        return frame.rendered(panelInset: 0)
     }
 
     /// Destroys the surface: the compositor gives the zone back.
@@ -267,4 +256,8 @@ extension WaylandHost: BannerSurface {
     public var frameSlot: Double { 1.0 / 60 }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { display.withLoadedIcon(appearance) }
     public func frameNeeded() { requestFrame() }
+    public func bannerGone() { tearDown() }
+    public func scheduleFrame(after now: MonotonicTime) {
+        if !framePending { requestFrame() }
+    }
 }

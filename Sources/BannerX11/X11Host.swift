@@ -148,67 +148,52 @@ public final class X11Host: ControlledBannerHost {
         nextFrameDue = context.loop.now
     }
 
-    /// Draws the frame for `now` if one is due.
+    /// Draws the frame for `now` if one is due (the controller's ``BannerController/renderFrame(at:)``).
     func renderIfDue(at now: MonotonicTime) {
         guard let due = nextFrameDue, !(now < due) else { return }
-        let milestones = controller.advance(to: now)
-        renderFrame(at: now)
-        nextFrameDue = controller.isAnimating
-            ? context.pacer.nextFrame(after: now, origin: controller.frameOrigin)
-            : nil
-        for milestone in milestones { controller.onMilestone?(milestone) }
+        nextFrameDue = nil
+        controller.renderFrame(at: now)
     }
 
-    private func renderFrame(at now: MonotonicTime) {
-        guard let frame = controller.frame(at: now) else {
-            tearDown()
-            return
-        }
-        // Values were validated in presentTopBanner; the compact variant may change with RandR,
-        // but its font and colours were validated there too.
-        guard var new = try? look(for: frame.appearance) else { return }
-        var old = frame.fadingFrom.flatMap { try? look(for: $0) }
-        let reserved = BannerLayout.reservedHeight(settled: new.height, fadingFrom: old?.height)
-        let panelInset = BannerLayout.panelInset(of: monitor, panels: context.topPanels, placement: placement, bannerHeight: reserved)
+    /// Draws `frame`: the dock reserving its space first, then the banner's window over it,
+    /// fitted between the side panels and under the top ones.
+    public func draw(_ frame: ComposedFrame) -> RenderedFrame? {
+        var frame = frame
+        let panelInset = BannerLayout.panelInset(of: monitor, panels: context.topPanels, placement: placement, bannerHeight: frame.reservedHeight)
         let sides = BannerLayout.sideInsets(
-            of: monitor, panels: context.panels.sidePanels, placement: placement, panelInset: panelInset, bannerHeight: reserved)
+            of: monitor, panels: context.panels.sidePanels, placement: placement, panelInset: panelInset, bannerHeight: frame.reservedHeight)
         let width = BannerLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides).width
         if width != bannerWidth {
             // Side panels came, went or changed: the text is fitted and centred again for the
             // banner's new width (its height does not depend on the width).
             bannerWidth = width
-            guard let fitted = try? look(for: frame.appearance) else { return }
-            new = fitted
-            old = frame.fadingFrom.flatMap { try? look(for: $0) }
+            guard let fitted = try? controller.compose(frame.frame, at: frame.time) else { return nil }
+            frame = fitted
         }
-        let height = old.map { Int((Double($0.height) + Double(new.height - $0.height) * frame.fadeProgress).rounded()) } ?? new.height
+        let height = frame.height
 
         let surface = self.surface ?? context.connection.surfaceForNewBanner()
         self.surface = surface
 
         // The space first, whole: the dock is mapped (or replaced) before the banner moves.
-        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: reserved, sides: sides)
-        reserve(dock, surface: surface, background: new.background, cornerRadius: new.cornerRadius)
+        let dock = ReservationWindow.Geometry(monitor: monitor, panelInset: panelInset, height: frame.reservedHeight, sides: sides)
+        reserve(dock, surface: surface, background: frame.new.background, cornerRadius: frame.new.cornerRadius)
 
         // Over the dock: under the panels, unless the WM laid the dock out elsewhere itself.
         let inset = reservation?.bannerInset ?? panelInset
         let area = BannerLayout.bannerArea(on: monitor, panelInset: inset, sides: sides)
-        let placement = BannerLayout.placement(bannerHeight: height, reveal: frame.reveal, reservedHeight: reserved)
+        let placement = frame.placement
         let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: area, on: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
-        let radius = old.map { Int((Double($0.cornerRadius) + Double(new.cornerRadius - $0.cornerRadius) * frame.fadeProgress).rounded()) }
-            ?? new.cornerRadius
+        let radius = frame.cornerRadius
 
         let banner = ensureBannerWindow(surface: surface, area: area, height: height, placement: placement, clipsAtEdge: clipsAtEdge)
-        let content = DrawnContent(
-            new: new, old: old, progress: old == nil ? 1 : frame.fadeProgress, width: bannerWidth, height: height,
-            newBar: frame.progress, oldBar: frame.fadingFrom?.progress)
-        if content != drawnContent, let canvas {
+        if frame.content != drawnContent, let canvas {
             canvas.resize(width: bannerWidth, height: height)
-            content.draw(on: canvas, scale: context.pixelsPerPoint)
+            frame.content.draw(on: canvas, scale: context.pixelsPerPoint)
             canvas.roundBottomCorners(radius: radius)
             // Before the windows move: a resized content window is repainted from this buffer.
             canvas.present(to: banner.content)
-            drawnContent = content
+            drawnContent = frame.content
         }
         // The corners of what the top-level window shows: the visible rows of a clip, else the
         // whole banner (the same shape all through a slide).
@@ -218,13 +203,9 @@ public final class X11Host: ControlledBannerHost {
                 visibleHeight: clipsAtEdge ? placement.visibleHeight : height, radius: radius)
             : nil
         banner.place(on: area, bannerHeight: height, placement: placement, clipsAtEdge: clipsAtEdge, outline: outline)
-        guard let onFrame = controller.onFrame else { return }
+        guard controller.onFrame != nil else { return nil }
         context.connection.sync()
-        onFrame(RenderedFrame(
-            time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset,
-            bannerHeight: height, reservedHeight: placement.reservedHeight, panelInset: inset,
-            reveal: frame.reveal, fadeProgress: frame.fadeProgress, progress: frame.progress
-        ))
+        return frame.rendered(panelInset: inset)
     }
 
     /// Makes the dock reserve `geometry`: the first one of a presentation, mapped with its
@@ -348,4 +329,8 @@ extension X11Host: BannerSurface {
     public var frameSlot: Double { context.pacer.interval }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { context.withLoadedIcon(appearance) }
     public func frameNeeded() { requestFrame() }
+    public func bannerGone() { tearDown() }
+    public func scheduleFrame(after now: MonotonicTime) {
+        nextFrameDue = context.pacer.nextFrame(after: now, origin: controller.frameOrigin)
+    }
 }

@@ -17,8 +17,18 @@ final class FakeSurface: BannerSurface {
     var frameSlot: Double { 1.0 / 60 }
     var lookResources: any LookResources { resources }
     private(set) var framesNeeded = 0
+    /// What the controller asked of the surface, in order: `draw`, `gone`, `schedule`.
+    private(set) var calls: [String] = []
+    private(set) var drawn: [ComposedFrame] = []
     func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { appearance }
     func frameNeeded() { framesNeeded += 1 }
+    func draw(_ frame: ComposedFrame) -> RenderedFrame? {
+        calls.append("draw")
+        drawn.append(frame)
+        return frame.rendered(panelInset: 0)
+    }
+    func bannerGone() { calls.append("gone") }
+    func scheduleFrame(after now: MonotonicTime) { calls.append("schedule") }
 }
 
 final class FakeResources: LookResources {

@@ -1,10 +1,10 @@
 // What the owner's and the monitor's unit tests run on, in the spirit of swift-nio's
 // EmbeddedEventLoop: a clock only the test moves, an event loop that never sleeps on it, and a
 // display whose monitors are fake surfaces under the runtime's real BannerController (real
-// fonts, real layout, real presentation timing) — nothing of a display server. Each fake
-// monitor draws a frame per frame slot while its banner moves, as a compositor's frame
-// callbacks would, and records what it drew; its reservation is the banner's height, as a
-// strut or an exclusive zone would be.
+// fonts, real layout, real presentation timing, the frames it composes: slides and cross-fades)
+// — nothing of a display server. Each fake monitor draws a frame per frame slot while its banner
+// moves, as a compositor's frame callbacks would, and records what it drew; its reservation is
+// the controller's, as a strut or an exclusive zone would be.
 
 import BannerCore
 import BannerRuntime
@@ -184,26 +184,116 @@ public final class FakeMonitor: ControlledBannerHost, BannerSurface {
 
     public func frameNeeded() {
         guard frameTimer == nil else { return }
-        frameTimer = display.loop.at(display.clock() + frameSlot) { [weak self] in self?.draw() }
+        frameTimer = display.loop.at(display.clock() + frameSlot) { [weak self] in
+            guard let self else { return }
+            frameTimer = nil
+            controller.renderFrame(at: display.clock())
+        }
     }
 
-    private func draw() {
-        frameTimer = nil
-        let now = display.clock()
-        let milestones = controller.advance(to: now)
-        guard let frame = controller.frame(at: now), let look = try? controller.look(for: controller.effective(frame.appearance)) else {
-            reservedHeight = 0
-            for milestone in milestones { controller.onMilestone?(milestone) }
-            return
-        }
-        reservedHeight = look.height
-        let placement = BannerLayout.placement(bannerHeight: look.height, reveal: frame.reveal, reservedHeight: look.height)
-        if controller.isAnimating { frameNeeded() }
-        let drawn = RenderedFrame(
-            time: now, visibleHeight: placement.visibleHeight, contentOffset: placement.contentOffset, bannerHeight: look.height,
-            reservedHeight: look.height, panelInset: 0, reveal: frame.reveal, fadeProgress: frame.fadeProgress, progress: frame.progress)
+    /// Records `frame` as drawn: a surface as tall as the space it reserves (the larger of two
+    /// looks during a cross-fade), the banner between the two looks' heights.
+    public func draw(_ frame: ComposedFrame) -> RenderedFrame? {
+        reservedHeight = frame.reservedHeight
+        let drawn = frame.rendered(panelInset: 0)
         frames.append(drawn)
-        for milestone in milestones { controller.onMilestone?(milestone) }
-        controller.onFrame?(drawn)
+        return drawn
     }
+
+    public func bannerGone() { reservedHeight = 0 }
+    public func scheduleFrame(after now: MonotonicTime) { frameNeeded() }
+}
+
+/// What a host reported, in the order it did: its frames and its milestones. Every backend's
+/// host and the fake are held to the controller's one order (`BannerController.renderFrame`):
+/// a frame's `onFrame` before the milestones reached at it.
+public final class HostReports {
+    public enum Event: Equatable {
+        case frame(RenderedFrame)
+        case milestone(BannerPresentation.Milestone)
+    }
+
+    public private(set) var events: [Event] = []
+
+    /// Listens to `host`'s frames and milestones (replacing its handlers).
+    public init(listeningTo host: some BannerBackendHost) {
+        host.onFrame = { [unowned self] in events.append(.frame($0)) }
+        host.onMilestone = { [unowned self] in events.append(.milestone($0)) }
+    }
+
+    public var frames: [RenderedFrame] {
+        events.compactMap { if case .frame(let frame) = $0 { frame } else { nil } }
+    }
+
+    public func reached(_ milestone: BannerPresentation.Milestone) -> Bool {
+        events.contains(.milestone(milestone))
+    }
+
+    /// Where the events break the order, one line each; empty when they keep it: each
+    /// `presentationFinished` right after the frame that shows the banner fully down (the frame
+    /// first, then the milestone), each `dismissalFinished` after the last frame of the slide
+    /// out, with no frame after it until another slide in starts (reveal 0).
+    public var orderProblems: [String] {
+        var problems: [String] = []
+        var gone = false
+        for (index, event) in events.enumerated() {
+            switch event {
+            case .milestone(.presentationFinished):
+                guard index > 0, case .frame(let before) = events[index - 1], before.reveal == 1 else {
+                    problems.append("event \(index): presentationFinished not right after a frame fully down (before it: \(index > 0 ? "\(events[index - 1])" : "nothing"))")
+                    continue
+                }
+            case .milestone(.dismissalFinished):
+                if index == 0 || events[..<index].allSatisfy({ if case .frame = $0 { false } else { true } }) {
+                    problems.append("event \(index): dismissalFinished before any frame")
+                }
+                gone = true
+            case .frame(let frame):
+                if gone, frame.reveal > 0.5 {
+                    problems.append("event \(index): a frame (reveal \(frame.reveal)) after dismissalFinished without a slide in")
+                }
+                if frame.reveal < 0.5 { gone = false }
+            }
+        }
+        return problems
+    }
+}
+
+/// The one scenario every backend's host and the fake are held to: a 40-pixel banner slides in,
+/// is updated to a 64-pixel one (a cross-fade), and slides out, `serve` running the host's loop
+/// until its condition holds (false when it never does). What went against the controller's
+/// order and its composition, one line each: the order of ``HostReports/orderProblems``; the
+/// fade's frames between the two heights, growing, under a reservation that grows once to the
+/// taller height (a Wayland surface reaches it a configure later) and never shrinks.
+public func frameOrderProblems(on host: some BannerBackendHost, serve: (() -> Bool) throws -> Bool) throws -> [String] {
+    host.compactPolicy = .never
+    let reports = HostReports(listeningTo: host)
+    try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").height(40).build())
+    guard try serve({ reports.reached(.presentationFinished) && !host.isAnimating }), let short = host.presentedHeight else {
+        return ["the banner never slid in: \(reports.events)"]
+    }
+    let fadeStart = reports.events.count
+    try host.presentTopBanner(try TopBannerConfigBuilder().title("Call in progress").subtitle("Alex · 02:14").height(64).build())
+    guard try serve({ !host.isAnimating && reports.frames.last?.fadeProgress == 1 }), let tall = host.presentedHeight, tall > short else {
+        return ["the cross-fade never ended: \(reports.events[fadeStart...])"]
+    }
+    host.dismissTopBanner()
+    guard try serve({ reports.reached(.dismissalFinished) }) else { return ["the banner never slid out"] }
+
+    var problems = reports.orderProblems
+    let fade = reports.events[fadeStart...].compactMap { if case .frame(let frame) = $0, frame.reveal == 1 { frame } else { nil } }
+    if !fade.contains(where: { $0.fadeProgress > 0 && $0.fadeProgress < 1 }) { problems.append("no frame part-way through the fade") }
+    for (index, frame) in fade.enumerated() {
+        if !(short...tall).contains(frame.bannerHeight) { problems.append("fade frame \(index): height \(frame.bannerHeight) not between \(short) and \(tall)") }
+        if frame.reservedHeight < frame.bannerHeight { problems.append("fade frame \(index): \(frame.bannerHeight) px drawn in \(frame.reservedHeight) reserved") }
+        if index > 0 {
+            let before = fade[index - 1]
+            if frame.bannerHeight < before.bannerHeight { problems.append("fade frame \(index): height shrank from \(before.bannerHeight) to \(frame.bannerHeight)") }
+            if frame.reservedHeight < before.reservedHeight { problems.append("fade frame \(index): reservation shrank from \(before.reservedHeight) to \(frame.reservedHeight)") }
+        }
+    }
+    if fade.last?.bannerHeight != tall || fade.last?.reservedHeight != tall {
+        problems.append("the fade ended at \(fade.last.map { "\($0.bannerHeight) px in \($0.reservedHeight)" } ?? "no frame"), not \(tall)")
+    }
+    return problems
 }

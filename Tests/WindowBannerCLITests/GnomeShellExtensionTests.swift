@@ -55,6 +55,38 @@ struct GnomeShellExtensionTests {
         #expect(foot.configures() == settled + 2, "foot was configured \(foot.configures() - settled) times")
     }
 
+    /// The compact look (`--compact always`; `auto`'s on a landscape monitor) is the one GNOME
+    /// draws and reserves, as on X11: the height the X11 window manager takes off its work area
+    /// is the height Mutter takes off its own, and the banner's colour ends there.
+    @Test func theCompactLookIsTheOneDrawnAndReservedAsOnX11() throws {
+        let arguments = ["--title", "No Internet Connection", "--background", "#2050d0", "--compact", "always", "--sticky"]
+        let x11 = try OwnerFixture()
+        try x11.show(arguments)
+        let compact = try #require(try x11.status().monitors.first?.height)
+        try #require(x11.fixture.waitForReservation(height: compact), "X11 reserved \(x11.observer.workAreas())")
+        #expect(compact < 40, "the compact look is \(compact) px")
+
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        let shown = try shell.run([windowBannerExecutable(), "show"] + arguments)
+        #expect(shown.status == 0, "\(shown.error)")
+        let reserved = before.map { SwayRect(x: $0.x, y: $0.y + compact, width: $0.width, height: $0.height - compact) }
+        #expect(shell.awaitWorkAreas { $0 == reserved } == reserved)
+        let screen = try Self.screen(of: shell, row: area.y + compact - 1, showing: 0x2050d0, width: area.width)
+        #expect(screen.pixel(area.width / 2, area.y + compact - 1) == 0x2050d0)
+        #expect(screen.pixel(area.width / 2, area.y + compact + 1) != 0x2050d0, "the banner is taller than its \(compact) px")
+    }
+
+    /// GNOME's host keeps the controller's one frame order (`frameOrderProblems`, which the
+    /// fake and the X11 and Wayland hosts are held to in their suites): run in-process by
+    /// gnome-frame-order, as the session's user, against this shell and its extension.
+    @Test func framesComeBeforeTheirMilestonesAndACrossFadeIsBetweenTheTwoLooks() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled)
+        let checked = try shell.run([windowBannerExecutable("gnome-frame-order")], timeout: 60)
+        #expect(checked.status == 0, "\(checked.output)\(checked.error)")
+    }
+
     @Test(arguments: Self.releases) func theSpaceIsGivenBackWhenTheOwnerDies(release: TestGnomeShell.Release) throws {
         let shell = try TestGnomeShell(release: release, withExtension: .enabled)
         let program = windowBannerExecutable()
