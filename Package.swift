@@ -113,15 +113,18 @@ let package = Package(
         .target(name: "BannerProcess", dependencies: ["WindowBannerClient", "BannerRuntime", "BannerCore", "CGettext"]),
         // The owner of one display, generic over the backend that draws: the socket server, the
         // requests routed to one schedule per monitor, subscriptions, click commands, the state
-        // kept across restarts. No display server of its own (tests run it on a fake display);
-        // OwnerService runs it on each shipped backend, so that the compiler specializes it for
-        // each here (a generic from another module is not specialized).
+        // kept across restarts. No display server of its own, no backend linked (tests run it on
+        // a fake display). Release builds compile it with cross-module optimization, so that
+        // window-banner-full, which runs it on each shipped backend, can specialize it for each
+        // (a generic of another module is otherwise not specialized; make bench's cold show).
+        // Not in any library product: the flag never reaches a package that depends on this one.
         .target(
             name: "BannerOwner",
             dependencies: [
-                "BannerX11", "BannerWayland", "BannerGnomeShell", "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
+                "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
                 "CSpawn", "CMalloc", "StartupTrace",
-            ]
+            ],
+            swiftSettings: [.unsafeFlags(["-enable-cmo-everything"], .when(configuration: .release))]
         ),
         // The watchers (`monitor`): the network monitor's sources, one per file, and the call
         // watcher; each shows its banners through the owner's socket and holds no display.

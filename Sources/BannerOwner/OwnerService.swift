@@ -1,16 +1,14 @@
 // Runs the owner on an open display until it finishes: its socket, its log, the signals that
 // end it, the line that tells the `show` which started it that it is ready, and the way out
-// (what still shows slides away, never hanging). One entry per shipped backend, each calling
-// the same generic body: the owner is generic over the backend, and a generic of another
-// module is not specialized by the compiler — so it is specialized here, once per backend,
-// as it was when the owner lived in the executable (every host call direct, no witness table).
+// (what still shows slides away, never hanging). Generic over the backend: the executable calls
+// it with the display it opened (X11Display, WaylandDisplay, GnomeShellDisplay), and as this
+// module is compiled with cross-module optimization (Package.swift, release builds) its bodies
+// are there for the compiler to specialize for each of those — every host call direct, no
+// witness table — without this module linking any backend.
 
 import BannerCore
-import BannerGnomeShell
 import BannerProcess
 import BannerRuntime
-import BannerWayland
-import BannerX11
 import Glibc
 import StartupTrace
 import WindowBannerClient
@@ -41,22 +39,9 @@ package enum OwnerService {
         }
     }
 
-    /// Serves an X display (or GNOME's Xwayland) until the owner finishes.
-    package static func serve(_ banners: X11Display, _ settings: Settings) throws(CommandFailure) {
-        try run(banners, settings)
-    }
-
-    /// Serves a layer-shell compositor until the owner finishes.
-    package static func serve(_ banners: WaylandDisplay, _ settings: Settings) throws(CommandFailure) {
-        try run(banners, settings)
-    }
-
-    /// Serves GNOME Shell through its extension until the owner finishes.
-    package static func serve(_ banners: GnomeShellDisplay, _ settings: Settings) throws(CommandFailure) {
-        try run(banners, settings)
-    }
-
-    private static func run<Backend: BannerBackend>(_ banners: Backend, _ settings: Settings) throws(CommandFailure) {
+    /// Serves `banners` — an X display (or GNOME's Xwayland), a layer-shell compositor, GNOME
+    /// Shell through its extension — until the owner finishes.
+    package static func serve<Backend: BannerBackend>(_ banners: Backend, _ settings: Settings) throws(CommandFailure) {
         let paths = settings.paths
         let log = settings.log
         log.write("owner started for \(paths.display) (pid \(getpid()))")
