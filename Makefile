@@ -13,7 +13,7 @@ ZSH_COMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
 # The build directory of install and deb (swift build --scratch-path).
 SCRATCH ?= .build
 
-.PHONY: all deps test-deps po build release demo test leaks soak fuzz install uninstall deb extension-zip clean
+.PHONY: all deps test-deps po build release demo test leaks soak fuzz install uninstall deb extension-zip clean static-cxx
 
 all: build
 
@@ -54,6 +54,14 @@ po: deps
 RELEASE = -c release -Xswiftc -static-stdlib -Xswiftc -Osize -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --icf=all --disable-local-rpath \
 	-Xlinker '--symbol-ordering-file=$(CURDIR)/packaging/owner-functions.order' -Xlinker --no-warn-symbol-ordering
+# window-banner-full links the C++ standard library the Swift runtime needs statically too,
+# where g++'s libstdc++.a is installed (scripts/install-deps.sh installs g++): one shared object
+# fewer at every start (docs/performance.md). Package.swift reads the directory, in which
+# libstdc++.so is that archive (the runtime's own link line asks for -lstdc++); without it the
+# shared library is linked as before. (window-banner-config keeps the shared one: toml++'s
+# library uses it.)
+STATIC_CXX := $(shell p="$$(cc -print-file-name=libstdc++.a 2>/dev/null)"; [ -f "$$p" ] && echo "$$p")
+export WINDOW_BANNER_STATIC_CXX = $(if $(STATIC_CXX),$(CURDIR)/.build-static-cxx)
 # Whether `window-banner` links as a static executable (Package.swift reads it): not with Debian
 # 13's own Swift, whose static-executable link names archives it lacks (scripts/static-client.sh).
 # Asked when a recipe runs, after `deps` may have installed that Swift.
@@ -62,7 +70,7 @@ export WINDOW_BANNER_STATIC_CLIENT = $(shell scripts/static-client.sh '$(SWIFT)'
 # commands that draw), window-banner-config (reads config files for them).
 PROGRAMS = window-banner window-banner-full window-banner-config
 
-release: deps po
+release: deps po static-cxx
 	$(SWIFT) build $(RELEASE)
 
 # Shows offline → back online on $$DISPLAY; without a display, on a private Xvfb + openbox,
@@ -121,7 +129,7 @@ BENCH_FLAGS ?=
 SWIFTC ?= swiftc
 BENCH_BIN := bench/out/bin
 
-bench: deps
+bench: deps static-cxx
 	@bench/install-deps.sh
 	for product in $(PROGRAMS) window-banner-bench; do \
 		$(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --product $$product || exit 1; \
@@ -163,7 +171,7 @@ EXTENSION_VARIANT = $(if $(GNOME_SHELL_MAJOR),$(if $(shell [ $(GNOME_SHELL_MAJOR
 # PREFIX defaults to ~/.local; DESTDIR is honoured.
 # (The manual plugin builds the package itself: in debug mode, as only the Makefile's RELEASE
 # flags can link the small client fully static.)
-install: deps po
+install: deps po static-cxx
 	$(SWIFT) package --scratch-path $(SCRATCH) plugin generate-manual --configuration debug
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH)
 	$(eval BIN := $(shell $(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --show-bin-path))
@@ -231,5 +239,9 @@ deb: deps
 		SYSTEMD_USER_UNITDIR=/usr/lib/systemd/user ZSH_COMPLETIONDIR=/usr/share/zsh/vendor-completions SCRATCH=$(SCRATCH)
 	packaging/debian/build-deb.sh "$(abspath $(SCRATCH)/deb)" dist
 
+# The directory window-banner-full's static C++ library is found in (see STATIC_CXX).
+static-cxx:
+	$(if $(STATIC_CXX),mkdir -p '$(WINDOW_BANNER_STATIC_CXX)' && ln -sf '$(STATIC_CXX)' '$(WINDOW_BANNER_STATIC_CXX)/libstdc++.so',@true)
+
 clean:
-	rm -rf .build Resources/locale dist
+	rm -rf .build .build-static-cxx Resources/locale dist

@@ -138,12 +138,15 @@ let package = Package(
         // Every command, the owner (daemon), run, monitor and demo among them: their options,
         // and the display server they open (X11, Wayland or GNOME Shell) for the owner.
         // Config files are read by window-banner-config.
+        // Release builds by the Makefile link libstdc++ statically where it can
+        // (WINDOW_BANNER_STATIC_CXX: a directory whose libstdc++.so is g++'s libstdc++.a).
         .executableTarget(
             name: "window-banner-full",
             dependencies: [
                 "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "PipeWireCalls", "CSpawn", "CMalloc", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: (Context.environment["WINDOW_BANNER_STATIC_CXX"]).map { $0.isEmpty ? [] : [.unsafeFlags(["-Xclang-linker", "-L" + $0], .when(configuration: .release))] } ?? []
         ),
         // `window-banner-config PATH`: one config file read with toml++, printed as JSON.
         .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),

@@ -48,9 +48,11 @@ package enum OwnerService {
         if let notice = settings.notice { log.warning(notice) }
         banners.onWarning = log.warning
         banners.iconSearchPath = ProgramIcons.searchPath(environment: processEnvironment())
+        StartupTrace.mark("owner starts")
         let listener = try UnixSocket.listen(at: paths.socket)
         DisplayLoss.removeOnExit(paths.socket)
         let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: settings.idleSeconds, log: log.warning)
+        StartupTrace.mark("owner set up")
         owner.notice = settings.notice
         DisplayLoss.beforeEnding { reason in owner.displayLost(reason) }
         if let startupConfig = settings.startupConfig { owner.remember(startupConfig) }

@@ -116,6 +116,7 @@ public final class X11Display: BannerBackend {
         hosts = monitors.map { X11Host(monitor: $0, context: self, timing: timing) }
         _ = refreshShellPanels()
         _ = refreshFullscreen()
+        StartupTrace.mark("X display set up")
         loop.watch(fd: connection.fileDescriptor) { [unowned self] in serviceX() }
         loop.beforeEverySleep { [unowned self] in
             let wake = prepareForSleep()

@@ -108,6 +108,9 @@ struct Report {
         if let calls = results.calls { rows += callRows(calls) }
         if let accessibility = results.accessibility { rows += accessibility.rows }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
+        for step in results.coldSteps where !step.samples.isEmpty {
+            rows.append(Row(metric: "cold show, where the time goes", tool: step.name, unit: "ms", samples: step.samples))
+        }
         return rows
     }
 

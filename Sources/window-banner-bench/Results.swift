@@ -19,6 +19,8 @@ final class Results {
     /// New sizes a maximized application was given per show + dismiss, by tool.
     var relayouts: [(tool: String, counts: [Double])] = []
     var startup: [StartupStep] = []
+    /// Where a cold show's time goes, step by step.
+    var coldSteps: [ColdStep] = []
     /// Section 9, on sway.
     var sway: SwayResults?
     /// Section 11, on GNOME Shell.

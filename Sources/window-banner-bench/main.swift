@@ -148,8 +148,9 @@ func main() throws {
             }
         }
     }
-    section("where a warm show's time goes", results) {
+    section("3. where a show's time goes, warm and cold", results) {
         results.startup = try lineup.startupLadder(bin: options.bin, runs: options.runs, warmup: options.warmup)
+        results.coldSteps = try lineup.coldShowSteps(runs: options.runs, warmup: options.warmup)
         results.loader = try lineup.loaderStatistics()
     }
     section("4. idle cost: \(fixed(options.idleSeconds, 0)) s per process", results) {
