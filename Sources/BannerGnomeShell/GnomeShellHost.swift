@@ -80,9 +80,7 @@ public final class GnomeShellHost: ControlledBannerHost {
 
     /// The height of the banner presented here once settled; nil when none is.
     public var presentedHeight: Int? {
-        guard isBannerPresented, let appearance = controller.appearance,
-              let look = try? controller.look(for: controller.effective(appearance)) else { return nil }
-        return look.height
+        isBannerPresented ? controller.presentedLook?.height : nil
     }
 
     /// Ends the presentation at once (the monitor gone, the display closing).

@@ -126,8 +126,7 @@ public final class BannerController {
     @discardableResult
     public func activate(_ reason: BannerDismissReason) -> Bool {
         guard presentation.phase == .presenting || presentation.phase == .presented,
-              let appearance = presentation.appearance,
-              let look = try? look(for: effective(appearance)), look.hitAreas.has(reason) else { return false }
+              let look = presentedLook, look.hitAreas.has(reason) else { return false }
         userDismissed(reason)
         return true
     }
@@ -184,8 +183,7 @@ public final class BannerController {
     /// A button went down or up over the banner at (`x`, `y`), in its own drawn pixels; a
     /// press, drag and release the core's gesture rules call a dismissal slides the banner out.
     public func pointerButton(_ button: PointerButton, pressed: Bool, x: Int, y: Int) {
-        guard isBannerPresented, let appearance = presentation.appearance,
-              let look = try? look(for: effective(appearance)) else {
+        guard isBannerPresented, let look = presentedLook else {
             gesture = nil
             return
         }
@@ -210,6 +208,12 @@ public final class BannerController {
     }
 
     // MARK: Looks
+
+    /// The look presented now (or sliding out) as this monitor shows it, laid out; nil when
+    /// none is presented. Its height is what the banner settles at.
+    public var presentedLook: Look? {
+        presentation.appearance.flatMap { try? look(for: effective($0)) }
+    }
 
     /// `appearance` as this monitor shows it: compact or regular (``compactPolicy``).
     public func effective(_ appearance: TopBannerAppearance) -> TopBannerAppearance {

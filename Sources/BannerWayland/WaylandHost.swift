@@ -88,14 +88,13 @@ public final class WaylandHost: ControlledBannerHost {
 
     /// The height in logical pixels of the banner presented here once settled; nil when none is.
     public var presentedHeight: Int? {
-        guard isBannerPresented, let appearance = controller.appearance, let look = try? look(for: appearance) else { return nil }
+        guard isBannerPresented, let look = controller.presentedLook else { return nil }
         return logical(look.height)
     }
 
     /// Where the buttons of the banner presented now are, in buffer pixels (tests click them).
     var hitAreas: BannerHitAreas? {
-        guard let appearance = controller.appearance else { return nil }
-        return try? look(for: appearance).hitAreas
+        controller.presentedLook?.hitAreas
     }
 
     /// Ends the presentation at once (output gone, display closing).
@@ -118,7 +117,7 @@ public final class WaylandHost: ControlledBannerHost {
     }
 
     private func makeSurface() -> Bool {
-        guard let appearance = controller.appearance, let look = try? look(for: appearance) else { return false }
+        guard let look = controller.presentedLook else { return false }
         return makeSurface(height: logical(look.height))
     }
 
@@ -234,11 +233,6 @@ public final class WaylandHost: ControlledBannerHost {
     /// A height in buffer pixels as the logical pixels the compositor lays out in.
     private func logical(_ pixels: Int) -> Int {
         Int((Double(pixels) / scale).rounded(.up))
-    }
-
-    /// `appearance` as this output shows it, laid out in buffer pixels.
-    private func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
-        try controller.look(for: controller.effective(appearance))
     }
 }
 

@@ -91,8 +91,7 @@ public final class X11Host: ControlledBannerHost {
     /// The height in pixels of the banner presented on this monitor once it has settled (what
     /// it slides to, or cross-fades to); nil when none is presented.
     public var presentedHeight: Int? {
-        guard isBannerPresented, let appearance = controller.appearance else { return nil }
-        return (try? controller.look(for: controller.effective(appearance)))?.height
+        isBannerPresented ? controller.presentedLook?.height : nil
     }
 
     public var hiddenReason: String? {
@@ -312,11 +311,6 @@ public final class X11Host: ControlledBannerHost {
 
     func owns(_ window: Window) -> Bool {
         window == bannerWindow?.window || window == reservation?.window
-    }
-
-    /// `appearance` as this monitor shows it, laid out.
-    private func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
-        try controller.look(for: controller.effective(appearance))
     }
 }
 

@@ -164,8 +164,7 @@ public final class FakeMonitor: ControlledBannerHost, BannerSurface {
     public var isAnimating: Bool { controller.isAnimating || frameTimer != nil }
 
     public var presentedHeight: Int? {
-        guard isBannerPresented, let appearance = controller.appearance else { return nil }
-        return try? controller.look(for: controller.effective(appearance)).height
+        isBannerPresented ? controller.presentedLook?.height : nil
     }
 
     /// The title of the banner drawn last; nil when none shows.

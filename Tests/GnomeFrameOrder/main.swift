@@ -17,16 +17,14 @@ do {
     // A 1 s fade: frames land part-way through it however slow the machine.
     let display = try GnomeShellDisplay(compositor: mutter, waylandDisplay: name, timing: BannerTiming(crossFadeDuration: 1))
     defer { display.close() }
-    guard let host = display.preferredHost else { throw FrameOrderFailure("the shell reports no monitor") }
+    guard let host = display.preferredHost else {
+        print("gnome-frame-order: the shell reports no monitor")
+        exit(2)
+    }
     let problems = try frameOrderProblems(on: host) { condition in display.loop.run(timeout: 20, until: condition) }
     for problem in problems { print(problem) }
     exit(problems.isEmpty ? 0 : 1)
 } catch {
     print("gnome-frame-order: \(error)")
     exit(2)
-}
-
-struct FrameOrderFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
