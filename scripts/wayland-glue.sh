@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates the Wayland protocol glue vendored in Sources/CWaylandProtocols with
-# wayland-scanner: a client header (include/) and the interface tables (private code) for each
-# protocol the banner speaks beyond the core one; and, in Tests/CWaylandTestProtocols, the
+# Regenerates the Wayland protocol glue vendored in Sources/CWaylandProtocols/vendor with
+# wayland-scanner: a client header and the interface tables (private code) for each protocol the
+# banner speaks beyond the core one; and, in Tests/CWaylandTestProtocols/vendor, the
 # wlr-virtual-pointer glue the tests' pointer device uses, and KWin's fake-input glue for the
 # tests' pointer on KDE Plasma (which has no wlr-virtual-pointer). SwiftPM cannot run the scanner
-# without a build plugin, so the generated files live in the tree; BannerWaylandTests' glue test
-# checks that they are exactly what this script makes from the XMLs installed here.
+# without a build plugin, so the generated files live in the tree, under vendor/ as any code that
+# is not ours to edit (the target's own code, include/ and glue.c, is beside it);
+# BannerWaylandTests' glue test checks that they are exactly what this script makes from the XMLs
+# installed here.
 #
 #   scripts/wayland-glue.sh            rewrite the vendored files
 #   scripts/wayland-glue.sh --to DIR   write them under DIR instead (what the test compares)
@@ -33,13 +35,13 @@ fi
 generate() {
   local target="$destination/$1"
   shift
-  mkdir -p "$target/include"
+  mkdir -p "$target/vendor"
   for xml in "$@"; do
     [[ -f $xml ]] || { echo "wayland-glue: $xml not found (scripts/install-deps.sh installs it)" >&2; exit 69; }
     local name
     name=$(basename "$xml" .xml)
-    wayland-scanner client-header "$xml" "$target/include/$name-client-protocol.h"
-    wayland-scanner private-code "$xml" "$target/$name-protocol.c"
+    wayland-scanner client-header "$xml" "$target/vendor/$name-client-protocol.h"
+    wayland-scanner private-code "$xml" "$target/vendor/$name-protocol.c"
   done
 }
 

@@ -44,19 +44,27 @@ public final class TestPipeWire {
     private func startDaemons() throws {
         daemons.append(try Subprocess(executable: "/usr/bin/pipewire", arguments: [], environment: environment))
         try waitFor("PipeWire's socket") { access(self.runtimeDirectory + "/pipewire-0", F_OK) == 0 }
-        daemons.append(try Subprocess(executable: "/usr/bin/wireplumber", arguments: [], environment: environment))
-        try waitFor("WirePlumber's session") { (try? self.dump())?.contains("\"wireplumber\"") == true }
-        // Started again right after a killed one, pipewire-pulse sometimes never answers: it is
-        // given three tries (the failing one killed), each awaited.
+        // Under load WirePlumber sometimes never registers its session, and pipewire-pulse,
+        // started again right after a killed one, sometimes never answers: each is given three
+        // tries (the failing one killed), each awaited.
+        try startWithRetries("/usr/bin/wireplumber", until: "WirePlumber's session", timeout: 20) {
+            (try? self.dump())?.contains("\"wireplumber\"") == true
+        }
+        try startWithRetries("/usr/bin/pipewire-pulse", until: "pipewire-pulse", timeout: 15) { (try? self.pactl(["info"])) != nil }
+    }
+
+    /// Starts `executable` and waits `timeout` s for `ready`; kills it and starts it again, up to
+    /// three times. What a killed pipewire-pulse leaves behind is removed before the next try.
+    private func startWithRetries(_ executable: String, until what: String, timeout: Double, _ ready: () -> Bool) throws {
         for attempt in 1...3 {
-            let pulse = try Subprocess(executable: "/usr/bin/pipewire-pulse", arguments: [], environment: environment)
-            daemons.append(pulse)
+            let daemon = try Subprocess(executable: executable, arguments: [], environment: environment)
+            daemons.append(daemon)
             do {
-                try waitFor("pipewire-pulse", timeout: 15) { (try? self.pactl(["info"])) != nil }
+                try waitFor(what, timeout: timeout, ready)
                 return
             } catch where attempt < 3 {
-                pulse.killGroup()
-                _ = pulse.waitForExit(timeout: 5)
+                daemon.killGroup()
+                _ = daemon.waitForExit(timeout: 5)
                 daemons.removeLast()
                 _ = try? Subprocess.run("/bin/rm", ["-rf", runtimeDirectory + "/pulse"])
             }

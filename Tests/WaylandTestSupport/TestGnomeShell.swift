@@ -154,8 +154,14 @@ public final class TestGnomeShell {
             // The buses listen on sockets in the runtime directory, which both sides of a chroot see.
             // What the session bus starts on demand (xdg-desktop-portal and its backend) learns
             // the shell's display and desktop from it, as a desktop session's bus tells them.
+            // The shell's screencast service (a gjs program the bus starts when the shell asks
+            // for it) is masked in the user's service directory, which the bus reads first: no
+            // test records the screen, and under load it once hung in start-up for the bus's
+            // whole 120 s, and the shell did not finish starting meanwhile.
             let script = """
                 exec >>"$HOME/../shell.log" 2>&1
+                mkdir -p "$HOME/.local/share/dbus-1/services"
+                printf '[D-BUS Service]\\nName=org.gnome.Shell.Screencast\\nExec=/bin/false\\n' >"$HOME/.local/share/dbus-1/services/org.gnome.Shell.Screencast.service"
                 WAYLAND_DISPLAY=\(waylandDisplay) XDG_CURRENT_DESKTOP=GNOME dbus-daemon \(sessionBusConfiguration) --nofork --address="unix:path=$XDG_RUNTIME_DIR/bus" --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
                 dbus-daemon --session --nofork --address="unix:path=$XDG_RUNTIME_DIR/system-bus-socket" --print-address=3 3>"$XDG_RUNTIME_DIR/system-bus" &
                 until [ -s "$XDG_RUNTIME_DIR/session-bus" ] && [ -s "$XDG_RUNTIME_DIR/system-bus" ]; do sleep 0.05; done

@@ -207,6 +207,13 @@ public final class TestPlasma {
         return numbers.count == 4 ? SwayRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) : nil
     }
 
+    /// Has KWin maximize the window whose app id is `appID` again (restored, then maximized),
+    /// so that it fills the maximize area as it is now.
+    public func maximizeAgain(appID: String) throws {
+        _ = try query("const w = workspace.windowList().find(w => w.resourceClass == '\(appID)'); " +
+                      "if (!w) return 'none'; w.setMaximize(false, false); w.setMaximize(true, true); return 'ok';")
+    }
+
     /// Waits until KWin's maximize area is one `isWanted` accepts; that area, or a failure.
     @discardableResult
     public func awaitMaximizeArea(timeout: Double = 20, every milliseconds: Int32 = 100, _ isWanted: (SwayRect) -> Bool) throws -> SwayRect {

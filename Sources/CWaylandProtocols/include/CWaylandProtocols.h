@@ -6,10 +6,10 @@
 #define WINDOWBANNER_CWAYLANDPROTOCOLS_H
 
 #include <wayland-client.h>
-#include "wlr-layer-shell-unstable-v1-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
-#include "viewporter-client-protocol.h"
-#include "fractional-scale-v1-client-protocol.h"
+#include "../vendor/wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "../vendor/xdg-shell-client-protocol.h"
+#include "../vendor/viewporter-client-protocol.h"
+#include "../vendor/fractional-scale-v1-client-protocol.h"
 
 /// &wl_compositor_interface, for wl_registry_bind.
 const struct wl_interface *wb_wl_compositor_interface(void);

@@ -5,8 +5,8 @@
 #define WINDOWBANNER_CWAYLANDTESTPROTOCOLS_H
 
 #include <wayland-client.h>
-#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
-#include "fake-input-client-protocol.h"
+#include "../vendor/wlr-virtual-pointer-unstable-v1-client-protocol.h"
+#include "../vendor/fake-input-client-protocol.h"
 
 /// &zwlr_virtual_pointer_manager_v1_interface.
 const struct wl_interface *wb_zwlr_virtual_pointer_manager_v1_interface(void);
