@@ -1,28 +1,17 @@
 // When the banner uses its compact style: one pure function of the monitor's shape and the
 // user's policy, re-evaluated by a backend on every monitor change (RandR, an output's mode).
 
-/// A monitor's rectangle in root-window pixels.
-public struct MonitorGeometry: Sendable, Hashable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+/// A monitor's rectangle in root-window pixels (the rectangle a banner's own pixels use too).
+public typealias MonitorGeometry = PixelRect
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
+extension PixelRect {
     public var isLandscape: Bool { width > height }
 
     /// Whether `rect` covers this whole rectangle: what makes an override-redirect window a
     /// screen locker over a monitor.
-    public func isCovered(by rect: MonitorGeometry) -> Bool {
+    public func isCovered(by rect: PixelRect) -> Bool {
         rect.x <= x && rect.y <= y && rect.x + rect.width >= x + width && rect.y + rect.height >= y + height
     }
-    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 
 /// The user's choice (`--compact`): `auto` follows the monitor's orientation like the original.

@@ -2,7 +2,8 @@
 // buttons' places, where a banner sits on its monitor, the insets other clients reserve, and
 // the struts that reserve space (how X11 encodes them is BannerX11's StrutProperties).
 
-/// A rectangle in a banner's own pixels, origin at its top-left corner.
+/// A rectangle in pixels: in a banner's own, origin at its top-left corner, or a monitor's in
+/// root-window pixels (``MonitorGeometry``).
 public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     public var x: Int
     public var y: Int

@@ -36,15 +36,6 @@ public final class GnomeShellDisplay: BannerBackend {
     public let icons = IconLibrary(searchPath: .processDefault)
     public private(set) var hosts: [GnomeShellHost] = []
     public var onMonitorsChanged: (() -> Void)?
-    /// Things worth a line in a log: an icon that cannot be shown, the extension refusing a call
-    /// or leaving the bus.
-    public var onWarning: (String) -> Void = { _ in } {
-        didSet { fonts.warn = onWarning }
-    }
-    public var iconSearchPath: IconSearchPath {
-        get { icons.searchPath }
-        set { icons.searchPath = newValue }
-    }
     /// Called when the shell has painted the image of a banner for the first time after a
     /// change: (monitor, serial). What `make bench` times.
     public var onPainted: ((String, UInt32) -> Void)?
@@ -185,24 +176,11 @@ public final class GnomeShellDisplay: BannerBackend {
     /// get a banner shown on every monitor), gone ones closed.
     private func refreshMonitors() {
         guard let monitors = try? shell.monitors(), !monitors.isEmpty else { return }
-        var added: [GnomeShellHost] = []
-        var kept: [GnomeShellHost] = []
-        for monitor in monitors {
-            if let host = hosts.first(where: { $0.monitorName == monitor.name }) {
-                host.monitorChanged(to: monitor)
-                kept.append(host)
-            } else {
-                let host = GnomeShellHost(monitor: monitor, display: self)
-                kept.append(host)
-                added.append(host)
-            }
-        }
-        for host in hosts where !kept.contains(where: { $0 === host }) { host.close() }
-        let model = kept.first { $0.isBannerPresented }
-        let changed = hosts.count != kept.count || !added.isEmpty
-        hosts = kept
-        if !added.isEmpty { everyMonitorBanner.monitorsAdded(added, among: hosts, model: model) }
-        if changed { onMonitorsChanged?() }
+        let match = MonitorMatch(hosts, to: monitors, name: \.name, update: { $0.monitorChanged(to: $1) },
+                                 make: { GnomeShellHost(monitor: $0, display: self) }, close: { $0.close() })
+        hosts = match.hosts
+        everyMonitorBanner.monitorsAdded(match.added, among: hosts, model: match.previous.first { $0.isBannerPresented })
+        if match.changed { onMonitorsChanged?() }
     }
 
     /// The session ended: the process ends as it does when any display goes (see DisplayLoss).

@@ -110,18 +110,15 @@ final class ShellExtension {
 
     let connection: BusConnection
     private var bus: OpaquePointer { connection.bus }
-    private var slots: [OpaquePointer] = []
+    private let matches: BusMatches
     /// The extension's unique name now; signals from anyone else are ignored.
     private(set) var owner: String?
 
     /// The extension on the session bus, checked for its version; throws when it is not there.
     init(connection: BusConnection) throws(ShellExtensionError) {
         self.connection = connection
+        matches = BusMatches(on: connection)
         try start()
-    }
-
-    deinit {
-        for slot in slots { sd_bus_slot_unref(slot) }
     }
 
     /// The extension on the session bus (`DBUS_SESSION_BUS_ADDRESS`).
@@ -135,13 +132,12 @@ final class ShellExtension {
     /// nothing said in between is missed).
     private func start() throws(ShellExtensionError) {
         do {
-            try addMatch("type='signal',path='\(Self.path)',interface='\(Self.interface)'") { message, userdata, _ in
-                if let message, let userdata { ShellExtension.from(userdata).signal(message) }
+            try matches.add("type='signal',path='\(Self.path)',interface='\(Self.interface)'", target: self) { message, userdata, _ in
+                if let message, let userdata { (BusMatches.target(userdata) as ShellExtension).signal(message) }
                 return 0
             }
-            try addMatch("type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'") { message, userdata, _ in
-                if let message, let userdata { ShellExtension.from(userdata).ownerChanged(message) }
+            try matches.add(BusMatches.ownerChanges(of: Self.service), target: self) { message, userdata, _ in
+                if let message, let userdata { (BusMatches.target(userdata) as ShellExtension).ownerChanged(message) }
                 return 0
             }
             owner = try nameOwner()
@@ -296,24 +292,13 @@ final class ShellExtension {
             guard let reply, let userdata, sd_bus_message_is_method_error(reply, nil) != 0 else { return 0 }
             let error = sd_bus_message_get_error(reply)
             let reason = error?.pointee.message.map { String(cString: $0) } ?? error?.pointee.name.map { String(cString: $0) } ?? "failed"
-            ShellExtension.from(userdata).onRefused?("the GNOME Shell extension refused a call: \(reason)")
+            (BusMatches.target(userdata) as ShellExtension).onRefused?("the GNOME Shell extension refused a call: \(reason)")
             return 0
         }, Unmanaged.passUnretained(self).toOpaque(), 0)
         if sent < 0 { onRefused?("\(member): \(String(cString: strerror(-sent)))") }
     }
 
     // MARK: Signals
-
-    private func addMatch(_ rule: String, _ callback: sd_bus_message_handler_t) throws(BusError) {
-        var slot: OpaquePointer?
-        let result = sd_bus_add_match(bus, &slot, rule, callback, Unmanaged.passUnretained(self).toOpaque())
-        guard result >= 0, let slot else { throw BusError("AddMatch", code: result) }
-        slots.append(slot)
-    }
-
-    private static func from(_ userdata: UnsafeMutableRawPointer) -> ShellExtension {
-        Unmanaged<ShellExtension>.fromOpaque(userdata).takeUnretainedValue()
-    }
 
     /// Pointer, Painted or MonitorsChanged, from the extension itself.
     private func signal(_ pointer: OpaquePointer) {

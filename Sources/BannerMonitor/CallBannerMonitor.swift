@@ -28,7 +28,7 @@ package final class CallBannerMonitor {
     private let log: (String) -> Void
     private var watch: PipeWireWatch?
     private var watchToken: EventLoop.Token?
-    private var policyTimer: EventLoop.Token?
+    private let policyTimer: LoopTimer
     private var retryTimer: EventLoop.Token?
     private var retryDelay = 0.1
     private var socketWatch: (fd: Int32, token: EventLoop.Token)?
@@ -46,6 +46,7 @@ package final class CallBannerMonitor {
         environment: [String: String], log: @escaping (String) -> Void
     ) {
         self.loop = loop
+        policyTimer = LoopTimer(on: loop)
         self.request = request
         self.rule = rule
         policy = CallBannerPolicy(hideDelay: hideDelay)
@@ -88,7 +89,7 @@ package final class CallBannerMonitor {
             close(socketWatch.fd)
         }
         socketWatch = nil
-        if let policyTimer { loop.cancel(policyTimer) }
+        policyTimer.cancel()
         if policy.shown != nil || onScreen != nil { dismiss() }
     }
 
@@ -184,11 +185,7 @@ package final class CallBannerMonitor {
             }
         }
         if !actions.isEmpty { onBannerChanged?() }
-        if let policyTimer { loop.cancel(policyTimer) }
-        policyTimer = nil
-        guard let deadline = policy.nextDeadline, !stopped else { return }
-        policyTimer = loop.at(deadline) { [unowned self] in
-            policyTimer = nil
+        policyTimer.set(at: stopped ? nil : policy.nextDeadline) { [unowned self] in
             carryOut(policy.advance(to: loop.now))
         }
     }

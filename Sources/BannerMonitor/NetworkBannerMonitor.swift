@@ -74,8 +74,8 @@ package final class NetworkBannerMonitor {
     var checkInFlight: CheckInFlight?
     var nextCheck: EventLoop.Token?
     var onScreen: OnScreen?
-    var networkTimer: EventLoop.Token?
-    var hideTimer: EventLoop.Token?
+    let networkTimer: LoopTimer
+    let hideTimer: LoopTimer
     /// Set as the monitor stops: what `run()` returns.
     package private(set) var exitStatus: Int32?
 
@@ -93,6 +93,8 @@ package final class NetworkBannerMonitor {
         banners: any WatcherBanners, loop: EventLoop
     ) {
         self.loop = loop
+        networkTimer = LoopTimer(on: loop)
+        hideTimer = LoopTimer(on: loop)
         self.requests = requests
         self.banners = banners
         self.connectivity = connectivity
@@ -183,11 +185,7 @@ package final class NetworkBannerMonitor {
 
     /// The policy's hide deadline, if one is pending, as the loop's only other timer.
     func scheduleHide() {
-        if let hideTimer { loop.cancel(hideTimer) }
-        hideTimer = nil
-        guard let deadline = policy.nextDeadline, exitStatus == nil else { return }
-        hideTimer = loop.at(deadline) { [unowned self] in
-            hideTimer = nil
+        hideTimer.set(at: exitStatus == nil ? policy.nextDeadline : nil) { [unowned self] in
             carryOut(policy.advance(to: loop.now))
         }
     }

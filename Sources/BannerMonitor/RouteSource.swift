@@ -36,11 +36,7 @@ extension NetworkBannerMonitor {
 
     /// The monitor debounces bursts: wake when it wants to decide.
     func scheduleNetworkDeadline() {
-        if let networkTimer { loop.cancel(networkTimer) }
-        networkTimer = nil
-        guard let deadline = network.nextDeadline, exitStatus == nil else { return }
-        networkTimer = loop.at(deadline) { [unowned self] in
-            networkTimer = nil
+        networkTimer.set(at: exitStatus == nil ? network.nextDeadline : nil) { [unowned self] in
             do throws(PathMonitorError) {
                 if let status = try network.handleDeadline() { networkChanged(to: status) }
             } catch {

@@ -64,8 +64,6 @@ public protocol BannerBackend: LookResources {
     var preferredHost: Host? { get }
     /// Called after a monitor came or went.
     var onMonitorsChanged: (() -> Void)? { get set }
-    var onWarning: (String) -> Void { get set }
-    var iconSearchPath: IconSearchPath { get set }
     /// What the desktop asks of banners as its session publishes it live (X11: XSETTINGS;
     /// Wayland: xdg-desktop-portal's Settings); nothing where nothing publishes it.
     var desktopPreferences: DesktopPreferences { get }

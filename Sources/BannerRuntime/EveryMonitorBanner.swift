@@ -49,3 +49,42 @@ public struct EveryMonitorBanner {
         }
     }
 }
+
+/// A display's hosts matched to its monitors as they are now: a host whose monitor (by name) is
+/// still there hears its new geometry, a new monitor gets a host, a host whose monitor is gone is
+/// closed. The display then takes `hosts`, and hands `added` to
+/// ``EveryMonitorBanner/monitorsAdded(_:among:model:)`` with a model from `previous`.
+public struct MonitorMatch<Host: BannerBackendHost> {
+    /// The hosts now, in the monitors' order.
+    public private(set) var hosts: [Host] = []
+    /// The hosts made for new monitors.
+    public private(set) var added: [Host] = []
+
+    /// Matches `hosts` to `monitors`; `update` tells a kept host its monitor, `make` makes one for a
+    /// new monitor, `close` closes one whose monitor is gone.
+    public init<Monitor>(
+        _ hosts: [Host], to monitors: [Monitor], name: (Monitor) -> String,
+        update: (Host, Monitor) -> Void, make: (Monitor) -> Host, close: (Host) -> Void
+    ) {
+        for monitor in monitors {
+            if let host = hosts.first(where: { $0.monitorName == name(monitor) }) {
+                update(host, monitor)
+                self.hosts.append(host)
+            } else {
+                let host = make(monitor)
+                self.hosts.append(host)
+                added.append(host)
+            }
+        }
+        for host in hosts where !self.hosts.contains(where: { $0 === host }) { close(host) }
+        changed = hosts.count != self.hosts.count || !added.isEmpty
+    }
+
+    /// Whether monitors came or went.
+    public let changed: Bool
+
+    /// The hosts that were there before.
+    public var previous: [Host] {
+        hosts.filter { host in !added.contains { $0 === host } }
+    }
+}

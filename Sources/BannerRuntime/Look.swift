@@ -17,6 +17,21 @@ public protocol LookResources: AnyObject {
 }
 
 extension LookResources {
+    /// Non-fatal problems worth a line in a log (a font family substituted, an icon that cannot
+    /// be shown, GNOME's extension refusing a call): printed by the CLI, logged by the owner,
+    /// ignored by default. The fonts' warnings are the same function.
+    public var onWarning: (String) -> Void {
+        get { fonts.warn }
+        set { fonts.warn = newValue }
+    }
+
+    /// Where icon theme names (`.named("network-offline")`) are looked up: by default this
+    /// process's `XDG_DATA_HOME`, `XDG_DATA_DIRS` and `~/.icons`.
+    public var iconSearchPath: IconSearchPath {
+        get { icons.searchPath }
+        set { icons.searchPath = newValue }
+    }
+
     /// The side in pixels of `appearance`'s icon: the height of its fonts' lines (the title's,
     /// and the subtitle's with the gap), whatever the text.
     public func iconSide(for appearance: TopBannerAppearance) throws(BannerValueError) -> Int {

@@ -35,15 +35,6 @@ public final class WaylandDisplay: BannerBackend {
     public private(set) var hosts: [WaylandHost] = []
     /// Called after an output came or went (its host is in `hosts`, or gone from it).
     public var onMonitorsChanged: (() -> Void)?
-    /// Things worth a line in a log: an icon that cannot be shown, a font substituted.
-    public var onWarning: (String) -> Void = { _ in } {
-        didSet { fonts.warn = onWarning }
-    }
-    /// Where `--icon NAME` is looked up.
-    public var iconSearchPath: IconSearchPath {
-        get { icons.searchPath }
-        set { icons.searchPath = newValue }
-    }
     let timing: BannerTiming
     /// The banner of `presentTopBannerOnEveryMonitor`, which outputs added later get too.
     private var everyMonitorBanner = EveryMonitorBanner()

@@ -31,10 +31,6 @@ public final class X11Display: BannerBackend {
     /// (a storm is reported as its first few, then one `dropped` count); ignored by default,
     /// logged by the owner. `dropped` is how many more arrived beyond the errors reported.
     public var onProtocolError: (_ error: XProtocolError?, _ dropped: Int) -> Void = { _, _ in }
-    /// Non-fatal problems (a font family substituted): printed by the CLI, ignored by default.
-    public var onWarning: (String) -> Void = { _ in } {
-        didSet { fonts.warn = onWarning }
-    }
 
     /// True while a screen locker or the screensaver is up: no banner shows then (each stays
     /// presented, unmapped, and comes back when the screen is unlocked).
@@ -42,13 +38,6 @@ public final class X11Display: BannerBackend {
 
     /// Called after the hosts were matched to a new monitor layout (a host may be gone or new).
     public var onMonitorsChanged: (() -> Void)?
-
-    /// Where icon theme names (`.named("network-offline")`) are looked up: by default this
-    /// process's `XDG_DATA_HOME`, `XDG_DATA_DIRS` and `~/.icons`.
-    public var iconSearchPath: IconSearchPath {
-        get { icons.searchPath }
-        set { icons.searchPath = newValue }
-    }
 
     let connection: XConnection
     public let fonts: FontLibrary
@@ -398,23 +387,10 @@ public final class X11Display: BannerBackend {
     /// Matches hosts to the current monitors: kept by name, closed when gone, created when new;
     /// a new one gets the banner of `presentTopBannerOnEveryMonitor` while it is presented.
     private func refreshMonitors() {
-        let monitors = connection.monitors()
-        var kept: [X11Host] = []
-        var added: [X11Host] = []
-        for monitor in monitors {
-            if let host = hosts.first(where: { $0.monitorName == monitor.name }) {
-                host.monitorChanged(to: monitor)
-                kept.append(host)
-            } else {
-                let host = X11Host(monitor: monitor, context: self, timing: timing)
-                kept.append(host)
-                added.append(host)
-            }
-        }
-        for host in hosts where !kept.contains(where: { $0 === host }) { host.close() }
-        let previous = kept.filter { host in !added.contains { $0 === host } }
-        hosts = kept
-        everyMonitorBanner.monitorsAdded(added, among: hosts, model: previous.first(where: \.isPrimary) ?? previous.first)
+        let match = MonitorMatch(hosts, to: connection.monitors(), name: \.name, update: { $0.monitorChanged(to: $1) },
+                                 make: { X11Host(monitor: $0, context: self, timing: timing) }, close: { $0.close() })
+        hosts = match.hosts
+        everyMonitorBanner.monitorsAdded(match.added, among: hosts, model: match.previous.first(where: \.isPrimary) ?? match.previous.first)
     }
 
     /// Every top panel the banners sit under: other clients' struts, and a shell's own bar

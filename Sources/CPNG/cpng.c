@@ -241,7 +241,6 @@ static void feed(decoder *d, png_structp png, png_infop info, png_bytep buffer, 
 }
 
 int wb_png_decode(wb_png_request *request) {
-    if (request->is_svg) return wb_svg_decode(request);
     request->width = 0;
     request->height = 0;
     request->message[0] = 0;
@@ -249,6 +248,7 @@ int wb_png_decode(wb_png_request *request) {
         snprintf(request->message, sizeof request->message, "bad request");
         return -1;
     }
+    if (request->is_svg) return wb_svg_decode(request);
     decoder *d = calloc(1, sizeof *d);
     size_t size = 64 * 1024;
     png_bytep buffer = malloc(size);

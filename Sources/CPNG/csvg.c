@@ -103,13 +103,6 @@ static unsigned char *read_all(int fd, uint64_t maximum, size_t *length, char *m
 }
 
 int wb_svg_decode(wb_png_request *request) {
-    request->width = 0;
-    request->height = 0;
-    request->message[0] = 0;
-    if (request->target_count < 1 || request->target_count > WB_PNG_MAXIMUM_TARGETS) {
-        snprintf(request->message, sizeof request->message, "bad request");
-        return -1;
-    }
     pthread_once(&once, load);
     if (!loaded) {
         snprintf(request->message, sizeof request->message, "%s", failure);

@@ -32,7 +32,7 @@ public final class NetworkManagerWatch {
 
     private let connection: BusConnection
     private var bus: OpaquePointer { connection.bus }
-    private var slots: [OpaquePointer] = []
+    private let matches: BusMatches
     private var pendingRead: OpaquePointer?
     private var received: [NetworkManagerEvent] = []
 
@@ -40,11 +40,11 @@ public final class NetworkManagerWatch {
     /// /run/dbus/system_bus_socket).
     public init() throws(BusError) {
         connection = try BusConnection.system(callTimeout: Self.callTimeout)
+        matches = BusMatches(on: connection)
     }
 
     deinit {
         if let pendingRead { sd_bus_slot_unref(pendingRead) }
-        for slot in slots { sd_bus_slot_unref(slot) }
     }
 
     /// Whether NetworkManager owns its name on the bus now (`org.freedesktop.DBus.NameHasOwner`).
@@ -57,14 +57,12 @@ public final class NetworkManagerWatch {
     public func start() throws(BusError) -> UInt32 {
         let properties = "type='signal',sender='\(Self.service)',path='\(Self.objectPath)',"
             + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='\(Self.service)'"
-        let owner = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-            + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.service)'"
-        try addMatch(properties) { message, userdata, _ in
-            if let message, let userdata { NetworkManagerWatch.watch(userdata).propertiesChanged(message) }
+        try matches.add(properties, target: self) { message, userdata, _ in
+            if let message, let userdata { (BusMatches.target(userdata) as NetworkManagerWatch).propertiesChanged(message) }
             return 0
         }
-        try addMatch(owner) { message, userdata, _ in
-            if let message, let userdata { NetworkManagerWatch.watch(userdata).ownerChanged(message) }
+        try matches.add(BusMatches.ownerChanges(of: Self.service), target: self) { message, userdata, _ in
+            if let message, let userdata { (BusMatches.target(userdata) as NetworkManagerWatch).ownerChanged(message) }
             return 0
         }
         var error = sd_bus_error()
@@ -95,19 +93,6 @@ public final class NetworkManagerWatch {
     }
 
     // MARK: Signals
-
-    /// Adds a match rule whose messages go to `callback`, with this watch as its userdata.
-    private func addMatch(_ rule: String, _ callback: sd_bus_message_handler_t) throws(BusError) {
-        var slot: OpaquePointer?
-        let result = sd_bus_add_match(bus, &slot, rule, callback, Unmanaged.passUnretained(self).toOpaque())
-        guard result >= 0, let slot else { throw BusError("AddMatch", code: result) }
-        slots.append(slot)
-    }
-
-    /// The watch a callback's userdata points at.
-    private static func watch(_ userdata: UnsafeMutableRawPointer) -> NetworkManagerWatch {
-        Unmanaged<NetworkManagerWatch>.fromOpaque(userdata).takeUnretainedValue()
-    }
 
     /// `PropertiesChanged(s interface, a{sv} changed, as invalidated)`: the Connectivity entry, if any.
     private func propertiesChanged(_ message: OpaquePointer) {
@@ -157,7 +142,7 @@ public final class NetworkManagerWatch {
         guard sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
             guard let reply, let userdata else { return 0 }
             if sd_bus_message_is_method_error(reply, nil) == 0, let value = NetworkManagerWatch.readVariantUInt32(reply) {
-                NetworkManagerWatch.watch(userdata).received.append(.connectivity(value))
+                (BusMatches.target(userdata) as NetworkManagerWatch).received.append(.connectivity(value))
             }
             return 0
         }, Unmanaged.passUnretained(self).toOpaque(), Self.callTimeout) >= 0 else { return }

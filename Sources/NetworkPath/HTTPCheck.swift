@@ -120,20 +120,16 @@ public final class HTTPCheck {
         set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         set(CURLOPT_USERAGENT, "window-banner")
         failed = failed || ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, state.errorBuffer) != CURLE_OK
-        failed = failed || ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, { data, size, count, context in
+        // Header lines and body bytes come through one callback; its context says which.
+        let take: curl_write_callback = { data, size, count, context in
             guard let data, let context else { return 0 }
-            let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
             let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-            return state.reader.header(bytes) ? size * count : 0
-        }) != CURLE_OK
-        failed = failed || ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context) != CURLE_OK
-        failed = failed || ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
-            let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-            return state.reader.body(bytes) ? size * count : 0
-        }) != CURLE_OK
-        failed = failed || ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context) != CURLE_OK
+            return Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().take(bytes) ? size * count : 0
+        }
+        failed = failed || ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, take) != CURLE_OK
+        failed = failed || ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(state.headers).toOpaque()) != CURLE_OK
+        failed = failed || ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, take) != CURLE_OK
+        failed = failed || ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(state.body).toOpaque()) != CURLE_OK
         failed = failed || ccurl_multi_set_socket_function(multi, { _, socket, what, context, _ in
             guard let context else { return -1 }
             let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
@@ -235,6 +231,10 @@ public final class HTTPCheck {
         let errorBuffer: UnsafeMutablePointer<CChar>
         let clock: () -> MonotonicTime
 
+        /// Where libcurl's header lines and body bytes go.
+        private(set) lazy var headers = Sink(state: self, isHeader: true)
+        private(set) lazy var body = Sink(state: self, isHeader: false)
+
         init(request: Request, clock: @escaping () -> MonotonicTime) {
             self.request = request
             self.clock = clock
@@ -244,6 +244,22 @@ public final class HTTPCheck {
         }
 
         deinit { errorBuffer.deallocate() }
+    }
+
+    /// Header lines or body bytes from libcurl, handed to the state's reader.
+    private final class Sink {
+        unowned let state: State
+        let isHeader: Bool
+
+        init(state: State, isHeader: Bool) {
+            self.state = state
+            self.isHeader = isHeader
+        }
+
+        /// Whether the reader takes `bytes` (false ends the transfer).
+        func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            isHeader ? state.reader.header(bytes) : state.reader.body(bytes)
+        }
     }
 }
 

@@ -45,6 +45,7 @@ typedef struct wb_png_request {
 /// draws through): nothing of either is mapped into a process that shows no SVG icon. The
 /// document is fitted into each square keeping its proportions, centred. Returns 0 on success,
 /// -1 with `request->message` set otherwise (librsvg missing, or its reason for refusing).
+/// Called by wb_png_decode, which has reset `request`'s results and checked its targets.
 int wb_svg_decode(wb_png_request *request);
 
 /// Decodes `request->fd` into every square of `request` (an SVG with wb_svg_decode when
