@@ -64,6 +64,22 @@ mirror() {
 mkdir -p "$cache"
 exec 9>"$dir.lock"
 flock 9
+
+# Every use opens a chroot's lock for writing, which touches it: a chroot whose lock is more
+# than two days old is one no test has asked for since (its package set or the newcomer's
+# install-deps.sh changed, so its key did), and it goes, so the cache does not grow by a chroot
+# with each such change. One being built or looked up right now holds its lock and stays; the
+# (empty) lock files stay.
+for lock in "$cache"/*.lock; do
+    old=${lock%.lock}
+    [ "$old" != "$dir" ] && [ -d "$old" ] && [ -n "$(find "$lock" -maxdepth 0 -mtime +1)" ] || continue
+    (
+        flock -n 8 || exit 0
+        findmnt -rn -o TARGET | grep -F "$old.new/" | sort -r | while read -r mount; do umount -l "$mount"; done
+        echo "debian-chroot.sh: removing $old, unused for two days" >&2
+        rm -rf --one-file-system "$old" "$old.new"
+    ) 8<"$lock"
+done
 if [ ! -e "$dir/.complete" ]; then
     # A build cut short may have left mmdebstrap's /proc, /sys and /dev mounts in DIR.new: they
     # go first, and rm never crosses into another file system.
