@@ -262,7 +262,7 @@ let package = Package(
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
         // frames it expects.
-        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore", "WindowBannerClient"]),
+        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore"]),
         // Calls: the rule and the timing on their own, the watcher against a real PipeWire.
         .testTarget(name: "PipeWireCallsTests", dependencies: ["MonotonicClock", "PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
         .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),

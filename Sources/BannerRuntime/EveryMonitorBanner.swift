@@ -56,9 +56,11 @@ public struct EveryMonitorBanner {
 /// ``EveryMonitorBanner/monitorsAdded(_:among:model:)`` with a model from `previous`.
 public struct MonitorMatch<Host: BannerBackendHost> {
     /// The hosts now, in the monitors' order.
-    public private(set) var hosts: [Host] = []
+    public let hosts: [Host]
     /// The hosts made for new monitors.
-    public private(set) var added: [Host] = []
+    public let added: [Host]
+    /// Whether monitors came or went.
+    public let changed: Bool
 
     /// Matches `hosts` to `monitors`; `update` tells a kept host its monitor, `make` makes one for a
     /// new monitor, `close` closes one whose monitor is gone.
@@ -66,22 +68,23 @@ public struct MonitorMatch<Host: BannerBackendHost> {
         _ hosts: [Host], to monitors: [Monitor], name: (Monitor) -> String,
         update: (Host, Monitor) -> Void, make: (Monitor) -> Host, close: (Host) -> Void
     ) {
+        var now: [Host] = []
+        var added: [Host] = []
         for monitor in monitors {
             if let host = hosts.first(where: { $0.monitorName == name(monitor) }) {
                 update(host, monitor)
-                self.hosts.append(host)
+                now.append(host)
             } else {
                 let host = make(monitor)
-                self.hosts.append(host)
+                now.append(host)
                 added.append(host)
             }
         }
-        for host in hosts where !self.hosts.contains(where: { $0 === host }) { close(host) }
-        changed = hosts.count != self.hosts.count || !added.isEmpty
+        for host in hosts where !now.contains(where: { $0 === host }) { close(host) }
+        self.hosts = now
+        self.added = added
+        changed = hosts.count != now.count || !added.isEmpty
     }
-
-    /// Whether monitors came or went.
-    public let changed: Bool
 
     /// The hosts that were there before.
     public var previous: [Host] {
