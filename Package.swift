@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "WindowBannerClient",
             dependencies: [
-                "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn", "StartupTrace",
+                "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn", "Spawning", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -110,7 +110,7 @@ let package = Package(
         ),
         // What every long-running banner process shares: its data directories and own icons,
         // the built-in banners' translations (gettext), signals as a descriptor, child processes.
-        .target(name: "BannerProcess", dependencies: ["WindowBannerClient", "BannerRuntime", "BannerCore", "CGettext"]),
+        .target(name: "BannerProcess", dependencies: ["WindowBannerClient", "Spawning", "BannerRuntime", "BannerCore", "CGettext"]),
         // The owner of one display, generic over the backend that draws: the socket server, the
         // requests routed to one schedule per monitor, subscriptions, click commands, the state
         // kept across restarts. No display server of its own, no backend linked (tests run it on
@@ -122,7 +122,7 @@ let package = Package(
             name: "BannerOwner",
             dependencies: [
                 "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
-                "CSpawn", "CMalloc", "StartupTrace",
+                "CSpawn", "Spawning", "CMalloc", "StartupTrace",
             ],
             swiftSettings: [.unsafeFlags(["-enable-cmo-everything"], .when(configuration: .release))]
         ),
@@ -143,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-full",
             dependencies: [
-                "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "PipeWireCalls", "CSpawn", "CMalloc", "StartupTrace",
+                "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "PipeWireCalls", "CSpawn", "Spawning", "CMalloc", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: (Context.environment["WINDOW_BANNER_STATIC_CXX"]).map { $0.isEmpty ? [] : [.unsafeFlags(["-Xclang-linker", "-L" + $0], .when(configuration: .release))] } ?? []
@@ -208,6 +208,9 @@ let package = Package(
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.
         .target(name: "CSpawn"),
+        // posix_spawn attributes with a clean signal state, and argv/envp arrays: what every
+        // process the package starts gets (the benchmark's tools too, without the argument parser).
+        .target(name: "Spawning", dependencies: ["CSpawn"]),
         // malloc_trim(3): the idle owner gives its heap's free pages back.
         .target(name: "CMalloc"),
         // glibc's gettext (libintl.h): the built-in banners' text in the caller's language.
@@ -262,7 +265,7 @@ let package = Package(
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
         // frames it expects.
-        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore"]),
+        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore", "Spawning"]),
         // Calls: the rule and the timing on their own, the watcher against a real PipeWire.
         .testTarget(name: "PipeWireCallsTests", dependencies: ["MonotonicClock", "PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
         .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),

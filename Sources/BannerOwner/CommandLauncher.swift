@@ -10,6 +10,7 @@ import BannerCore
 import CSpawn
 import Glibc
 import OwnerProtocol
+import Spawning
 import WindowBannerClient
 
 /// What a `show` request runs when its banner is clicked (`--on-click`) and when one of its

@@ -3,6 +3,7 @@
 // beyond one write(2).
 
 import Glibc
+import Spawning
 import Synchronization
 import WindowBannerClient
 

@@ -7,6 +7,7 @@
 
 import BannerConfig
 import Glibc
+import Spawning
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -10,6 +10,7 @@ import BannerCore
 import CSpawn
 import Glibc
 import OwnerProtocol
+import Spawning
 import StartupTrace
 
 package struct OwnerClient {

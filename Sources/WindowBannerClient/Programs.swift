@@ -7,6 +7,7 @@
 import ArgumentParser
 import BannerCore
 import Glibc
+import Spawning
 
 /// The commands `window-banner` runs itself. Their root has no help of its own: `window-banner
 /// --help` (and any other first argument) goes to window-banner-full, which lists every command.

@@ -6,6 +6,7 @@
 // the children's output pipes and SIGCHLD, until a condition holds or a deadline passes.
 
 import Glibc
+import Spawning
 
 /// CLOCK_MONOTONIC in milliseconds: the clock the X server stamps RECORD data with.
 func monotonicMilliseconds() -> Double {
@@ -132,30 +133,13 @@ final class Supervisor {
                 outputEnd = ends.read
             }
         }
-        // The clean signal state WindowBannerClient's SpawnAttributes gives every process the
-        // product starts, written again: linking WindowBannerClient would bring the argument
-        // parser, and the man-page plugin (`make install`) would then try to document the bench.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
+        // The clean signal state every process the product starts gets.
+        let attributes = SpawnAttributes(newSession: false)
+        let argv = CStringArray(arguments)
+        let envp = CStringArray(environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
         var pid: pid_t = 0
         let startedAt = monotonicMilliseconds()
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes.attributes, &argv.pointers, &envp.pointers)
         for fd in closeAfter { close(fd) }
         guard result == 0 else {
             if let inputEnd { close(inputEnd) }

@@ -13,6 +13,7 @@ import BannerCore
 import CSpawn
 import Glibc
 import LoginSessions
+import Spawning
 import WindowBannerClient
 
 enum SessionRouting {

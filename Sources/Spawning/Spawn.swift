@@ -1,6 +1,7 @@
-// What every process this program starts has in common (a `run -- COMMAND`, the owner a client
-// starts, a click's command): posix_spawn attributes that give the child a clean signal state,
-// and the C string arrays for its argv and environment.
+// What every process the package starts has in common (a `run -- COMMAND`, the owner a client
+// starts, a click's command, the benchmark's tools): posix_spawn attributes that give the child a
+// clean signal state, and the C string arrays for its argv and environment. A leaf of its own,
+// so the benchmark uses it without linking the argument parser.
 
 import CSpawn
 import Glibc
