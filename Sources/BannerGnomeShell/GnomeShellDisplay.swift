@@ -47,7 +47,7 @@ public final class GnomeShellDisplay: BannerBackend {
     /// Whether the extension owns its name on the bus now.
     var extensionIsThere: Bool { shell.owner != nil }
     private let compositor: any WatchedConnection
-    private var everyMonitorBanner = EveryMonitorBanner()
+    public let everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     private var busWatch: EventLoop.Token?
     private var compositorWatch: EventLoop.Token?
@@ -113,14 +113,6 @@ public final class GnomeShellDisplay: BannerBackend {
 
     /// The primary monitor's host (the one with the top bar).
     public var preferredHost: GnomeShellHost? { hosts.first { $0.monitor.isPrimary } ?? hosts.first }
-
-    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        try everyMonitorBanner.present(appearance, on: hosts, check: check)
-    }
-
-    public func dismissTopBannerOnEveryMonitor() {
-        everyMonitorBanner.dismiss(on: hosts)
-    }
 
     /// Removes every banner (and its strut) at once and lets both connections go.
     public func close() {

@@ -67,13 +67,9 @@ public protocol BannerBackend: LookResources {
     /// What the desktop asks of banners as its session publishes it live (X11: XSETTINGS;
     /// Wayland: xdg-desktop-portal's Settings); nothing where nothing publishes it.
     var desktopPreferences: DesktopPreferences { get }
-    /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
-    /// while it is presented on one of them, with the others' policies (``onMonitorsChanged``
-    /// is called after, to set the new host's callbacks). Throws, before any monitor changes,
-    /// when a value cannot be used.
-    func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError)
-    /// Slides that banner out on every monitor; a monitor added later does not get it.
-    func dismissTopBannerOnEveryMonitor()
+    /// The banner of ``presentTopBannerOnEveryMonitor(_:)``, which monitors added later get too
+    /// (the display hands it the hosts it adds).
+    var everyMonitorBanner: EveryMonitorBanner { get }
     /// Serves the loop until no banner moves, or `timeout` seconds pass; whether it settled.
     @discardableResult
     func runUntilIdle(timeout: Double) -> Bool
@@ -194,4 +190,22 @@ public protocol WatchedConnection: AnyObject {
     /// When the socket is ready: reads and handles what arrived. Throws when the connection is
     /// lost.
     func dispatch() throws
+}
+
+extension BannerBackend {
+    /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
+    /// while it is presented on one of them: it slides in there with its own reservation, with
+    /// the policies of a host that was there before (X11: the primary's) — ``onMonitorsChanged``
+    /// is called after, to set the new host's callbacks. A monitor removed takes its banner and
+    /// reservation with it, like any host's. Throws, before any monitor changes, when a value
+    /// cannot be used.
+    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
+        try everyMonitorBanner.present(appearance, on: hosts, check: check)
+    }
+
+    /// Slides the banner of ``presentTopBannerOnEveryMonitor(_:)`` out on every monitor; a
+    /// monitor added later does not get it.
+    public func dismissTopBannerOnEveryMonitor() {
+        everyMonitorBanner.dismiss(on: hosts)
+    }
 }

@@ -6,7 +6,7 @@
 import BannerCore
 
 /// What a display remembers of the banner it shows on every monitor.
-public struct EveryMonitorBanner {
+public final class EveryMonitorBanner {
     /// The banner shown on every monitor; nil when there is none.
     public private(set) var appearance: TopBannerAppearance?
 
@@ -15,7 +15,7 @@ public struct EveryMonitorBanner {
     /// Presents (or updates in place) `appearance` on each of `hosts`, and remembers it for the
     /// monitors added later. `check` throws, before any monitor changes, for a value that
     /// cannot be used.
-    public mutating func present<Host: BannerBackendHost>(
+    public func present<Host: BannerBackendHost>(
         _ appearance: TopBannerAppearance, on hosts: [Host], check: (TopBannerAppearance) throws(BannerValueError) -> Void
     ) throws(BannerValueError) {
         try check(appearance)
@@ -24,7 +24,7 @@ public struct EveryMonitorBanner {
     }
 
     /// Slides it out on each of `hosts`; a monitor added later does not get it.
-    public mutating func dismiss<Host: BannerBackendHost>(on hosts: [Host]) {
+    public func dismiss<Host: BannerBackendHost>(on hosts: [Host]) {
         appearance = nil
         for host in hosts { host.dismissTopBanner() }
     }
@@ -32,7 +32,7 @@ public struct EveryMonitorBanner {
     /// Monitors were added (`added`, among `hosts`): while the banner still shows on one of the
     /// others, each new one gets it, with the policies of `model` (the primary or first of the
     /// others). Once it shows nowhere, it is forgotten.
-    public mutating func monitorsAdded<Host: BannerBackendHost>(_ added: [Host], among hosts: [Host], model: Host?) {
+    public func monitorsAdded<Host: BannerBackendHost>(_ added: [Host], among hosts: [Host], model: Host?) {
         guard let appearance,
               hosts.contains(where: { host in !added.contains { $0 === host } && host.isBannerPresented && host.phase != .dismissing }) else {
             self.appearance = nil

@@ -37,7 +37,7 @@ public final class WaylandDisplay: BannerBackend {
     public var onMonitorsChanged: (() -> Void)?
     let timing: BannerTiming
     /// The banner of `presentTopBannerOnEveryMonitor`, which outputs added later get too.
-    private var everyMonitorBanner = EveryMonitorBanner()
+    public let everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     private var watch: EventLoop.Token?
     /// Where the desktop's preferences come from, and the loop's watches of it; nil where
@@ -134,14 +134,6 @@ public final class WaylandDisplay: BannerBackend {
     /// The host of the first output (Wayland has no primary output; sway lists its outputs in
     /// the order they were made).
     public var preferredHost: WaylandHost? { hosts.first }
-
-    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        try everyMonitorBanner.present(appearance, on: hosts, check: check)
-    }
-
-    public func dismissTopBannerOnEveryMonitor() {
-        everyMonitorBanner.dismiss(on: hosts)
-    }
 
     /// Ends every presentation at once and closes the connection.
     public func close() {

@@ -75,7 +75,7 @@ public final class X11Display: BannerBackend {
     private var panelsChanged = false
     private var closed = false
     /// The banner of `presentTopBannerOnEveryMonitor`, which monitors added later get too.
-    private var everyMonitorBanner = EveryMonitorBanner()
+    public let everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     /// Extension names by major opcode, looked up the first time an extension request fails.
     private var extensionNames: [UInt8: String]?
@@ -123,22 +123,6 @@ public final class X11Display: BannerBackend {
     }
 
     public var preferredHost: X11Host? { primaryHost }
-
-    /// Presents (or updates in place) `appearance` on every monitor, and on each monitor added
-    /// while it is presented on one of them: it slides in there with its own reservation,
-    /// with the primary host's `compactPolicy`, `placement` and `fullscreenPolicy`
-    /// (``onMonitorsChanged`` is called after, to set the new host's callbacks). A monitor
-    /// removed takes its banner and reservation with it, like any host's. Throws, before any
-    /// monitor changes, when a value cannot be used.
-    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        try everyMonitorBanner.present(appearance, on: hosts, check: check)
-    }
-
-    /// Slides the banner of ``presentTopBannerOnEveryMonitor(_:)`` out on every monitor; a
-    /// monitor added later does not get it.
-    public func dismissTopBannerOnEveryMonitor() {
-        everyMonitorBanner.dismiss(on: hosts)
-    }
 
     /// Serves the loop until no banner is moving (or `timeout` passes); returns whether it settled.
     @discardableResult

@@ -91,7 +91,7 @@ public final class FakeDisplay: BannerBackend {
     /// Pids whose windows a click raised, in order (``raiseWindow(ofProcesses:)``).
     public private(set) var raised: [[Int32]] = []
     let clock: () -> MonotonicTime
-    private var everyMonitorBanner = EveryMonitorBanner()
+    public let everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
 
     /// `monitors` (names) of `width`×`height` pixels each, drawn on `embedded`'s loop and clock.
@@ -114,14 +114,6 @@ public final class FakeDisplay: BannerBackend {
     /// Colours as the Wayland backend names them (X11's names from the runtime's own table).
     public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
         try NamedColours.resolve(colour, remembering: &colours)
-    }
-
-    public func presentTopBannerOnEveryMonitor(_ appearance: TopBannerAppearance) throws(BannerValueError) {
-        try everyMonitorBanner.present(appearance, on: hosts, check: check)
-    }
-
-    public func dismissTopBannerOnEveryMonitor() {
-        everyMonitorBanner.dismiss(on: hosts)
     }
 
     public func runUntilIdle(timeout: Double) -> Bool {
