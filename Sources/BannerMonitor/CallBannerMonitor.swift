@@ -29,7 +29,7 @@ package final class CallBannerMonitor {
     private var watch: PipeWireWatch?
     private var watchToken: EventLoop.Token?
     private let policyTimer: LoopTimer
-    private var retryTimer: EventLoop.Token?
+    private let retryTimer: LoopTimer
     private var retryDelay = 0.1
     private var socketWatch: (fd: Int32, token: EventLoop.Token)?
     private var waitingSaid = false
@@ -47,6 +47,7 @@ package final class CallBannerMonitor {
     ) {
         self.loop = loop
         policyTimer = LoopTimer(on: loop)
+        retryTimer = LoopTimer(on: loop)
         self.request = request
         self.rule = rule
         policy = CallBannerPolicy(hideDelay: hideDelay)
@@ -83,7 +84,7 @@ package final class CallBannerMonitor {
         guard !stopped else { return }
         stopped = true
         disconnect()
-        if let retryTimer { loop.cancel(retryTimer) }
+        retryTimer.cancel()
         if let socketWatch {
             loop.cancel(socketWatch.token)
             close(socketWatch.fd)
@@ -138,11 +139,7 @@ package final class CallBannerMonitor {
     /// there but refuses (PipeWire starting), try again after a backoff up to 5 s.
     private func waitForSocket() {
         if access(socketDirectory + "/" + socketName, F_OK) == 0 {
-            if let retryTimer { loop.cancel(retryTimer) }
-            retryTimer = loop.after(seconds: retryDelay) { [unowned self] in
-                retryTimer = nil
-                connect()
-            }
+            retryTimer.set(after: retryDelay) { [unowned self] in connect() }
             retryDelay = min(retryDelay * 2, 5)
             return
         }

@@ -81,10 +81,7 @@ extension NetworkBannerMonitor {
         guard route?.isSatisfied == true else { return }
         reported(new)
         decide()
-        nextCheck = loop.after(seconds: connectivity.interval) { [unowned self] in
-            nextCheck = nil
-            startCheck()
-        }
+        nextCheck.set(after: connectivity.interval) { [unowned self] in startCheck() }
     }
 
     func cancelCheck() {
@@ -94,8 +91,7 @@ extension NetworkBannerMonitor {
             loop.cancel(checkInFlight.deadline)
         }
         checkInFlight = nil
-        if let nextCheck { loop.cancel(nextCheck) }
-        nextCheck = nil
+        nextCheck.cancel()
     }
 
     static func lowercasedFirst(_ text: String) -> String {

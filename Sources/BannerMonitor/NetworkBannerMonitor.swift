@@ -72,7 +72,7 @@ package final class NetworkBannerMonitor {
     /// The last report line printed, so a check that says the same again stays quiet.
     var reportLine: String?
     var checkInFlight: CheckInFlight?
-    var nextCheck: EventLoop.Token?
+    let nextCheck: LoopTimer
     var onScreen: OnScreen?
     let networkTimer: LoopTimer
     let hideTimer: LoopTimer
@@ -94,6 +94,7 @@ package final class NetworkBannerMonitor {
     ) {
         self.loop = loop
         networkTimer = LoopTimer(on: loop)
+        nextCheck = LoopTimer(on: loop)
         hideTimer = LoopTimer(on: loop)
         self.requests = requests
         self.banners = banners

@@ -18,7 +18,7 @@ final class OwnerAccessibility {
     /// Whether the session was asked for an accessibility bus yet: once per owner.
     private var asked = false
     private var busWatch: EventLoop.Token?
-    private var busTimer: EventLoop.Token?
+    private let busTimer: LoopTimer
     /// The close button's name per caller's locale variables: asked every turn of the loop, looked
     /// up in the catalogue once.
     private var closeNames: [[String: String]: String] = [:]
@@ -28,6 +28,7 @@ final class OwnerAccessibility {
     /// banner's id and the click it stands for.
     init(loop: EventLoop, activate: @escaping (Int, BannerDismissReason) -> Bool) {
         self.loop = loop
+        busTimer = LoopTimer(on: loop)
         self.activate = activate
     }
 
@@ -62,20 +63,16 @@ final class OwnerAccessibility {
 
     private func arm(_ banners: AccessibleBanners) {
         if let busWatch { loop.cancel(busWatch) }
-        if let busTimer { loop.cancel(busTimer) }
         busWatch = loop.watch(fd: banners.fileDescriptor, events: banners.pollEvents) { [unowned self] in busReady() }
-        busTimer = banners.deadline.map { deadline in
-            loop.at(deadline) { [unowned self] in busReady() }
-        }
+        busTimer.set(at: banners.deadline) { [unowned self] in busReady() }
     }
 
     /// Answers the screen reader's calls; an accessibility bus that went away is let go.
     private func busReady() {
         guard let banners, !banners.process() else { return }
         if let busWatch { loop.cancel(busWatch) }
-        if let busTimer { loop.cancel(busTimer) }
+        busTimer.cancel()
         busWatch = nil
-        busTimer = nil
         self.banners = nil
     }
 }

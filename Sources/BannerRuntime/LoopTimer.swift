@@ -25,6 +25,11 @@ public final class LoopTimer {
         }
     }
 
+    /// Runs `action` once, `seconds` from now, in place of what was pending.
+    public func set(after seconds: Double, _ action: @escaping () -> Void) {
+        set(at: loop.now + seconds, action)
+    }
+
     /// Cancels what is pending.
     public func cancel() {
         if let token { loop.cancel(token) }

@@ -25,6 +25,16 @@ struct LoopTimerTests {
         #expect(fired == ["second"])
     }
 
+    @Test func afterSecondsIsOnTheLoopsClock() {
+        let embedded = EmbeddedLoop()
+        let timer = LoopTimer(on: embedded.loop)
+        let start = embedded.clock.now
+        var firedAt: Double?
+        timer.set(after: 2.5) { firedAt = embedded.clock.now - start }
+        embedded.advance(by: 5)
+        #expect(firedAt == 2.5)
+    }
+
     @Test func noDeadlineOrCancelLeavesNothingPending() {
         let embedded = EmbeddedLoop()
         let timer = LoopTimer(on: embedded.loop)
