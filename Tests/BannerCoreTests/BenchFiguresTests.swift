@@ -37,8 +37,8 @@ struct BenchFiguresTests {
             return value
         }
 
-        /// The cold show's first frame against the C floor's, when the run has both.
-        var coldRatio: (cold: Double, floor: Double)? {
+        /// The cold show's first frame and the C floor's, when the run has both.
+        var coldAndFloor: (cold: Double, floor: Double)? {
             guard let cold = try? median(BenchFiguresTests.firstFrame, "window-banner show (cold)"),
                   let floor = try? median(BenchFiguresTests.firstFrame, "C Xlib+Xft floor") else { return nil }
             return (cold, floor)
@@ -86,7 +86,7 @@ struct BenchFiguresTests {
         let runs = try files.filter { $0.hasSuffix("results.json") && !$0.hasPrefix("sway/") }
             .map { try Run(path: Self.root + "/bench/results/" + $0) }
             .filter { $0.date.hasPrefix(day) }
-            .compactMap(\.coldRatio)
+            .compactMap(\.coldAndFloor)
             .sorted { $0.cold / $0.floor < $1.cold / $1.floor }
         try #require(runs.count % 2 == 1, "an odd number of that day's runs, so one has the median: \(runs.count)")
         let median = runs[runs.count / 2]
@@ -116,7 +116,7 @@ struct BenchFiguresTests {
         var warm: [Double] = []
         var notices: [Double] = []
         var warmRatios: [Double] = []
-        var coldRatios: [Double] = []
+        var coldAndFloors: [Double] = []
         for shell in ["GNOME Shell 43 (Debian 12)", "GNOME Shell 48 (Debian 13)", "GNOME Shell 51 (Debian unstable)"] {
             let metric = shell + ": command → first frame showing it"
             let ours = try run.median(metric, "window-banner show (warm, GNOME Shell)")
@@ -125,7 +125,7 @@ struct BenchFiguresTests {
             warm.append(ours)
             notices.append(theirs)
             warmRatios.append(ours / theirs)
-            coldRatios.append(cold / theirs)
+            coldAndFloors.append(cold / theirs)
         }
         func range(_ values: [Double], _ format: (Double) -> String) -> String {
             "\(format(values.min() ?? 0))–\(format(values.max() ?? 0))"
@@ -134,6 +134,6 @@ struct BenchFiguresTests {
         try Self.expectInReadme(
             "in \(range(warm, whole)) ms against \(range(notices, whole)) ms", "GNOME sentence")
         try Self.expectInReadme(
-            "(\(range(warmRatios, Self.ratio))×; cold \(range(coldRatios, Self.ratio))×)", "GNOME sentence's ratios")
+            "(\(range(warmRatios, Self.ratio))×; cold \(range(coldAndFloors, Self.ratio))×)", "GNOME sentence's ratios")
     }
 }
