@@ -116,7 +116,7 @@ struct BenchFiguresTests {
         var warm: [Double] = []
         var notices: [Double] = []
         var warmRatios: [Double] = []
-        var coldAndFloors: [Double] = []
+        var coldRatios: [Double] = []
         for shell in ["GNOME Shell 43 (Debian 12)", "GNOME Shell 48 (Debian 13)", "GNOME Shell 51 (Debian unstable)"] {
             let metric = shell + ": command → first frame showing it"
             let ours = try run.median(metric, "window-banner show (warm, GNOME Shell)")
@@ -125,7 +125,7 @@ struct BenchFiguresTests {
             warm.append(ours)
             notices.append(theirs)
             warmRatios.append(ours / theirs)
-            coldAndFloors.append(cold / theirs)
+            coldRatios.append(cold / theirs)
         }
         func range(_ values: [Double], _ format: (Double) -> String) -> String {
             "\(format(values.min() ?? 0))–\(format(values.max() ?? 0))"
@@ -134,6 +134,6 @@ struct BenchFiguresTests {
         try Self.expectInReadme(
             "in \(range(warm, whole)) ms against \(range(notices, whole)) ms", "GNOME sentence")
         try Self.expectInReadme(
-            "(\(range(warmRatios, Self.ratio))×; cold \(range(coldAndFloors, Self.ratio))×)", "GNOME sentence's ratios")
+            "(\(range(warmRatios, Self.ratio))×; cold \(range(coldRatios, Self.ratio))×)", "GNOME sentence's ratios")
     }
 }
