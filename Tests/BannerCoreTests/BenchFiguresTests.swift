@@ -95,6 +95,30 @@ struct BenchFiguresTests {
                 + "the median of \(["one", "two", "three", "four", "five"][min(runs.count, 5) - 1]) runs)", "cold show")
     }
 
+    /// The call sentence comes from the newest stored run that has section 12 (a full run, or
+    /// the section run alone).
+    @Test func theCallBannerIsTheNewestRunWithCalls() throws {
+        let firstFrame = "capture started → the call banner's first frame"
+        let files = FileManager.default.enumerator(atPath: Self.root + "/bench/results")?.compactMap { $0 as? String } ?? []
+        let runs = try files.filter { $0.hasSuffix("results.json") }
+            .map { try Run(path: Self.root + "/bench/results/" + $0) }
+            .filter { (try? $0.median(firstFrame, "window-banner monitor --calls")) != nil }
+        // Dates are "YYYY-MM-DD HH:MM UTC": their order is time's.
+        let run = try #require(runs.max { $0.date < $1.date }, "no stored run has section 12")
+        let call = try run.median(firstFrame, "window-banner monitor --calls")
+        let ticks = try run.median("idle 10 s with calls on, no call: CPU ticks", "window-banner monitor --calls (no call)")
+        let wakeups = try run.median("idle 10 s with calls on, no call: wakeups", "window-banner monitor --calls (no call)")
+        let rss = "monitor resident memory (smaps_rollup)"
+        let withCalls = try run.median(rss, "window-banner monitor --calls")
+        let without = try run.median(rss, "window-banner monitor")
+        try Self.expectInReadme(
+            "reaches the call banner's first frame in \(Int(call.rounded())) ms (the 150 ms start delay included), and the idle "
+                + "monitor costs \(Int(ticks)) CPU ticks, \(Int(wakeups)) wakeups and no more memory than without calls "
+                + "(about \(Int((withCalls / 1024).rounded())) MiB)", "call sentence")
+        // "No more memory": within a page table's and a heap's noise of the monitor without calls.
+        #expect(withCalls <= without * 1.05, "\(run.path): the monitor with calls holds \(withCalls) KiB, without \(without) KiB")
+    }
+
     @Test func memoryAndTheScreenReaderAreTheLatestRuns() throws {
         let run = try Self.latest()
         let owner = try run.median("RSS idle", "window-banner owner")
