@@ -29,9 +29,12 @@ public final class GnomeShellDisplay: BannerBackend {
     /// scale (GNOME's "Large Text"); a monitor's scale multiplies it.
     public private(set) var pixelsPerPoint = BannerLayout.pixelsPerPoint(xftDPI: nil)
     /// What the desktop asks of banners, as xdg-desktop-portal's Settings say it (GNOME's
-    /// GSettings), followed live; the default where no portal answers.
+    /// GSettings), or GSettings itself where no portal answers, followed live; the default
+    /// where neither does.
     public private(set) var desktopPreferences = DesktopPreferences()
-    private var portal: PortalSettings?
+    /// Where the preferences come from, and the descriptors of its own that the loop watches
+    /// (none for the portal: it speaks on the extension's bus connection, served below).
+    private var desktop: (reader: any DesktopSettingsReader, watches: [EventLoop.Token])?
     public let fonts = FontLibrary(opener: FreeTypeFontOpener())
     public let icons = IconLibrary(searchPath: .processDefault)
     public private(set) var hosts: [GnomeShellHost] = []
@@ -72,12 +75,7 @@ public final class GnomeShellDisplay: BannerBackend {
         shell.onMonitorsChanged = { [weak self] in self?.monitorsStale = true }
         shell.onRefused = { [weak self] reason in self?.onWarning(reason) }
         shell.onPresence = { [weak self] present in self?.extensionPresence(present) }
-        // The portal's settings come on the extension's bus connection, served below.
-        if let settings = try? PortalSettings(connection: shell.connection) {
-            settings.onChange = { [weak self] in self?.follow($0) }
-            portal = settings
-            follow(settings.preferences)
-        }
+        followDesktop()
         busWatch = loop.watch(fd: shell.connection.fileDescriptor) { [weak self] in self?.serveBus() }
         compositorWatch = loop.watch(fd: compositor.fileDescriptor) { [weak self] in
             guard let self, !closed else { return }
@@ -102,6 +100,28 @@ public final class GnomeShellDisplay: BannerBackend {
 
     deinit { close() }
 
+    /// Reads the portal's settings, which come on the extension's bus connection, and follows
+    /// them; where no portal answers (none installed, or it failed to start), GSettings' own
+    /// (dconf), as GNOME's applications read them, through GIO's descriptors.
+    private func followDesktop() {
+        if let portal = try? PortalSettings(connection: shell.connection) {
+            portal.onChange = { [weak self] in self?.follow($0) }
+            desktop = (portal, [])
+            follow(portal.preferences)
+            return
+        }
+        guard let gsettings = DesktopGSettings() else { return }
+        let watches = gsettings.fileDescriptors.map { descriptor in
+            loop.watch(fd: descriptor) { [weak self] in
+                guard let self, !closed else { return }
+                try? desktop?.reader.process()
+            }
+        }
+        gsettings.onChange = { [weak self] in self?.follow($0) }
+        desktop = (gsettings, watches)
+        follow(gsettings.preferences)
+    }
+
     /// Follows `preferences` (`DesktopPreferences.follow`): the banners on screen are laid out
     /// again at a new text scale or system font, and sent to the shell anew.
     private func follow(_ preferences: DesktopPreferences) {
@@ -124,6 +144,7 @@ public final class GnomeShellDisplay: BannerBackend {
         hosts.removeAll()
         if let busWatch { loop.cancel(busWatch) }
         if let compositorWatch { loop.cancel(compositorWatch) }
+        for watch in desktop?.watches ?? [] { loop.cancel(watch) }
         fonts.closeAll()
     }
 

@@ -95,7 +95,7 @@ public final class TestGnomeShell {
     public init(
         release: Release = .installed, width: Int = 1280, height: Int = 800, more: [(width: Int, height: Int)] = [],
         withExtension setup: Extension = .none, alsoEnabled: [String] = [], settings: [[String]] = [], busForEveryone: Bool = false,
-        changingTheExtension change: ((_ directory: String) throws -> Void)? = nil
+        withPortal portal: Bool = true, changingTheExtension change: ((_ directory: String) throws -> Void)? = nil
     ) throws {
         self.release = release
         switch release {
@@ -157,12 +157,19 @@ public final class TestGnomeShell {
             // The shell's screencast service (a gjs program the bus starts when the shell asks
             // for it) is masked in the user's service directory, which the bus reads first: no
             // test records the screen, and under load it once hung in start-up for the bus's
-            // whole 120 s, and the shell did not finish starting meanwhile.
+            // whole 120 s, and the shell did not finish starting meanwhile. Without `portal`,
+            // xdg-desktop-portal is masked the same way: the bus fails to start it, as where none
+            // is installed. The bus is told where that directory is: it finds the user's data
+            // directory from the password database's home (nobody's: /nonexistent), not $HOME.
+            let masked = ["org.gnome.Shell.Screencast"] + (portal ? [] : ["org.freedesktop.portal.Desktop"])
+            let masks = masked.map { name in
+                "printf '[D-BUS Service]\\nName=\(name)\\nExec=/bin/false\\n' >\"$HOME/.local/share/dbus-1/services/\(name).service\""
+            }.joined(separator: "\n")
             let script = """
                 exec >>"$HOME/../shell.log" 2>&1
                 mkdir -p "$HOME/.local/share/dbus-1/services"
-                printf '[D-BUS Service]\\nName=org.gnome.Shell.Screencast\\nExec=/bin/false\\n' >"$HOME/.local/share/dbus-1/services/org.gnome.Shell.Screencast.service"
-                WAYLAND_DISPLAY=\(waylandDisplay) XDG_CURRENT_DESKTOP=GNOME dbus-daemon \(sessionBusConfiguration) --nofork --address="unix:path=$XDG_RUNTIME_DIR/bus" --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
+                \(masks)
+                WAYLAND_DISPLAY=\(waylandDisplay) XDG_CURRENT_DESKTOP=GNOME XDG_DATA_HOME="$HOME/.local/share" dbus-daemon \(sessionBusConfiguration) --nofork --address="unix:path=$XDG_RUNTIME_DIR/bus" --print-address=3 3>"$XDG_RUNTIME_DIR/session-bus" &
                 dbus-daemon --session --nofork --address="unix:path=$XDG_RUNTIME_DIR/system-bus-socket" --print-address=3 3>"$XDG_RUNTIME_DIR/system-bus" &
                 until [ -s "$XDG_RUNTIME_DIR/session-bus" ] && [ -s "$XDG_RUNTIME_DIR/system-bus" ]; do sleep 0.05; done
                 export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/session-bus")"

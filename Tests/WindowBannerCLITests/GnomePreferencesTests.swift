@@ -9,7 +9,8 @@
 // renderer, has its own animations off from the start: the portal reports `enable-animations`
 // false there even before the change, so the change itself is not seen live here; on sway it
 // is.) Debian 12's GNOME 43 (this machine's shell, portal and its GTK backend), Debian 13's 48
-// and the newest (their own, with GNOME's backend, from chroots).
+// and the newest (their own, with GNOME's backend, from chroots). Where no portal answers (here:
+// masked on the session bus, so its start fails), "Large Text" comes from GSettings directly.
 
 import Foundation
 import Glibc
@@ -53,7 +54,19 @@ struct GnomePreferencesTests {
     }
 
     @Test(arguments: Self.releases) func largeTextGrowsTheBannerUnderTheLargerTopBar(release: TestGnomeShell.Release) throws {
-        let shell = try TestGnomeShell(release: release, withExtension: .enabled)
+        try Self.largeText(in: TestGnomeShell(release: release, withExtension: .enabled))
+    }
+
+    /// Where no portal answers (none installed, or it failed to start), the owner reads
+    /// GSettings itself, and "Large Text" still grows the banner, in one step.
+    @Test(arguments: Self.releases) func withoutAPortalLargeTextStillGrowsTheBanner(release: TestGnomeShell.Release) throws {
+        try Self.largeText(in: TestGnomeShell(release: release, withExtension: .enabled, withPortal: false))
+    }
+
+    /// Shows a banner in `shell`, sets "Large Text" (`text-scaling-factor` 1.5) as GNOME's
+    /// Settings does, and expects the banner's 80 px of reserved space to become 120 under the
+    /// grown top bar, in one frame sent to the shell.
+    static func largeText(in shell: TestGnomeShell) throws {
         let file = try Self.monitorShows(shell)
         let program = windowBannerExecutable()
         let bar = try Self.settledTop(of: shell) { $0 > 0 }
