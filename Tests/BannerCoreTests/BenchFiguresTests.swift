@@ -57,6 +57,12 @@ struct BenchFiguresTests {
         try Run(path: root + "/bench/results/results.json")
     }
 
+    /// Every X11 run stored under bench/results (sway's own runs, in sway/, left out).
+    static func storedRuns() throws -> [Run] {
+        let files = FileManager.default.enumerator(atPath: root + "/bench/results")?.compactMap { $0 as? String } ?? []
+        return try files.filter { $0.hasSuffix("results.json") && !$0.hasPrefix("sway/") }.map { try Run(path: root + "/bench/results/" + $0) }
+    }
+
     static func ms(_ value: Double) -> String { String(format: "%.1f", value) }
     static func ratio(_ value: Double) -> String { String(format: "%.2f", value) }
     static func mebibytes(_ kibibytes: Double) -> String { String(format: "%.1f", kibibytes / 1024) }
@@ -82,9 +88,7 @@ struct BenchFiguresTests {
     /// The cold start is the run with the median ratio among that day's stored runs that have it.
     @Test func coldStartIsTheMedianOfThatDaysRuns() throws {
         let day = try Self.latest().date.prefix(10)
-        let files = FileManager.default.enumerator(atPath: Self.root + "/bench/results")?.compactMap { $0 as? String } ?? []
-        let runs = try files.filter { $0.hasSuffix("results.json") && !$0.hasPrefix("sway/") }
-            .map { try Run(path: Self.root + "/bench/results/" + $0) }
+        let runs = try Self.storedRuns()
             .filter { $0.date.hasPrefix(day) }
             .compactMap(\.coldAndFloor)
             .sorted { $0.cold / $0.floor < $1.cold / $1.floor }
@@ -99,10 +103,7 @@ struct BenchFiguresTests {
     /// the section run alone).
     @Test func theCallBannerIsTheNewestRunWithCalls() throws {
         let firstFrame = "capture started → the call banner's first frame"
-        let files = FileManager.default.enumerator(atPath: Self.root + "/bench/results")?.compactMap { $0 as? String } ?? []
-        let runs = try files.filter { $0.hasSuffix("results.json") }
-            .map { try Run(path: Self.root + "/bench/results/" + $0) }
-            .filter { (try? $0.median(firstFrame, "window-banner monitor --calls")) != nil }
+        let runs = try Self.storedRuns().filter { (try? $0.median(firstFrame, "window-banner monitor --calls")) != nil }
         // Dates are "YYYY-MM-DD HH:MM UTC": their order is time's.
         let run = try #require(runs.max { $0.date < $1.date }, "no stored run has section 12")
         let call = try run.median(firstFrame, "window-banner monitor --calls")
