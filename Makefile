@@ -10,6 +10,9 @@ DATADIR ?= $(PREFIX)/share
 # places (/usr/lib/systemd/user, /usr/share/zsh/vendor-completions).
 SYSTEMD_USER_UNITDIR ?= $(DATADIR)/systemd/user
 ZSH_COMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
+# Where install puts the XDG autostart entry of the session's notices: the user's own for
+# PREFIX ~/.local; `make deb` sets /etc/xdg/autostart.
+AUTOSTARTDIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(HOME)/.config/autostart,$(PREFIX)/etc/xdg/autostart)
 # The build directory of install and deb (swift build --scratch-path).
 SCRATCH ?= .build
 
@@ -185,10 +188,15 @@ install: deps po static-cxx
 	"$(BIN)/window-banner" --generate-completion-script bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/window-banner"
 	"$(BIN)/window-banner" --generate-completion-script zsh > "$(DESTDIR)$(ZSH_COMPLETIONDIR)/_window-banner"
 	"$(BIN)/window-banner" --generate-completion-script fish > "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/window-banner.fish"
-	install -d "$(DESTDIR)$(SYSTEMD_USER_UNITDIR)"
+	install -d "$(DESTDIR)$(SYSTEMD_USER_UNITDIR)" "$(DESTDIR)$(AUTOSTARTDIR)"
 	for unit in Resources/systemd/*.service; do \
 		sed "s|@BINDIR@|$(BINDIR)|g" "$$unit" > "$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/$$(basename $$unit)"; \
 	done
+	# The notices start with every graphical session, enabled for every user (docs/fleet.md).
+	install -d "$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/graphical-session.target.wants"
+	ln -sf ../window-banner-notices.service "$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/graphical-session.target.wants/window-banner-notices.service"
+	sed "s|^Exec=window-banner |Exec=$(BINDIR)/window-banner |" Resources/autostart/window-banner-notices.desktop > "$(DESTDIR)$(AUTOSTARTDIR)/window-banner-notices.desktop.tmp"
+	mv "$(DESTDIR)$(AUTOSTARTDIR)/window-banner-notices.desktop.tmp" "$(DESTDIR)$(AUTOSTARTDIR)/window-banner-notices.desktop"
 	install -Dm644 Resources/config.example.toml "$(DESTDIR)$(DATADIR)/doc/window-banner/config.example.toml"
 	install -d "$(DESTDIR)$(DATADIR)/window-banner/icons"
 	install -m644 Resources/icons/*.png "$(DESTDIR)$(DATADIR)/window-banner/icons/"
@@ -222,7 +230,10 @@ uninstall:
 		"$(DESTDIR)$(ZSH_COMPLETIONDIR)/_window-banner" \
 		"$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/window-banner.fish" \
 		"$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/window-banner.service" \
-		"$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/window-banner-monitor.service"
+		"$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/window-banner-monitor.service" \
+		"$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/window-banner-notices.service" \
+		"$(DESTDIR)$(SYSTEMD_USER_UNITDIR)/graphical-session.target.wants/window-banner-notices.service" \
+		"$(DESTDIR)$(AUTOSTARTDIR)/window-banner-notices.desktop"
 	rm -rf "$(DESTDIR)$(DATADIR)/doc/window-banner" "$(DESTDIR)$(DATADIR)/window-banner"
 	for lang in $(LANGUAGES); do rm -f "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/window-banner.mo"; done
 	rm -f "$(DESTDIR)$(DATADIR)/man/man1/window-banner-config.1"
@@ -236,7 +247,7 @@ DEB_ROOT = $(abspath $(SCRATCH)/deb/debian/window-banner)
 deb: deps
 	rm -rf "$(abspath $(SCRATCH)/deb)"
 	$(MAKE) install DESTDIR="$(DEB_ROOT)" PREFIX=/usr BINDIR=/usr/bin DATADIR=/usr/share \
-		SYSTEMD_USER_UNITDIR=/usr/lib/systemd/user ZSH_COMPLETIONDIR=/usr/share/zsh/vendor-completions SCRATCH=$(SCRATCH)
+		SYSTEMD_USER_UNITDIR=/usr/lib/systemd/user ZSH_COMPLETIONDIR=/usr/share/zsh/vendor-completions AUTOSTARTDIR=/etc/xdg/autostart SCRATCH=$(SCRATCH)
 	packaging/debian/build-deb.sh "$(abspath $(SCRATCH)/deb)" dist
 
 # The directory window-banner-full's static C++ library is found in (see STATIC_CXX).

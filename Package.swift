@@ -167,7 +167,7 @@ let package = Package(
         // and fake banners.
         .testTarget(
             name: "BannerMonitorTests",
-            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "PipeWireCalls", "WindowBannerClient", "OwnerProtocol", "BannerRuntime", "BannerCore"]
+            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "PipeWireCalls", "WindowBannerClient", "OwnerProtocol", "BannerRuntime", "BannerCore", "ProcessTestSupport"]
         ),
         .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "WindowBannerClient", "BannerCore", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon

@@ -8,7 +8,7 @@ import WindowBannerClient
 
 package enum ProgramData {
     /// The program's version, as `--version` prints it and the accessibility bus names it.
-    package static let version = "0.1.0"
+    package static let version = "0.2.0"
 
     /// The directories that exist for this binary, installed one first: `installed` below
     /// `../share` from the binary's directory, then `source` below the checkout's `Resources`.

@@ -94,6 +94,25 @@ public final class LoginManager {
         }
     }
 
+    /// The shutdown logind has scheduled (`ScheduledShutdown (st)`: its type, `""` for none,
+    /// and when in µs since 1970) and `WallMessage`, the text given with it.
+    public func scheduledShutdown() throws(BusError) -> (type: String, microseconds: UInt64, wallMessage: String) {
+        let path = "/org/freedesktop/login1"
+        let interface = "org.freedesktop.login1.Manager"
+        let reply = try connection.property(Self.service, path, interface, "ScheduledShutdown", type: "(st)")
+        let type: String
+        var microseconds: UInt64 = 0
+        do {
+            defer { sd_bus_message_unref(reply) }
+            guard sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "r")), "st") > 0 else { throw BusError("ScheduledShutdown", code: -EBADMSG) }
+            type = try BusConnection.readString(reply, what: "ScheduledShutdown")
+            guard sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "t")), &microseconds) > 0 else { throw BusError("ScheduledShutdown", code: -EBADMSG) }
+        }
+        // Older loginds, and ours when it has none, may lack it: no message.
+        let message = (try? connection.stringProperty(Self.service, path, interface, "WallMessage")) ?? ""
+        return (String(type.prefix(32)), microseconds, String(message.prefix(1024)))
+    }
+
     /// The user's runtime directory (`/run/user/UID`): their User object's `RuntimePath`.
     public func runtimeDirectory(uid: UInt32) throws(BusError) -> String {
         let reply = try connection.call(Self.service, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "GetUser", uid: uid)

@@ -95,6 +95,9 @@ struct MonitorCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where both banners go: below-panels (under the status bars at the monitor's top edge) or screen-edge (over them); --offline-placement and --restored-placement win. Default: the style's, else below-panels.", valueName: "below-panels|screen-edge"))
     var placement: String?
 
+    @Flag(name: .customLong("no-system"), help: "No system notices: neither a shutdown or restart that logind has scheduled nor \"Restart required\" after an update. Default: shown.")
+    var noSystem = false
+
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
@@ -140,24 +143,32 @@ struct MonitorCommand: ParsableCommand {
                 _ = malloc_trim(0)
                 _ = wb_release_file_pages()
             }
+            // The admin's broadcasts and the system's notices: one monitor per session shows them.
+            let notices = try sessionNotices(config: config, owner: owner, loop: loop)
+            notices.onBannerChanged = { releaseWhenIdle = true }
             if calls.noNetwork {
-                guard let callMonitor else {
-                    throw CommandFailure("--no-network watches calls alone: add --calls (or calls = true under [monitor])", code: ExitStatus.usage)
+                guard callMonitor != nil || !notices.isEmpty else {
+                    if notices.heldElsewhere {
+                        Terminal.output(NetworkBannerMonitor.timestamp() + " another monitor shows this session's notices: nothing to do")
+                        return
+                    }
+                    throw CommandFailure("--no-network leaves nothing to watch: add --calls (or calls = true under [monitor]), or drop --no-system", code: ExitStatus.usage)
                 }
-                throw ExitCode(try Self.serveCallsAlone(callMonitor, loop: loop))
+                throw ExitCode(try Self.serveAlone(start: { callMonitor?.start(); notices.start() }, stop: { callMonitor?.stop(); notices.stop() }, loop: loop))
             }
             let monitor = try NetworkBannerMonitor(
                 requests: requests, hideDelay: hideDelay, connectivity: settings, owner: owner, configPath: connection.configPath, loop: loop)
-            monitor.onStop = { callMonitor?.stop() }
+            monitor.onStop = { callMonitor?.stop(); notices.stop() }
             callMonitor?.start()
+            notices.start()
             throw ExitCode(try monitor.run())
         } catch let failure as CommandFailure {
             throw failure.exit
         }
     }
 
-    /// `--calls --no-network`: the call watcher alone on `loop`, until a signal.
-    private static func serveCallsAlone(_ calls: CallBannerMonitor, loop: EventLoop) throws(CommandFailure) -> Int32 {
+    /// `--no-network`: the call watcher and the session's notices on `loop`, until a signal.
+    private static func serveAlone(start: () -> Void, stop: @escaping () -> Void, loop: EventLoop) throws(CommandFailure) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         guard let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP]) else {
             throw CommandFailure("cannot set up signal handling", code: ExitStatus.internalError)
@@ -165,13 +176,26 @@ struct MonitorCommand: ParsableCommand {
         var stopped = false
         loop.watch(fd: signals.readEnd) {
             _ = signals.drain()
-            calls.stop()
+            stop()
             stopped = true
             loop.stop()
         }
-        calls.start()
+        start()
         loop.run { stopped }
         return 0
+    }
+
+    /// The broadcasts and system notices this monitor shows, unless another monitor of the
+    /// session already does (SessionNotices' lock) or `--no-system` turns the system's off.
+    private func sessionNotices(config: BannerConfig, owner: OwnerClient, loop: EventLoop) throws(CommandFailure) -> SessionNotices {
+        let locale = UserLocale.variables(in: processEnvironment())
+        let base = ShowRequest(
+            settings: AppearanceSettings(placement: placement), configPath: connection.configPath, sticky: true,
+            monitor: monitor ?? "all", enqueue: true, wait: true, locale: locale.isEmpty ? nil : locale)
+        return SessionNotices(
+            system: !noSystem, base: base, banners: OwnerBanners(owner: owner, configPath: connection.configPath, loop: loop),
+            loop: loop, environment: processEnvironment(), readShutdown: SystemShutdown.read,
+            log: { Terminal.output(NetworkBannerMonitor.timestamp() + " " + $0) })
     }
 
     /// The call banner's request: the `call` style (or `--call-style`) with the `--call-…`
@@ -257,7 +281,7 @@ struct CallOptions: ParsableArguments {
     @Flag(name: .customLong("calls"), help: "Also show the call banner while an app captures a microphone or camera (PipeWire). Default: the config file's `calls`, else off.")
     var watch = false
 
-    @Flag(name: .customLong("no-network"), help: "Watch calls alone (with --calls): no network banners.")
+    @Flag(name: .customLong("no-network"), help: "No network banners: only the broadcasts, the system's notices and, with --calls, calls (what the session's own monitor, window-banner-notices, runs).")
     var noNetwork = false
 
     @Option(name: .customLong("calls-ignore"), parsing: .unconditionalSingleValue, help: ArgumentHelp("An app whose captures are no call, matched against its name, binary and Flatpak id (repeatable). Default: the config file's `calls-ignore`.", valueName: "name"))
@@ -278,7 +302,7 @@ struct CallOptions: ParsableArguments {
         for name in ignore where name.isEmpty || name.count > 256 {
             throw CommandFailure("bad --calls-ignore '\(name.printable)' (an app name of 1 to 256 characters)", code: ExitStatus.usage)
         }
-        return (watch || noNetwork || file.calls == true, ignore + (file.callsIgnore ?? []), delay)
+        return (watch || file.calls == true, ignore + (file.callsIgnore ?? []), delay)
     }
 }
 

@@ -32,7 +32,7 @@ struct WindowBanner: ParsableCommand {
         run could not be started; otherwise run -- COMMAND exits with the command's status.
         """,
         version: ProgramData.version,
-        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, ActionCommand.self, RunCommand.self, MonitorCommand.self, DaemonCommand.self, DemoCommand.self]
+        subcommands: [ShowCommand.self, DismissCommand.self, StatusCommand.self, StatsCommand.self, ActionCommand.self, RunCommand.self, MonitorCommand.self, BroadcastCommand.self, DaemonCommand.self, DemoCommand.self]
     )
 
     static func main() {

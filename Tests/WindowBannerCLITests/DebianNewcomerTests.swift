@@ -78,7 +78,7 @@ struct DebianNewcomerTests {
         // Debian 13's names (the 64-bit time_t transition renamed libpng's package): the
         // dependencies were computed there, not copied from a Debian 12 build.
         #expect(sections["depends"]?.contains("libpng16-16t64") == true, "Depends: \(sections["depends"] ?? "")")
-        #expect(sections["installed"]?.split(separator: "\n").first == "0.1.0")
+        #expect(sections["installed"]?.split(separator: "\n").first == "0.2.0")
         #expect(sections["installed"]?.contains("run: 0") == true, "\(sections["installed"] ?? "")")
         for name in ["sequence", "languages", "panel", "rich"] {
             let header = FileManager.default.contents(atPath: "\(source)/screenshots/\(name).png")?.prefix(8)

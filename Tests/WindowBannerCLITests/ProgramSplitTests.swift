@@ -47,7 +47,7 @@ extension WindowBannerCLITests {
         @Test func otherCommandsAreHandedToTheFullBinary() throws {
             let version = try Subprocess(executable: windowBannerExecutable(), arguments: ["--version"], environment: [:])
             #expect(version.waitForExit() == 0)
-            #expect(version.standardOutput == "0.1.0\n")
+            #expect(version.standardOutput == "0.2.0\n")
             let help = try Subprocess(executable: windowBannerExecutable(), arguments: ["--help"], environment: [:])
             #expect(help.waitForExit() == 0)
             for command in ["show", "dismiss", "status", "stats", "action", "run", "monitor", "daemon", "demo"] {

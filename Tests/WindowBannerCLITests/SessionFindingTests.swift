@@ -21,9 +21,12 @@ final class FakeLogind {
     private let process: Subprocess
     private let file: String
 
-    init(on bus: PrivateSystemBus, sessions: [[String: Any]], runtime: [uid_t: String]) throws {
+    /// `shutdownFile`: where it writes its scheduled shutdown, as logind writes
+    /// /run/systemd/shutdown/scheduled (nil: nowhere).
+    init(on bus: PrivateSystemBus, sessions: [[String: Any]], runtime: [uid_t: String], shutdownFile: String? = nil) throws {
         file = NSTemporaryDirectory() + "wb-logind-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
-        let configuration: [String: Any] = ["sessions": sessions, "runtime": Dictionary(uniqueKeysWithValues: runtime.map { (String($0.key), $0.value) })]
+        var configuration: [String: Any] = ["sessions": sessions, "runtime": Dictionary(uniqueKeysWithValues: runtime.map { (String($0.key), $0.value) })]
+        if let shutdownFile { configuration["shutdown_file"] = shutdownFile }
         try JSONSerialization.data(withJSONObject: configuration).write(to: URL(fileURLWithPath: file))
         process = try Subprocess(executable: "/usr/bin/python3", arguments: [fakesDirectory + "/fake-logind.py", file],
                                  environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])

@@ -90,8 +90,11 @@ mkdir -p "$root/DEBIAN"
     dpkg-shlibdeps -Tdebian/substvars "$@"
     dpkg-gencontrol -p"$package" -P"debian/$package" -Tdebian/substvars
 )
-(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
-chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+# What lies under /etc (the notices' XDG autostart entry) is the administrator's to change or
+# disable: conffiles, which md5sums leaves out as dh_md5sums does.
+(cd "$root" && find etc -type f -printf '/%p\n' | LC_ALL=C sort) > "$root/DEBIAN/conffiles"
+(cd "$root" && find . -path ./DEBIAN -prune -o -path ./etc -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums" "$root/DEBIAN/conffiles"
 find "$root" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
 mkdir -p "$outdir"

@@ -1,0 +1,100 @@
+// What reaches a graphical session from the machine rather than from its user: the admin's
+// broadcasts (BroadcastWatcher) and the system's notices (SystemNoticeWatcher). Several monitors
+// may run in one session (the one every session starts, docs/fleet.md, and a user's own), so the
+// first to take the session's lock — `$XDG_RUNTIME_DIR/window-banner/notices-DISPLAY.lock`,
+// held while it runs — shows them, and the others leave them alone.
+
+import BannerCore
+import BannerRuntime
+import Glibc
+import OwnerProtocol
+
+package final class SessionNotices {
+    private var broadcasts: BroadcastWatcher?
+    private var system: SystemNoticeWatcher?
+    private var lock: Int32 = -1
+    /// Another monitor of this session holds the lock and shows the notices.
+    package private(set) var heldElsewhere = false
+
+    /// Whether this monitor shows no notices at all.
+    package var isEmpty: Bool { broadcasts == nil && system == nil }
+
+    /// Called after a notice's banner was shown, changed or hidden.
+    package var onBannerChanged: (() -> Void)? {
+        didSet {
+            broadcasts?.onBannerChanged = onBannerChanged
+            system?.onBannerChanged = onBannerChanged
+        }
+    }
+
+    /// The notices for the session `environment` describes, shown with `base` (its config file,
+    /// locale, monitor and placement) through `banners`; the system's too with `system`.
+    package init(
+        system showsSystem: Bool, base: ShowRequest, banners: any WatcherBanners, loop: EventLoop, environment: [String: String],
+        readShutdown: @escaping () -> Result<ScheduledShutdown?, LogindUnavailable>, log: @escaping (String) -> Void
+    ) {
+        let display = Self.display(environment)
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        if let runtime {
+            let directory = runtime + "/window-banner"
+            _ = mkdir(directory, 0o700)
+            lock = open(directory + "/notices-" + BroadcastReport.fileName(display: display).dropLast(5) + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if lock >= 0, flock(lock, LOCK_EX | LOCK_NB) != 0 {
+                close(lock)
+                lock = -1
+                heldElsewhere = true
+                log("another monitor shows this session's broadcasts and system notices")
+                return
+            }
+        }
+        let root = BroadcastSpool.root(environment)
+        let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? String(getuid())
+        broadcasts = BroadcastWatcher(
+            loop: loop, spool: BroadcastSpool(root: root), banners: banners, user: user, groups: Self.groupNames(), base: base,
+            session: (display, environment["XDG_SESSION_ID"]), runtimeDirectory: runtime, stateDirectory: Self.stateDirectory(environment),
+            wallClock: { Double(time(nil)) }, log: log)
+        if showsSystem {
+            system = SystemNoticeWatcher(loop: loop, banners: banners, root: root, base: base, readShutdown: readShutdown, log: log)
+        }
+    }
+
+    deinit {
+        if lock >= 0 { close(lock) }
+    }
+
+    /// Starts following the spools and the system's files.
+    package func start() {
+        broadcasts?.start()
+        system?.start()
+    }
+
+    /// Takes every notice away.
+    package func stop() {
+        broadcasts?.stop()
+        system?.stop()
+    }
+
+    /// The display the session's banners go to: Wayland's socket, else X's display.
+    static func display(_ environment: [String: String]) -> String {
+        for name in ["WAYLAND_DISPLAY", "DISPLAY"] {
+            if let value = environment[name], !value.isEmpty { return value }
+        }
+        return "default"
+    }
+
+    /// `$XDG_STATE_HOME/window-banner`, else `~/.local/state/window-banner`.
+    static func stateDirectory(_ environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/window-banner" }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        for directory in [home + "/.local", home + "/.local/state"] where mkdir(directory, 0o700) != 0 && errno != EEXIST { return nil }
+        return home + "/.local/state/window-banner"
+    }
+
+    /// The names of this process's groups.
+    static func groupNames() -> [String] {
+        let count = getgroups(0, nil)
+        var ids = [gid_t](repeating: 0, count: Int(max(count, 0)))
+        let read = getgroups(count, &ids)
+        return (ids.prefix(Int(max(read, 0))) + [getgid()]).compactMap { id in getgrgid(id).map { String(cString: $0.pointee.gr_name) } }
+    }
+}
