@@ -126,8 +126,12 @@ public struct BannerConfig: Sendable, Equatable, Codable {
     /// Every text window-banner supplies for a banner, in English: the msgids of
     /// Resources/po/window-banner.pot.
     public static var builtInTexts: [String] {
-        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName] + callSubtitleWords).sorted()
+        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName] + callSubtitleWords + systemNoticeWords).sorted()
     }
+
+    /// The system notices' titles (`monitor`, docs/fleet.md): a scheduled restart and shutdown,
+    /// each with `%s` for the time, and Debian's "restart required" after an update.
+    public static let systemNoticeWords = ["Restarting at %s", "Shutting down at %s", "Restart required to finish updating"]
 
     /// The words of the call banner's subtitle that are not apps' names (`monitor --calls`).
     public static let callSubtitleWords = ["camera", "an app"]

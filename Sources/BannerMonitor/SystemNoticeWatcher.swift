@@ -132,18 +132,18 @@ package final class SystemNoticeWatcher {
     }
 
     /// "Restart required to finish updating": the title of `/run/reboot-required`'s banner.
-    package static let rebootRequiredTitle = "Restart required to finish updating"
+    package static let rebootRequiredTitle = BannerConfig.systemNoticeWords[2]
 
     /// The titles of a scheduled shutdown's banner, by logind's type, each with `%s` for the time.
-    package static let shutdownTitles = ["reboot": "Restarting at %s", "kexec": "Restarting at %s", "poweroff": "Shutting down at %s", "halt": "Shutting down at %s"]
-
-    /// Every text this watcher supplies, for the translations.
-    package static var texts: [String] { Array(Set(shutdownTitles.values)).sorted() + [rebootRequiredTitle] }
+    package static let shutdownTitles = [
+        "reboot": BannerConfig.systemNoticeWords[0], "kexec": BannerConfig.systemNoticeWords[0],
+        "poweroff": BannerConfig.systemNoticeWords[1], "halt": BannerConfig.systemNoticeWords[1],
+    ]
 
     /// "Restarting at 18:00" in the language and time format of `locale`; the weekday comes
     /// first when the time is not within the next 24 hours.
     package static func shutdownTitle(_ shutdown: ScheduledShutdown, locale: [String: String], now: time_t) -> String {
-        let template = Translations.text(shutdownTitles[shutdown.type] ?? "Shutting down at %s", locale: locale)
+        let template = Translations.text(shutdownTitles[shutdown.type] ?? BannerConfig.systemNoticeWords[1], locale: locale)
         let when = time_t(shutdown.microseconds / 1_000_000)
         let text = LocalTime.format(when, withWeekday: when - now >= 24 * 3600 || when < now, locale: locale)
         let pieces = template.split(separator: "%s", maxSplits: 1, omittingEmptySubsequences: false)

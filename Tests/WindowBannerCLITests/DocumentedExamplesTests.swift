@@ -137,6 +137,11 @@ extension WindowBannerCLITests {
             environment["HOME"] = home
             environment["DOC_LOG"] = log
             environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+            // An administrator's `broadcast` writes a spool of its own, never the machine's.
+            let systemRoot = owner.runtimeDirectory + "/doc-root"
+            mkdir(systemRoot, 0o755)
+            chmod(owner.runtimeDirectory, 0o755)
+            environment["WINDOW_BANNER_ROOT"] = systemRoot
 
             let examples = try Self.blocks().filter { $0.language == "sh" && $0.skipReason == nil }
             #expect(examples.count >= 5)

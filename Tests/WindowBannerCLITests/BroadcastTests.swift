@@ -1,0 +1,107 @@
+// Admin broadcasts on real sessions (issue 52): root's `window-banner broadcast` with a spool
+// under a private root (WINDOW_BANNER_ROOT: the machine's own is never written), and in each
+// session the monitor its XDG autostart entry starts (Resources/autostart, read here so the
+// entry is what runs), as the session's user, on a real Xvfb and openbox; logind is the stand-in
+// on a private system bus. What a user sees is asserted: the work area and the banner's window.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import X11TestSupport
+
+/// Resources/autostart, found from this file's path.
+private let autostartEntry = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/"))
+    + "/Resources/autostart/window-banner-notices.desktop"
+
+extension WindowBannerCLITests {
+    @Suite("Admin broadcasts on real sessions")
+    struct BroadcastTests {
+        /// The autostart entry's command line, with the built window-banner.
+        static func autostartCommand() throws -> [String] {
+            let entry = try String(contentsOfFile: autostartEntry, encoding: .utf8)
+            let exec = try #require(entry.split(separator: "\n").first { $0.hasPrefix("Exec=") })
+            let words = exec.dropFirst(5).split(separator: " ").map(String.init)
+            #expect(words.first == "window-banner")
+            return [windowBannerExecutable()] + words.dropFirst()
+        }
+
+        /// The session's monitor, started as `uid` would start it at login on `owner`'s display.
+        static func startSession(_ owner: OwnerFixture, uid: uid_t, runtime: String, state: String, root: String, bus: PrivateSystemBus) throws -> Subprocess {
+            var environment = [
+                "PATH": "/usr/bin:/bin", "DISPLAY": owner.fixture.desktop.displayName, "XDG_RUNTIME_DIR": runtime,
+                "XDG_STATE_HOME": state, "HOME": state, "WINDOW_BANNER_ROOT": root, "DBUS_SYSTEM_BUS_ADDRESS": bus.address,
+            ]
+            if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
+                environment[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
+            }
+            let command = try autostartCommand() + ["--no-config"]
+            return try Subprocess(
+                executable: "/usr/bin/setpriv",
+                arguments: ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--"] + command, environment: environment)
+        }
+
+        /// `window-banner broadcast ARGUMENTS` as root, with the test's spool and bus.
+        static func broadcast(_ arguments: [String], root: String, bus: PrivateSystemBus) throws -> OwnerFixture.Outcome {
+            try SessionFindingTests.bare(["broadcast"] + arguments, ["WINDOW_BANNER_ROOT": root, "DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        }
+
+        @Test func onlyRootMayBroadcastAndBadValuesAreOneLine() throws {
+            let nobody = try Subprocess(
+                executable: "/usr/bin/setpriv",
+                arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "WINDOW_BANNER_ROOT=/nonexistent",
+                            windowBannerExecutable(), "broadcast", "set", "--id", "maint", "--title", "T"])
+            #expect(nobody.waitForExit() == 64)
+            #expect(nobody.standardError == "window-banner: broadcast set needs root: only the administrator may write the system's broadcasts (run it with sudo)\n")
+            for (arguments, message) in [
+                (["set", "--id", "../etc", "--title", "T"], "bad --id '../etc' (1 to 64 letters, digits, '.', '_' or '-', not starting with '.')"),
+                (["set", "--id", "m", "--for", "soon"], "bad --for 'soon' (seconds, or a number with s, m, h or d; 1 s to 31622400 s)"),
+                (["set", "--id", "m", "--until", "25:00"], "bad --until '25:00' (HH:MM, YYYY-MM-DD HH:MM, an ISO 8601 time or @SECONDS, in the future)"),
+                (["set", "--id", "m", "--style", "mine"], "unknown style 'mine' (a broadcast takes the built-in styles: call, offline, online, portal)"),
+                (["set", "--id", "m", "--users", "a b"], "bad --users 'a b' (comma-separated names)"),
+            ] {
+                let outcome = try SessionFindingTests.bare(["broadcast"] + arguments, ["WINDOW_BANNER_ROOT": "/nonexistent"])
+                #expect(outcome.status == 64, "\(arguments)")
+                #expect(outcome.error == "window-banner: \(message)\n", "\(arguments)")
+            }
+        }
+
+        @Test(.needsRoot("writing root's spool and acting as the session's user"))
+        func aBroadcastReachesTheSessionNowAndTheNextLoginUntilCleared() throws {
+            let first = try OwnerFixture()
+            let nobody: uid_t = 65534
+            let root = try SessionFindingTests.runtimeDirectory(for: 0)
+            chmod(root, 0o755)
+            let runtimes = [try SessionFindingTests.runtimeDirectory(for: nobody), try SessionFindingTests.runtimeDirectory(for: nobody)]
+            let state = try SessionFindingTests.runtimeDirectory(for: nobody)
+            defer { for path in runtimes + [root, state] { _ = try? Subprocess.run("/bin/rm", ["-rf", path]) } }
+            let bus = try PrivateSystemBus(public: true)
+            let logind = try FakeLogind(on: bus, sessions: [
+                loginSession("c5", uid: nobody, user: "nobody", display: first.fixture.desktop.displayName),
+            ], runtime: [nobody: runtimes[0]])
+            defer { _ = logind }
+            let session = try Self.startSession(first, uid: nobody, runtime: runtimes[0], state: state, root: root, bus: bus)
+            defer { session.signal(SIGTERM); _ = session.waitForExit(); session.killGroup() }
+
+            let set = ["set", "--id", "maint", "--title", "Maintenance tonight at 18:00", "--compact", "never", "--for", "8h", "--json"]
+            let shown = try Self.broadcast(set, root: root, bus: bus)
+            #expect(shown.status == 0, "\(shown.error)")
+            #expect(shown.output.contains(#""changed":true"#), "\(shown.output)")
+            #expect(first.fixture.waitForBanner(height: 80), "the session sees it now")
+            let again = try Self.broadcast(set, root: root, bus: bus)
+            #expect(again.status == 0 && again.output.contains(#""changed":false"#), "\(again.output)")
+            #expect(again.output.contains(#""state":"shown""#), "the session says it shows it: \(again.output)")
+
+            // A login after the broadcast: a second display of the same user.
+            let later = try OwnerFixture()
+            let laterSession = try Self.startSession(later, uid: nobody, runtime: runtimes[1], state: state, root: root, bus: bus)
+            defer { laterSession.signal(SIGTERM); _ = laterSession.waitForExit(); laterSession.killGroup() }
+            #expect(later.fixture.waitForBanner(height: 80), "a later login sees it too")
+
+            let cleared = try Self.broadcast(["clear", "--id", "maint"], root: root, bus: bus)
+            #expect(cleared.status == 0 && cleared.output == "broadcast maint cleared\n", "\(cleared.output)\(cleared.error)")
+            #expect(first.fixture.waitForRestoredDesktop())
+            #expect(later.fixture.waitForRestoredDesktop())
+        }
+    }
+}
