@@ -68,7 +68,6 @@ package final class BroadcastWatcher {
 
     /// Follows the spools and shows what they hold now.
     package func start() {
-        log("broadcasts from \(spool.volatileDirectory) and \(spool.persistentDirectory)")
         // The user's dismissals too: one in another session of theirs hides it here as well.
         let paths = [spool.volatileDirectory, spool.persistentDirectory] + (stateDirectory.map { [$0 + "/" + DismissedBroadcasts.fileName] } ?? [])
         watch = PathWatch(paths: paths, loop: loop) { [unowned self] in rescan() }

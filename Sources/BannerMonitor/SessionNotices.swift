@@ -42,8 +42,9 @@ package final class SessionNotices {
             if lock >= 0, flock(lock, LOCK_EX | LOCK_NB) != 0 {
                 close(lock)
                 lock = -1
+                // Said only where it leaves this monitor nothing to do (MonitorCommand): the
+                // network monitor's own lines stay as they were.
                 heldElsewhere = true
-                log("another monitor shows this session's broadcasts and system notices")
                 return
             }
         }

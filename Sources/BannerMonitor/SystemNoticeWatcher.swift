@@ -80,7 +80,6 @@ package final class SystemNoticeWatcher {
 
     /// Follows the files and shows what they say now.
     package func start() {
-        log("system notices from logind and \(rebootRequiredFile)")
         watch = PathWatch(paths: [root + "/run/systemd/shutdown", rebootRequiredFile], loop: loop) { [unowned self] in refresh() }
         refresh()
     }
