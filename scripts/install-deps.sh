@@ -140,6 +140,8 @@ tests=(
   # keys of docs/accessibility.md's xfconf-query lines) and xfconf (xfconfd, xfconf-query)
   # (XfceKeyboardBindingTests)
   xfce4-settings xfconf
+  # tests: Ansible runs packaging/ansible's collection against two sshd hosts on 127.0.0.1 (FleetTests)
+  ansible-core openssh-server openssh-client
 )
 packages=("${build[@]}" "${demo[@]}" "${deb[@]}")
 $only_build || packages+=("${tests[@]}")

@@ -14,7 +14,8 @@
 // - each ```swift block must appear, line for line, in a test that compiles and runs it
 //   (DocumentedSwiftExamples in BannerX11Tests);
 // - a block preceded by `<!-- not run: reason -->` is skipped, and says why; a ```text block
-//   is output, not an example.
+//   is output, not an example; a ```yaml block is a playbook, the first of docs/fleet.md run by
+//   FleetTests.
 
 import Foundation
 import Glibc
@@ -63,7 +64,7 @@ extension WindowBannerCLITests {
             let blocks = try Self.blocks()
             #expect(blocks.count > 10)
             for block in blocks {
-                #expect(["sh", "toml", "json", "swift", "text"].contains(block.language), "\(block): a block without a known language (\(block.language))")
+                #expect(["sh", "toml", "json", "swift", "text", "yaml"].contains(block.language), "\(block): a block without a known language (\(block.language))")
                 #expect(block.skipReason.map { !$0.isEmpty } ?? true, "\(block): skipped without a reason")
             }
         }

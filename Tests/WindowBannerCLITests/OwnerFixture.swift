@@ -22,7 +22,13 @@ final class OwnerFixture {
         runtimeDirectory = try Self.makeDirectory("wb-runtime")
         configHome = try Self.makeDirectory("wb-config")
         stateHome = try Self.makeDirectory("wb-state")
-        fixture.extraEnvironment = ["XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome, "XDG_STATE_HOME": stateHome]
+        // The system's spools and notices under a directory of the test's own: a machine with
+        // /run/reboot-required (after an update) would otherwise put its notice before every
+        // monitor's banners (docs/fleet.md).
+        fixture.extraEnvironment = [
+            "XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": configHome, "XDG_STATE_HOME": stateHome,
+            "WINDOW_BANNER_ROOT": runtimeDirectory + "/system",
+        ]
     }
 
     deinit {

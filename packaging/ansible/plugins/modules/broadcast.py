@@ -230,7 +230,8 @@ def find_executable(module):
     name = module.params['executable']
     path = module.get_bin_path(name)
     if path is None:
-        module.fail_json(msg='window-banner is not installed on this host: no %s on PATH' % name)
+        where = 'no executable %s' % name if '/' in name else 'no %s on PATH' % name
+        module.fail_json(msg='window-banner is not installed on this host: %s' % where)
     rc, out, err = module.run_command([path, '--version'])
     found = re.search(r'(\d+)\.(\d+)\.(\d+)', out)
     if rc != 0 or found is None:
