@@ -95,12 +95,12 @@ TESTS = "$$($(SWIFT) build --show-bin-path $(1))/WindowBannerPackageTests.xctest
 # The system's broadcast spools and notices (docs/fleet.md) are never the machine's in a test: a
 # machine just updated has /run/reboot-required, whose notice would queue before every banner a
 # test's monitor shows. Tests of them set a root of their own.
-export WINDOW_BANNER_ROOT = /nonexistent/window-banner-tests
+TEST_SYSTEM_ROOT = WINDOW_BANNER_ROOT=/nonexistent/window-banner-tests
 test: test-deps po
 	$(MAKE) deb
 	$(SWIFT) build --build-tests
-	scripts/check-leftovers.sh $(call TESTS) --skip SoakTests
-	scripts/check-leftovers.sh $(call TESTS) --filter SoakTests
+	$(TEST_SYSTEM_ROOT) scripts/check-leftovers.sh $(call TESTS) --skip SoakTests
+	$(TEST_SYSTEM_ROOT) scripts/check-leftovers.sh $(call TESTS) --filter SoakTests
 	$(MAKE) leaks
 
 # The core, X11 and Wayland tests built with AddressSanitizer: any memory error or leak of ours fails
@@ -112,7 +112,7 @@ test: test-deps po
 # still checks everything else).
 leaks: test-deps
 	$(SWIFT) build --build-tests --sanitize address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS="suppressions='$(CURDIR)/scripts/lsan.supp':print_suppressions=0" \
+	$(TEST_SYSTEM_ROOT) ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS="suppressions='$(CURDIR)/scripts/lsan.supp':print_suppressions=0" \
 		scripts/check-leftovers.sh $(call TESTS,--sanitize address --scratch-path .build-asan) \
 		--filter 'BannerCoreTests|BannerRuntimeTests|BannerX11Tests|BannerWaylandTests' --skip SoakTests
 

@@ -132,7 +132,7 @@ let package = Package(
             name: "BannerMonitor",
             dependencies: [
                 "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
-                "NetworkManagerBus", "SDBus", "PipeWireCalls",
+                "NetworkManagerBus", "SDBus", "PipeWireCalls", "LoginSessions",
             ]
         ),
         // Every command, the owner (daemon), run, monitor and demo among them: their options,

@@ -13,6 +13,7 @@
 
 import BannerCore
 import Glibc
+import WindowBannerClient
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -234,7 +235,15 @@ package struct BroadcastSpool: Sendable {
         guard info.st_uid == 0 else { return .failure(.notRoots(info.st_uid)) }
         guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return .failure(.writableByOthers) }
         guard info.st_size <= maximumFileSize else { return .failure(.tooLarge(Int(info.st_size))) }
-        guard let bytes = readAll(fd, limit: maximumFileSize) else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        let bytes: [UInt8]
+        do throws(SmallFile.ReadError) {
+            bytes = try SmallFile.read(fd, limit: maximumFileSize)
+        } catch {
+            switch error {
+            case .tooLarge: return .failure(.tooLarge(maximumFileSize + 1))
+            case .failed(let why): return .failure(.unreadable(why))
+            }
+        }
         let broadcast: Broadcast
         do {
             broadcast = try JSONDecoder().decode(Broadcast.self, from: Data(bytes))
@@ -251,30 +260,16 @@ package struct BroadcastSpool: Sendable {
         return .success(broadcast)
     }
 
-    /// Up to `limit` bytes of `fd`; nil on a read error.
-    static func readAll(_ fd: Int32, limit: Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while bytes.count <= limit {
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += buffer[0..<count]
-        }
-        return Array(bytes.prefix(limit))
-    }
-
     /// Writes `broadcast` to its spool (made 0755, root's), replacing the file atomically, and
     /// removes it from the other spool; as root only.
-    package func write(_ broadcast: Broadcast) throws(SpoolError) {
+    package func write(_ broadcast: Broadcast) throws(SmallFile.WriteError) {
         let directory = broadcast.persist ? persistentDirectory : volatileDirectory
         try Self.makeDirectory(directory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(broadcast) else { throw SpoolError("cannot encode the broadcast '\(broadcast.id)'") }
+        guard let data = try? encoder.encode(broadcast) else { throw SmallFile.WriteError("cannot encode the broadcast '\(broadcast.id)'") }
         let path = directory + "/" + broadcast.id + ".json"
-        try Self.writeAtomically(Array(data), to: path, mode: 0o644)
+        try SmallFile.write(Array(data), to: path, mode: 0o644)
         _ = unlink((broadcast.persist ? volatileDirectory : persistentDirectory) + "/" + broadcast.id + ".json")
     }
 
@@ -287,49 +282,16 @@ package struct BroadcastSpool: Sendable {
     }
 
     /// `path` and the directories above it, 0755; an existing one must already be root's alone.
-    package static func makeDirectory(_ path: String) throws(SpoolError) {
+    package static func makeDirectory(_ path: String) throws(SmallFile.WriteError) {
         var prefix = ""
         for part in path.split(separator: "/") {
             prefix += "/" + part
             if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-                throw SpoolError("cannot make \(prefix): \(String(cString: strerror(errno)))")
+                throw SmallFile.WriteError("cannot make \(prefix): \(String(cString: strerror(errno)))")
             }
         }
-        if let problem = untrusted(path, directory: true) { throw SpoolError("the spool \(path) is unsafe: \(problem.text)") }
+        if let problem = untrusted(path, directory: true) { throw SmallFile.WriteError("the spool \(path) is unsafe: \(problem.text)") }
     }
-
-    /// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over `path`.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SpoolError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw SpoolError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
-                let why = String(cString: strerror(errno))
-                close(fd)
-                unlink(temporary)
-                throw SpoolError("cannot write \(temporary): \(why)")
-            }
-            offset += written
-        }
-        _ = fchmod(fd, mode)
-        _ = fsync(fd)
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary)
-            throw SpoolError("cannot write \(path): \(why)")
-        }
-    }
-}
-
-/// A spool that could not be written: one line.
-package struct SpoolError: Error, CustomStringConvertible {
-    package let description: String
-    package init(_ description: String) { self.description = description }
 }
 
 /// What one session's monitor says of the broadcasts meant for it, in
@@ -399,7 +361,7 @@ package struct BroadcastReport: Codable, Sendable, Equatable {
             defer { close(fd) }
             var info = stat()
             guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumFileSize,
-                  let bytes = BroadcastSpool.readAll(fd, limit: maximumFileSize),
+                  let bytes = try? SmallFile.read(fd, limit: maximumFileSize),
                   let report = try? JSONDecoder().decode(BroadcastReport.self, from: Data(bytes)),
                   report.pid > 0, kill(report.pid, 0) == 0 || errno == EPERM else { continue }
             reports.append(report)
@@ -408,15 +370,15 @@ package struct BroadcastReport: Codable, Sendable, Equatable {
     }
 
     /// Writes this report for its display under `runtimeDirectory` (its directory made 0700).
-    package func write(runtimeDirectory: String) throws(SpoolError) {
+    package func write(runtimeDirectory: String) throws(SmallFile.WriteError) {
         let path = Self.directory(runtimeDirectory: runtimeDirectory)
         for directory in [runtimeDirectory + "/window-banner", path] where mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw SpoolError("cannot make \(directory): \(String(cString: strerror(errno)))")
+            throw SmallFile.WriteError("cannot make \(directory): \(String(cString: strerror(errno)))")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(self) else { throw SpoolError("cannot encode the report") }
-        try BroadcastSpool.writeAtomically(Array(data), to: path + "/" + Self.fileName(display: display), mode: 0o600)
+        guard let data = try? encoder.encode(self) else { throw SmallFile.WriteError("cannot encode the report") }
+        try SmallFile.write(Array(data), to: path + "/" + Self.fileName(display: display), mode: 0o600)
     }
 
     /// Removes this display's report (the monitor is stopping).
@@ -450,7 +412,7 @@ package struct DismissedBroadcasts: Sendable {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return [:] }
         defer { close(fd) }
-        guard let bytes = BroadcastSpool.readAll(fd, limit: 4 << 20),
+        guard let bytes = try? SmallFile.read(fd, limit: 4 << 20),
               let read = try? JSONDecoder().decode([String: String].self, from: Data(bytes)) else { return [:] }
         return Dictionary(uniqueKeysWithValues: read.filter { Broadcast.isValidID($0.key) }.prefix(maximumEntries).map { ($0.key, $0.value) })
     }
@@ -473,6 +435,6 @@ package struct DismissedBroadcasts: Sendable {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if mkdir(directory, 0o700) != 0, errno != EEXIST { return }
         guard let data = try? JSONEncoder().encode(revisions) else { return }
-        try? BroadcastSpool.writeAtomically(Array(data), to: path, mode: 0o600)
+        try? SmallFile.write(Array(data), to: path, mode: 0o600)
     }
 }

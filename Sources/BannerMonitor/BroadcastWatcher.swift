@@ -35,6 +35,8 @@ package final class BroadcastWatcher {
     private let retry: LoopTimer
     /// What is shown now, by broadcast id.
     private var shown: [String: (broadcast: Broadcast, handle: (any ShownBannerHandle)?)] = [:]
+    /// The ids the spools held at the last scan: dismissals of others are forgotten.
+    private var spooled: Set<String> = []
     /// Problems already logged: each spool problem is said once, not at every change.
     private var said: Set<String> = []
     private var stopped = false
@@ -90,6 +92,7 @@ package final class BroadcastWatcher {
     package func rescan() {
         guard !stopped else { return }
         let contents = spool.read()
+        spooled = Set(contents.broadcasts.map(\.id))
         for problem in contents.problems where said.insert(problem).inserted { log(problem) }
         let now = wallClock()
         let mine = contents.broadcasts.filter { $0.isFor(user: user, groups: groups) && !$0.hasExpired(at: now) }
@@ -165,7 +168,7 @@ package final class BroadcastWatcher {
         shown[id] = nil
         switch reason {
         case .clicked?, .closed?, .swiped?, .action?, .secondaryAction?, .dismissed?, .timeout?:
-            dismissed.remember(current.broadcast, known: Set(spool.read().broadcasts.map(\.id)))
+            dismissed.remember(current.broadcast, known: spooled)
             log("broadcast \(id) dismissed by the user (\(reason.map(\.rawValue) ?? ""))")
             report.broadcasts[id] = .init(state: "dismissed", revision: current.broadcast.wordsRevision)
             writeReport()
@@ -189,7 +192,7 @@ package final class BroadcastWatcher {
 
     private func writeReport() {
         guard let runtimeDirectory else { return }
-        do throws(SpoolError) {
+        do throws(SmallFile.WriteError) {
             try report.write(runtimeDirectory: runtimeDirectory)
         } catch {
             if said.insert(error.description).inserted { log("cannot write the broadcast report: \(error)") }

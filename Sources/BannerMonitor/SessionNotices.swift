@@ -7,7 +7,11 @@
 import BannerCore
 import BannerRuntime
 import Glibc
+import LoginSessions
+import BannerProcess
 import OwnerProtocol
+import SDBus
+import WindowBannerClient
 
 package final class SessionNotices {
     private var broadcasts: BroadcastWatcher?
@@ -31,7 +35,7 @@ package final class SessionNotices {
     /// locale, monitor and placement) through `banners`; the system's too with `system`.
     package init(
         system showsSystem: Bool, base: ShowRequest, banners: any WatcherBanners, loop: EventLoop, environment: [String: String],
-        readShutdown: @escaping () -> Result<ScheduledShutdown?, LogindUnavailable>, log: @escaping (String) -> Void
+        readShutdown: @escaping () -> Result<ScheduledShutdown?, BusError>, log: @escaping (String) -> Void
     ) {
         let display = Self.display(environment)
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
@@ -49,10 +53,11 @@ package final class SessionNotices {
             }
         }
         let root = BroadcastSpool.root(environment)
-        let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? String(getuid())
+        let account = getpwuid(getuid())?.pointee
+        let user = account.map { String(cString: $0.pw_name) } ?? String(getuid())
         broadcasts = BroadcastWatcher(
-            loop: loop, spool: BroadcastSpool(root: root), banners: banners, user: user, groups: Self.groupNames(), base: base,
-            session: (display, environment["XDG_SESSION_ID"]), runtimeDirectory: runtime, stateDirectory: Self.stateDirectory(environment),
+            loop: loop, spool: BroadcastSpool(root: root), banners: banners, user: user, groups: account.map(UserGroups.names) ?? [], base: base,
+            session: (display, environment["XDG_SESSION_ID"]), runtimeDirectory: runtime, stateDirectory: OwnerState.defaultDirectory(environment: environment),
             wallClock: { Double(time(nil)) }, log: log)
         if showsSystem {
             system = SystemNoticeWatcher(loop: loop, banners: banners, root: root, base: base, readShutdown: readShutdown, log: log)
@@ -81,21 +86,5 @@ package final class SessionNotices {
             if let value = environment[name], !value.isEmpty { return value }
         }
         return "default"
-    }
-
-    /// `$XDG_STATE_HOME/window-banner`, else `~/.local/state/window-banner`.
-    static func stateDirectory(_ environment: [String: String]) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/window-banner" }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        for directory in [home + "/.local", home + "/.local/state"] where mkdir(directory, 0o700) != 0 && errno != EEXIST { return nil }
-        return home + "/.local/state/window-banner"
-    }
-
-    /// The names of this process's groups.
-    static func groupNames() -> [String] {
-        let count = getgroups(0, nil)
-        var ids = [gid_t](repeating: 0, count: Int(max(count, 0)))
-        let read = getgroups(count, &ids)
-        return (ids.prefix(Int(max(read, 0))) + [getgid()]).compactMap { id in getgrgid(id).map { String(cString: $0.pointee.gr_name) } }
     }
 }

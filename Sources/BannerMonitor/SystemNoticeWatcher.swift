@@ -12,30 +12,10 @@ import BannerCore
 import BannerProcess
 import BannerRuntime
 import Glibc
+import LoginSessions
 import OwnerProtocol
+import SDBus
 import WindowBannerClient
-
-/// What logind says of a scheduled shutdown (`ScheduledShutdown`, `WallMessage`).
-package struct ScheduledShutdown: Sendable, Equatable {
-    /// `poweroff`, `reboot`, `halt`, `kexec`, or one of them with `dry-` before it.
-    package var type: String
-    /// When, in microseconds since 1970.
-    package var microseconds: UInt64
-    /// The message given to `shutdown`, "" for none.
-    package var wallMessage: String
-
-    package init(type: String, microseconds: UInt64, wallMessage: String) {
-        self.type = type
-        self.microseconds = microseconds
-        self.wallMessage = wallMessage
-    }
-}
-
-/// logind could not be asked: why, in one line.
-package struct LogindUnavailable: Error, CustomStringConvertible {
-    package let description: String
-    package init(_ description: String) { self.description = description }
-}
 
 package final class SystemNoticeWatcher {
     /// The `--id` of the scheduled shutdown's banner.
@@ -49,7 +29,7 @@ package final class SystemNoticeWatcher {
     private let banners: any WatcherBanners
     private let root: String
     private let base: ShowRequest
-    private let readShutdown: () -> Result<ScheduledShutdown?, LogindUnavailable>
+    private let readShutdown: () -> Result<ScheduledShutdown?, BusError>
     private let log: (String) -> Void
     private var watch: PathWatch?
     private var shownShutdown: ScheduledShutdown?
@@ -62,10 +42,10 @@ package final class SystemNoticeWatcher {
 
     /// A watcher whose files are under `root` ("" for the system's), whose banners are
     /// `base` with their words (its locale says the language), and which asks logind with
-    /// `readShutdown` (an error: logind could not be asked).
+    /// `readShutdown` (an error: logind could not be asked; `askLogind` asks the system's).
     package init(
         loop: EventLoop, banners: any WatcherBanners, root: String, base: ShowRequest,
-        readShutdown: @escaping () -> Result<ScheduledShutdown?, LogindUnavailable>, log: @escaping (String) -> Void
+        readShutdown: @escaping () -> Result<ScheduledShutdown?, BusError>, log: @escaping (String) -> Void
     ) {
         self.loop = loop
         self.banners = banners
@@ -73,6 +53,11 @@ package final class SystemNoticeWatcher {
         self.base = base
         self.readShutdown = readShutdown
         self.log = log
+    }
+
+    /// logind's scheduled shutdown, asked on the system bus.
+    package static func askLogind() -> Result<ScheduledShutdown?, BusError> {
+        Result { () throws(BusError) in try LoginManager().scheduledShutdown() }
     }
 
     private var shutdownFile: String { root + "/run/systemd/shutdown/scheduled" }
@@ -156,7 +141,7 @@ package final class SystemNoticeWatcher {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return "" }
         defer { close(fd) }
-        guard let bytes = BroadcastSpool.readAll(fd, limit: 64 * 1024) else { return "" }
+        guard let bytes = try? SmallFile.read(fd, limit: 64 * 1024) else { return "" }
         var names: [String] = []
         for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
             let name = LocalTime.trimmed(String(line)).filter { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f } }

@@ -53,6 +53,22 @@ public struct LoginSession: Sendable, Hashable {
     }
 }
 
+/// A shutdown logind has scheduled (`shutdown -r 18:00 "kernel update"`).
+public struct ScheduledShutdown: Sendable, Equatable {
+    /// `poweroff`, `reboot`, `halt`, `kexec`, or one of them with `dry-` before it.
+    public var type: String
+    /// When, in microseconds since 1970.
+    public var microseconds: UInt64
+    /// The message given to `shutdown`, "" for none.
+    public var wallMessage: String
+
+    public init(type: String, microseconds: UInt64, wallMessage: String) {
+        self.type = type
+        self.microseconds = microseconds
+        self.wallMessage = wallMessage
+    }
+}
+
 /// logind on the system bus.
 public final class LoginManager {
     private static let service = "org.freedesktop.login1"
@@ -94,9 +110,9 @@ public final class LoginManager {
         }
     }
 
-    /// The shutdown logind has scheduled (`ScheduledShutdown (st)`: its type, `""` for none,
-    /// and when in µs since 1970) and `WallMessage`, the text given with it.
-    public func scheduledShutdown() throws(BusError) -> (type: String, microseconds: UInt64, wallMessage: String) {
+    /// The shutdown logind has scheduled (`ScheduledShutdown (st)`, with `WallMessage`), nil
+    /// for none.
+    public func scheduledShutdown() throws(BusError) -> ScheduledShutdown? {
         let path = "/org/freedesktop/login1"
         let interface = "org.freedesktop.login1.Manager"
         let reply = try connection.property(Self.service, path, interface, "ScheduledShutdown", type: "(st)")
@@ -108,9 +124,10 @@ public final class LoginManager {
             type = try BusConnection.readString(reply, what: "ScheduledShutdown")
             guard sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "t")), &microseconds) > 0 else { throw BusError("ScheduledShutdown", code: -EBADMSG) }
         }
-        // Older loginds, and ours when it has none, may lack it: no message.
+        guard !type.isEmpty else { return nil }
+        // Older loginds may lack it: no message.
         let message = (try? connection.stringProperty(Self.service, path, interface, "WallMessage")) ?? ""
-        return (String(type.prefix(32)), microseconds, String(message.prefix(1024)))
+        return ScheduledShutdown(type: String(type.prefix(32)), microseconds: microseconds, wallMessage: String(message.prefix(1024)))
     }
 
     /// The user's runtime directory (`/run/user/UID`): their User object's `RuntimePath`.

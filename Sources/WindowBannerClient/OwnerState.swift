@@ -129,22 +129,7 @@ package struct OwnerState {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(value) else { return }
-        let temporary = "\(directory)/.\(name).\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let bytes = Array(data)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, "\(directory)/\(name)") == 0 else {
-            unlink(temporary)
-            return
-        }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
-        }
+        try? SmallFile.write(Array(data), to: "\(directory)/\(name)", mode: 0o600)
     }
 
     /// The file at `path` decoded as `type`; nil when there is none.
@@ -158,15 +143,14 @@ package struct OwnerState {
         var info = stat()
         if fstat(fd, &info) == 0, info.st_size > maximumFileSize { return .failure(tooLarge) }
         // The size is checked again while reading: the file may grow meanwhile.
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return .failure(StateFileProblem(description: String(cString: strerror(errno)))) }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-            guard bytes.count <= maximumFileSize else { return .failure(tooLarge) }
+        let bytes: [UInt8]
+        do throws(SmallFile.ReadError) {
+            bytes = try SmallFile.read(fd, limit: maximumFileSize)
+        } catch {
+            switch error {
+            case .tooLarge: return .failure(tooLarge)
+            case .failed(let why): return .failure(StateFileProblem(description: why))
+            }
         }
         do {
             return .success(try JSONDecoder().decode(type, from: Data(bytes)))

@@ -52,6 +52,15 @@ struct BroadcastCommand: ParsableCommand {
     }
 }
 
+/// `--check` and `--json`, which `set` and `clear` share.
+struct BroadcastOutput: ParsableArguments {
+    @Flag(help: "Change nothing: say whether the command would change something.")
+    var check = false
+
+    @Flag(help: "One JSON object on stdout.")
+    var json = false
+}
+
 /// `broadcast set`.
 struct BroadcastSet: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -91,11 +100,7 @@ struct BroadcastSet: ParsableCommand {
     @Flag(help: "Keep it across a reboot (/var/lib/window-banner; else /run, gone at the next boot).")
     var persist = false
 
-    @Flag(help: "Change nothing: say whether set would change something.")
-    var check = false
-
-    @Flag(help: "One JSON object on stdout.")
-    var json = false
+    @OptionGroup var output: BroadcastOutput
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the sessions to show it before reporting, 0 to 60. Default: 5.", valueName: "seconds"))
     var wait: String?
@@ -118,18 +123,18 @@ struct BroadcastSet: ParsableCommand {
                 if same == wanted { wanted.until = before.until }
             }
             let changed = before != wanted
-            if changed, !check {
-                do throws(SpoolError) {
+            if changed, !output.check {
+                do throws(SmallFile.WriteError) {
                     try spool.write(wanted)
                 } catch {
                     throw CommandFailure("\(error)", code: BroadcastCommand.spoolFailure)
                 }
             }
-            let sessions = BroadcastSessions.states(of: wanted, waiting: check ? 0 : waitSeconds)
-            if json {
-                BroadcastCommand.printJSON(SetResult(id: wanted.id, changed: changed, check: check, before: before, after: wanted, sessions: sessions))
+            let sessions = BroadcastSessions.states(of: wanted, waiting: output.check ? 0 : waitSeconds)
+            if output.json {
+                BroadcastCommand.printJSON(SetResult(id: wanted.id, changed: changed, check: output.check, before: before, after: wanted, sessions: sessions))
             } else {
-                Terminal.output("broadcast \(wanted.id) \(changed ? (check ? "would be set" : "set") : "unchanged")")
+                Terminal.output("broadcast \(wanted.id) \(changed ? (output.check ? "would be set" : "set") : "unchanged")")
                 for session in sessions { Terminal.output("  " + session.line) }
             }
         } catch {
@@ -211,11 +216,7 @@ struct BroadcastClear: ParsableCommand {
     @Flag(help: "Every broadcast.")
     var all = false
 
-    @Flag(help: "Change nothing: say whether clear would change something.")
-    var check = false
-
-    @Flag(help: "One JSON object on stdout.")
-    var json = false
+    @OptionGroup var output: BroadcastOutput
 
     func validate() throws {
         if (id == nil) == !all { throw ValidationError("give --id ID or --all") }
@@ -229,13 +230,13 @@ struct BroadcastClear: ParsableCommand {
             try BroadcastCommand.requireRoot("clear")
             let spool = BroadcastSpool(environment: processEnvironment())
             let present = all ? spool.read().broadcasts.map(\.id) : id.flatMap { spool.broadcast(id: $0) == nil ? nil : [$0] } ?? []
-            if !check { for id in present { spool.remove(id: id) } }
-            if json {
-                BroadcastCommand.printJSON(ClearResult(changed: !present.isEmpty, check: check, cleared: present))
+            if !output.check { for id in present { spool.remove(id: id) } }
+            if output.json {
+                BroadcastCommand.printJSON(ClearResult(changed: !present.isEmpty, check: output.check, cleared: present))
             } else if present.isEmpty {
                 Terminal.output("nothing to clear")
             } else {
-                for id in present { Terminal.output("broadcast \(id) \(check ? "would be cleared" : "cleared")") }
+                for id in present { Terminal.output("broadcast \(id) \(output.check ? "would be cleared" : "cleared")") }
             }
         } catch {
             throw error.exit
@@ -341,7 +342,7 @@ enum BroadcastSessions {
         for uid in uids.sorted() {
             guard let entry = getpwuid(uid) else { continue }
             let name = String(cString: entry.pointee.pw_name)
-            guard broadcast.isFor(user: name, groups: groupNames(of: entry)) else { continue }
+            guard broadcast.isFor(user: name, groups: UserGroups.names(of: entry.pointee)) else { continue }
             let runtime = (try? manager?.runtimeDirectory(uid: uid)) ?? "/run/user/\(uid)"
             var unmatched = sessions.filter { $0.uid == uid }
             for report in BroadcastReport.read(runtimeDirectory: runtime) {
@@ -365,16 +366,6 @@ enum BroadcastSessions {
             }
         }
         return states
-    }
-
-    private static func groupNames(of entry: UnsafeMutablePointer<passwd>) -> [String] {
-        var count: Int32 = 64
-        var ids = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(entry.pointee.pw_name, entry.pointee.pw_gid, &ids, &count) < 0 {
-            ids = [gid_t](repeating: 0, count: Int(count))
-            _ = getgrouplist(entry.pointee.pw_name, entry.pointee.pw_gid, &ids, &count)
-        }
-        return ids.prefix(Int(max(count, 0))).compactMap { id in getgrgid(id).map { String(cString: $0.pointee.gr_name) } }
     }
 }
 

@@ -194,7 +194,7 @@ struct MonitorCommand: ParsableCommand {
             monitor: monitor ?? "all", enqueue: true, wait: true, locale: locale.isEmpty ? nil : locale)
         return SessionNotices(
             system: !noSystem, base: base, banners: OwnerBanners(owner: owner, configPath: connection.configPath, loop: loop),
-            loop: loop, environment: processEnvironment(), readShutdown: SystemShutdown.read,
+            loop: loop, environment: processEnvironment(), readShutdown: SystemNoticeWatcher.askLogind,
             log: { Terminal.output(NetworkBannerMonitor.timestamp() + " " + $0) })
     }
 

@@ -10,6 +10,7 @@
 // status. Start reading at `route(_:)`.
 
 import BannerCore
+import BannerProcess
 import CSpawn
 import Glibc
 import LoginSessions
@@ -273,14 +274,9 @@ enum SessionRouting {
         } else {
             for name in ["DISPLAY", "WAYLAND_DISPLAY"] { environment[name] = nil }
         }
-        var count: Int32 = 64
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(user.pw_name, user.pw_gid, &groups, &count) < 0 {
-            groups = [gid_t](repeating: 0, count: Int(count))
-            _ = getgrouplist(user.pw_name, user.pw_gid, &groups, &count)
-        }
+        let groups = UserGroups.ids(of: user)
         let argv = CStringArray(arguments)
         let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
-        return wb_spawn_as_user(arguments[0], argv.pointers, envp.pointers, target.uid, user.pw_gid, groups, min(count, Int32(groups.count)), output)
+        return wb_spawn_as_user(arguments[0], argv.pointers, envp.pointers, target.uid, user.pw_gid, groups, Int32(groups.count), output)
     }
 }
