@@ -8,6 +8,7 @@ import Foundation
 import Glibc
 import ProcessTestSupport
 import Testing
+import WaylandTestSupport
 import X11TestSupport
 
 /// Resources/autostart, found from this file's path.
@@ -27,11 +28,13 @@ extension WindowBannerCLITests {
         }
 
         /// The session's monitor, started as `uid` would start it at login on `owner`'s display.
-        static func startSession(_ owner: OwnerFixture, uid: uid_t, runtime: String, state: String, root: String, bus: PrivateSystemBus) throws -> Subprocess {
+        static func startSession(_ owner: OwnerFixture, uid: uid_t, runtime: String, state: String, root: String, bus: PrivateSystemBus?) throws -> Subprocess {
             var environment = [
                 "PATH": "/usr/bin:/bin", "DISPLAY": owner.fixture.desktop.displayName, "XDG_RUNTIME_DIR": runtime,
-                "XDG_STATE_HOME": state, "HOME": state, "WINDOW_BANNER_ROOT": root, "DBUS_SYSTEM_BUS_ADDRESS": bus.address,
+                "XDG_STATE_HOME": state, "HOME": state, "WINDOW_BANNER_ROOT": root, "TZ": "UTC",
             ]
+            // Without a system bus of the test's, none at all: the monitor asks logind nothing.
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus?.address ?? "unix:path=/nonexistent"
             if let marker = Subprocess.runMarker, let equals = marker.firstIndex(of: "=") {
                 environment[String(marker[..<equals])] = String(marker[marker.index(after: equals)...])
             }
@@ -102,6 +105,131 @@ extension WindowBannerCLITests {
             #expect(cleared.status == 0 && cleared.output == "broadcast maint cleared\n", "\(cleared.output)\(cleared.error)")
             #expect(first.fixture.waitForRestoredDesktop())
             #expect(later.fixture.waitForRestoredDesktop())
+        }
+
+        /// `window-banner status --format {title}/{subtitle}` as `uid` in the session.
+        static func shownText(_ owner: OwnerFixture, uid: uid_t, runtime: String) throws -> String {
+            let status = try Subprocess(
+                executable: "/usr/bin/setpriv",
+                arguments: ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin",
+                            "DISPLAY=" + owner.fixture.desktop.displayName, "XDG_RUNTIME_DIR=" + runtime,
+                            windowBannerExecutable(), "status", "--format", "{title}/{subtitle}"])
+            _ = status.waitForExit()
+            return status.standardOutput.trimmingCharacters(in: .newlines)
+        }
+
+        /// Waits (bounded) until the session shows `text`; what it showed last otherwise.
+        static func awaitShown(_ text: String, _ owner: OwnerFixture, uid: uid_t, runtime: String) throws -> String {
+            let deadline = monotonicSeconds() + 20
+            var shown = ""
+            while monotonicSeconds() < deadline {
+                shown = try shownText(owner, uid: uid, runtime: runtime)
+                if shown == text { return shown }
+                poll(nil, 0, 50)
+            }
+            return shown
+        }
+
+        /// `busctl --system call` on the stand-in logind, as `shutdown` calls the real one.
+        static func logind(_ arguments: [String], bus: PrivateSystemBus) throws {
+            let call = try Subprocess(
+                executable: "/usr/bin/busctl",
+                arguments: ["--system", "call", "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager"] + arguments,
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"])
+            guard call.waitForExit() == 0 else { throw TestFailure("busctl \(arguments): \(call.standardError)") }
+        }
+
+        /// "18:00" for `seconds` since 1970, in UTC, as the C locale writes a time without seconds.
+        static func clock(_ seconds: Int) -> String {
+            var moment = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&moment, &parts)
+            return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
+        }
+
+        @Test(.needsRoot("acting as the session's user"))
+        func aScheduledRestartAndARequiredRestartReachTheSession() throws {
+            let owner = try OwnerFixture()
+            let nobody: uid_t = 65534
+            let root = try SessionFindingTests.runtimeDirectory(for: 0)
+            chmod(root, 0o755)
+            let runtime = try SessionFindingTests.runtimeDirectory(for: nobody)
+            let state = try SessionFindingTests.runtimeDirectory(for: nobody)
+            defer { for path in [root, runtime, state] { _ = try? Subprocess.run("/bin/rm", ["-rf", path]) } }
+            let bus = try PrivateSystemBus(public: true)
+            let logind = try FakeLogind(on: bus, sessions: [
+                loginSession("c5", uid: nobody, user: "nobody", display: owner.fixture.desktop.displayName),
+            ], runtime: [nobody: runtime], shutdownFile: root + "/run/systemd/shutdown/scheduled")
+            defer { _ = logind }
+            let session = try Self.startSession(owner, uid: nobody, runtime: runtime, state: state, root: root, bus: bus)
+            defer { session.signal(SIGTERM); _ = session.waitForExit(); session.killGroup() }
+
+            // `shutdown -r +15 "kernel update"`, as systemctl asks logind for it.
+            let when = Int(time(nil)) / 60 * 60 + 15 * 60
+            try Self.logind(["SetWallMessage", "sb", "kernel update", "true"], bus: bus)
+            try Self.logind(["ScheduleShutdown", "st", "reboot", String(when * 1_000_000)], bus: bus)
+            #expect(try Self.awaitShown("Restarting at \(Self.clock(when))/kernel update", owner, uid: nobody, runtime: runtime)
+                    == "Restarting at \(Self.clock(when))/kernel update")
+            #expect(owner.fixture.waitForReservation(height: 18))
+            // Rescheduled: the same banner says the new time.
+            try Self.logind(["ScheduleShutdown", "st", "poweroff", String((when + 3600) * 1_000_000)], bus: bus)
+            #expect(try Self.awaitShown("Shutting down at \(Self.clock(when + 3600))/kernel update", owner, uid: nobody, runtime: runtime)
+                    == "Shutting down at \(Self.clock(when + 3600))/kernel update")
+            // `shutdown -c`.
+            try Self.logind(["CancelScheduledShutdown"], bus: bus)
+            #expect(owner.fixture.waitForRestoredDesktop())
+
+            // An update that needs a restart, as Debian's packages mark it.
+            mkdir(root + "/run", 0o755)
+            try "linux-image-amd64\nlibc6\nlinux-image-amd64\n".write(toFile: root + "/run/reboot-required.pkgs", atomically: true, encoding: .utf8)
+            try "*** System restart required ***\n".write(toFile: root + "/run/reboot-required", atomically: true, encoding: .utf8)
+            #expect(try Self.awaitShown("Restart required to finish updating/linux-image-amd64, libc6", owner, uid: nobody, runtime: runtime)
+                    == "Restart required to finish updating/linux-image-amd64, libc6")
+            unlink(root + "/run/reboot-required")
+            unlink(root + "/run/reboot-required.pkgs")
+            #expect(owner.fixture.waitForRestoredDesktop())
+        }
+
+        /// Every process whose environment holds `WINDOW_BANNER_ROOT=root` (a session's monitor
+        /// and the owner it started), sent SIGTERM, then SIGKILL when still there.
+        static func endProcesses(under root: String) {
+            let mark = Data(("WINDOW_BANNER_ROOT=" + root).utf8)
+            let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
+                guard let pid = pid_t(entry), let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                      environment.split(separator: 0).contains(mark) else { return nil }
+                return pid
+            }
+            for pid in pids { kill(pid, SIGTERM) }
+            let deadline = monotonicSeconds() + 5
+            while monotonicSeconds() < deadline, pids.contains(where: { kill($0, 0) == 0 }) { poll(nil, 0, 20) }
+            for pid in pids { kill(pid, SIGKILL) }
+        }
+
+        /// docs/fleet.md's exec line for sway, as written, with the built window-banner first on
+        /// PATH and the test's spools (`root`).
+        static func swayExecLine(root: String) throws -> String {
+            let page = try String(contentsOfFile: DocumentedExamplesTests.packageRoot + "/docs/fleet.md", encoding: .utf8)
+            let line = try #require(page.split(separator: "\n").first { $0.hasPrefix("exec window-banner ") }, "docs/fleet.md gives sway's exec line")
+            let binaries = String(windowBannerExecutable().dropLast("/window-banner".count))
+            return "exec env PATH=\(binaries):/usr/bin:/bin WINDOW_BANNER_ROOT=\(root) " + line.dropFirst("exec ".count)
+        }
+
+        @Test(.needsRoot("writing root's spool"))
+        func swayRunsTheDocumentedExecLineAndShowsTheBroadcast() throws {
+            let root = try SessionFindingTests.runtimeDirectory(for: 0)
+            chmod(root, 0o755)
+            defer { _ = try? Subprocess.run("/bin/rm", ["-rf", root]) }
+            defer { Self.endProcesses(under: root) }
+            let sway = try TestSway(extraConfig: try Self.swayExecLine(root: root))
+            _ = try sway.startFoot()
+            _ = try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            let bus = try PrivateSystemBus(public: true)
+            let set = try Self.broadcast(["set", "--id", "maint", "--title", "Maintenance tonight at 18:00", "--compact", "never"], root: root, bus: bus)
+            #expect(set.status == 0, "\(set.error)")
+            _ = try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 80, width: 1280, height: 640) }
+            let cleared = try Self.broadcast(["clear", "--id", "maint"], root: root, bus: bus)
+            #expect(cleared.status == 0, "\(cleared.error)")
+            _ = try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
         }
     }
 }

@@ -11,6 +11,7 @@ import Foundation
 import Glibc
 import ProcessTestSupport
 import Testing
+import WaylandTestSupport
 import X11TestSupport
 
 /// The page whose first ```yaml block is the playbook the tests run.
@@ -33,8 +34,23 @@ extension WindowBannerCLITests {
             let title = try #require(AnsibleController.value(of: "title", in: playbook), "the playbook sets no title")
             #expect(playbook.contains("for: 8h"), "the documented playbook no longer lasts 8h:\n\(playbook)")
 
+            // Each host's desktops: one user on an Xvfb and openbox, another on a headless sway,
+            // each with the monitor its session starts (the autostart entry's, sway's exec line).
+            let user = try DesktopUser()
+            let desktops = try hosts.map { try HostDesktops(root: $0.root, x11User: user.uid) }
+            defer { for desktops in desktops { desktops.end() } }
+
             let first = try controller.run(playbook, on: hosts)
             #expect(first.status == 0, "\(first)")
+            for (host, desktops) in zip(hosts, desktops) {
+                // Compact on these landscape screens: 18 px.
+                #expect(desktops.x11.fixture.waitForBanner(height: 18), "\(host.name): the X11 session shows no banner")
+                #expect(desktops.awaitSway(top: 18), "\(host.name): the sway session reserves no space")
+            }
+            // Someone who logs in after the play gets it too.
+            let later = try HostDesktops.LaterLogin(root: hosts[0].root, uid: user.uid)
+            defer { later.end() }
+            #expect(later.owner.fixture.waitForBanner(height: 18), "a later login shows no banner")
             var spools: [String: Data] = [:]
             for host in hosts {
                 #expect(first.recap[host.name]?["changed"] == 1, "\(host.name): \(first)")
@@ -73,6 +89,11 @@ extension WindowBannerCLITests {
                 #expect(cleared.recap[host.name]?["changed"] == 1, "\(host.name): \(cleared)")
                 #expect(access(host.spoolFile("maintenance"), F_OK) != 0, "\(host.name): the broadcast is still in the spool")
             }
+            for (host, desktops) in zip(hosts, desktops) {
+                #expect(desktops.x11.fixture.waitForRestoredDesktop(), "\(host.name): the X11 session keeps the banner")
+                #expect(desktops.awaitSway(top: 0), "\(host.name): the sway session keeps the space")
+            }
+            #expect(later.owner.fixture.waitForRestoredDesktop())
             let clearedAgain = try controller.run(absent, on: hosts)
             #expect(clearedAgain.status == 0, "\(clearedAgain)")
             for host in hosts {
@@ -133,8 +154,10 @@ final class AnsibleController {
         var template = Array("/tmp/wb-fleet-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         directory = String(cString: made)
+        // The hosts' desktops run as other users, who must reach each host's spools (in hosts/).
+        chmod(directory, 0o711)
         for name in ["home", "ansible", "local-tmp", "remote-tmp", "cp", "dist", "collections", "hosts"] {
-            mkdir(directory + "/" + name, 0o700)
+            mkdir(directory + "/" + name, name == "hosts" ? 0o711 : 0o700)
         }
         try Self.write("", to: directory + "/ansible.cfg")
         environment = [
@@ -362,4 +385,79 @@ final class FleetHost {
     }
 
     deinit { stop() }
+}
+
+/// A user made for the test (an X11 desktop's), removed when released.
+final class DesktopUser {
+    let name = "wbfleet\(getpid() % 100_000)"
+    let uid: uid_t
+
+    init() throws {
+        _ = try Subprocess.run("/usr/sbin/useradd", ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", name])
+        guard let entry = getpwnam(name) else { throw TestFailure("useradd made no \(name)") }
+        uid = entry.pointee.pw_uid
+    }
+
+    deinit {
+        // --force: a monitor of theirs still on its way out would keep userdel from it.
+        _ = try? Subprocess.run("/usr/sbin/userdel", ["--force", name])
+    }
+}
+
+/// One fleet host's graphical sessions, whose monitors read the host's spools (`root`): an X11
+/// desktop of `x11User` with the monitor the XDG autostart entry starts, and a headless sway
+/// (nobody's) whose config has docs/fleet.md's exec line. `end()` stops them.
+final class HostDesktops {
+    let x11: OwnerFixture
+    private let monitor: Subprocess
+    let sway: TestSway
+    private let root: String
+    private let directories: [String]
+
+    init(root: String, x11User: uid_t) throws {
+        self.root = root
+        x11 = try OwnerFixture()
+        let runtime = try WindowBannerCLITests.SessionFindingTests.runtimeDirectory(for: x11User)
+        let state = try WindowBannerCLITests.SessionFindingTests.runtimeDirectory(for: x11User)
+        directories = [runtime, state]
+        monitor = try WindowBannerCLITests.BroadcastTests.startSession(x11, uid: x11User, runtime: runtime, state: state, root: root, bus: nil)
+        sway = try TestSway(extraConfig: try WindowBannerCLITests.BroadcastTests.swayExecLine(root: root))
+        _ = try sway.startFoot()
+        _ = try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+    }
+
+    /// Waits until the tiled foot on sway starts `top` px down, the banner's space above it.
+    func awaitSway(top: Int) -> Bool {
+        (try? sway.awaitWindowRect(appID: "foot", timeout: 20) { $0 == SwayRect(x: 0, y: top, width: 1280, height: 720 - top) }) != nil
+    }
+
+    func end() {
+        monitor.signal(SIGTERM)
+        _ = monitor.waitForExit()
+        monitor.killGroup()
+        WindowBannerCLITests.BroadcastTests.endProcesses(under: root)
+        for path in directories { _ = try? Subprocess.run("/bin/rm", ["-rf", path]) }
+    }
+
+    /// A login on a new X11 display of `uid`'s after the play.
+    final class LaterLogin {
+        let owner: OwnerFixture
+        private let monitor: Subprocess
+        private let directories: [String]
+
+        init(root: String, uid: uid_t) throws {
+            owner = try OwnerFixture()
+            let runtime = try WindowBannerCLITests.SessionFindingTests.runtimeDirectory(for: uid)
+            let state = try WindowBannerCLITests.SessionFindingTests.runtimeDirectory(for: uid)
+            directories = [runtime, state]
+            monitor = try WindowBannerCLITests.BroadcastTests.startSession(owner, uid: uid, runtime: runtime, state: state, root: root, bus: nil)
+        }
+
+        func end() {
+            monitor.signal(SIGTERM)
+            _ = monitor.waitForExit()
+            monitor.killGroup()
+            for path in directories { _ = try? Subprocess.run("/bin/rm", ["-rf", path]) }
+        }
+    }
 }
