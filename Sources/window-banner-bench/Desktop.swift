@@ -15,6 +15,7 @@ final class Desktop {
     private(set) var environment: [String: String]
     private var dunst: Child?
     private var server: Child?
+    private var windowManager: Child?
 
     /// Starts Xvfb, the probe and openbox, each awaited on what announces it.
     init(supervisor: Supervisor, work: String, probe: String) throws {
@@ -35,7 +36,7 @@ final class Desktop {
             "XDG_CONFIG_HOME": "\(home)/.config", "XDG_RUNTIME_DIR": "\(work)/runtime",
         ]
         recorder = try Recorder(supervisor: supervisor, executable: probe, environment: environment)
-        _ = try supervisor.spawn(["openbox"], environment: environment, name: "openbox")
+        windowManager = try supervisor.spawn(["openbox"], environment: environment, name: "openbox")
         let workArea = recorder.atoms["_NET_WORKAREA"] ?? 0
         let root = recorder.root
         guard recorder.waitForRecord(timeout: 15, where: { $0.kind == .prop && $0.target == root && $0.arguments.first == "\(workArea)" }) != nil else {
@@ -72,6 +73,13 @@ final class Desktop {
     func stop() {
         recorder.stop()
         supervisor.stopAll()
+    }
+
+    /// Ends this desktop alone (one of several): the probe, dunst, openbox, then Xvfb. Clients
+    /// still on it (an owner) end with the display.
+    func stopOwn() {
+        recorder.stop()
+        for child in [dunst, windowManager, server].compactMap({ $0 }) { supervisor.stop(child) }
     }
 
     /// dunst's look for the benchmark: one notification across the top like the banner (same

@@ -106,6 +106,7 @@ struct Report {
         if let sway = results.sway { rows += swayRows(sway) }
         for gnome in results.gnome { rows += gnomeRows(gnome) }
         if let calls = results.calls { rows += callRows(calls) }
+        if let broadcasts = results.broadcasts { rows += broadcasts.rows }
         if let accessibility = results.accessibility { rows += accessibility.rows }
         for step in results.startup { rows.append(Row(metric: "exec → exit", tool: step.name, unit: "ms", samples: step.samples, reference: "window-banner status (owner running)")) }
         for step in results.coldSteps where !step.samples.isEmpty {

@@ -27,6 +27,8 @@ final class Results {
     var gnome: [GnomeResults] = []
     /// Section 12, calls from PipeWire.
     var calls: CallResults?
+    /// Section 13, the administrator's broadcasts.
+    var broadcasts: BroadcastResults?
     /// Section 10, the owner's accessibility connection.
     var accessibility: AccessibilityCost?
     var loader: LoaderStatistics?

@@ -15,6 +15,8 @@
 //      next to notify-send → GNOME's own notification banner, foot's relayouts  (Gnome)
 //  12. calls: a capture starting in PipeWire → the call banner's first frame, the idle monitor
 //      with calls on, its memory with and without  (CallPath)
+//  13. broadcasts: `broadcast set` → the banner on ten sessions next to a loop of `show`, and
+//      `broadcast list` of 10,000 next to `cat` of the spool  (Broadcasts)
 //   and where a warm `show` spends its time        (StartupCost)
 // and writes one table as Markdown and JSON, plus a chart of frame intervals (Report).
 // Every process it starts is ended when it ends. Start reading here.
@@ -193,6 +195,9 @@ func main() throws {
     }
     section("12. calls: \(rounds) captures started, idle \(fixed(options.idleSeconds, 0)) s", results) {
         results.calls = try lineup.callPath(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds, work: options.work)
+    }
+    section("13. broadcasts: \(rounds) notices to \(BroadcastResults.sessions) sessions, \(rounds) listings of \(BroadcastResults.listed)", results) {
+        results.broadcasts = try lineup.broadcasts(probe: "\(options.bin)/xrecord-probe", work: options.work, runs: options.runs, warmup: options.warmup)
     }
     results.clock = (desktop.recorder.consistentMarkers, desktop.recorder.markers)
     if results.clock.consistent < results.clock.markers {
