@@ -273,6 +273,29 @@ package struct BroadcastSpool: Sendable {
         _ = unlink((broadcast.persist ? volatileDirectory : persistentDirectory) + "/" + broadcast.id + ".json")
     }
 
+    /// The name of the ping file in the volatile spool: not a broadcast (it starts with a dot).
+    package static let pingName = ".ping"
+
+    /// Asks every session's monitor to report afresh: writes a new ping, which each one's inotify
+    /// watch sees and whose nonce its next report carries (`BroadcastReport.answered`).
+    package func ping() throws(SmallFile.WriteError) -> String {
+        try Self.makeDirectory(volatileDirectory)
+        let text = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        try SmallFile.write(Array(text.utf8), to: volatileDirectory + "/" + Self.pingName, mode: 0o644)
+        return text
+    }
+
+    /// The ping root wrote last, if the file is root's alone.
+    package func lastPing() -> String? {
+        let fd = open(volatileDirectory + "/" + Self.pingName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == 0, info.st_mode & (S_IWGRP | S_IWOTH) == 0,
+              let bytes = try? SmallFile.read(fd, limit: 32) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Removes the broadcast `id` from both spools: true when one was there.
     @discardableResult
     package func remove(id: String) -> Bool {
@@ -322,8 +345,10 @@ package struct BroadcastReport: Codable, Sendable, Equatable {
     package var session: String?
     /// The user's name.
     package var user: String
-    /// Whether the screen is locked, as far as the monitor knows (nil: it cannot tell).
+    /// Whether a locker hides the banners, as the display's owner says (nil: it cannot tell).
     package var locked: Bool?
+    /// The last ping of root's (`BroadcastSpool.ping()`) this report answers.
+    package var answered: String?
     /// By broadcast id.
     package var broadcasts: [String: Entry]
 

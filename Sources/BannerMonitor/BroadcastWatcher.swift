@@ -192,6 +192,9 @@ package final class BroadcastWatcher {
 
     private func writeReport() {
         guard let runtimeDirectory else { return }
+        // Only what is shown can be hidden by a locker: the owner is asked then alone.
+        report.locked = report.broadcasts.values.contains { $0.state == "shown" } ? banners.screenIsLocked() : nil
+        report.answered = spool.lastPing()
         do throws(SmallFile.WriteError) {
             try report.write(runtimeDirectory: runtimeDirectory)
         } catch {

@@ -17,6 +17,12 @@ package protocol WatcherBanners: AnyObject {
     /// Takes the banner with `id` away, visible or queued, on every monitor: true when the owner
     /// took it away or none runs (so nothing shows); throws when the owner refused.
     func dismiss(id: String) throws(CommandFailure) -> Bool
+    /// Whether a locker hides the banners now; nil when the owner cannot tell (or none runs).
+    func screenIsLocked() -> Bool?
+}
+
+extension WatcherBanners {
+    package func screenIsLocked() -> Bool? { nil }
 }
 
 /// A watcher's banner while it is up and listened to.
@@ -43,6 +49,14 @@ package final class OwnerBanners: WatcherBanners {
 
     package func dismiss(id: String) throws(CommandFailure) -> Bool {
         try owner.dismissBanner(id: id)
+    }
+
+    /// The owner's `status`: a presented banner hidden because the screen is locked.
+    package func screenIsLocked() -> Bool? {
+        guard let exchange = try? owner.exchange(.status, start: false, configPath: nil) else { return nil }
+        exchange.close()
+        guard let monitors = exchange.response.status?.monitors else { return nil }
+        return monitors.contains { $0.hidden == "locked" }
     }
 }
 

@@ -130,7 +130,9 @@ struct BroadcastSet: ParsableCommand {
                     throw CommandFailure("\(error)", code: BroadcastCommand.spoolFailure)
                 }
             }
-            let sessions = BroadcastSessions.states(of: wanted, waiting: output.check ? 0 : waitSeconds)
+            let sessions = BroadcastSessions(spool: spool, waiting: output.check ? 0 : waitSeconds) { sessions in
+                !sessions.states(of: wanted).contains { $0.state == "pending" }
+            }.states(of: wanted)
             if output.json {
                 BroadcastCommand.printJSON(SetResult(id: wanted.id, changed: changed, check: output.check, before: before, after: wanted, sessions: sessions))
             } else {
@@ -269,9 +271,11 @@ struct BroadcastList: ParsableCommand {
     func run() throws {
         do throws(CommandFailure) {
             try BroadcastCommand.requireRoot("list")
-            let contents = BroadcastSpool(environment: processEnvironment()).read()
+            let spool = BroadcastSpool(environment: processEnvironment())
+            let contents = spool.read()
             for problem in contents.problems { Terminal.warning(problem) }
-            let listed = contents.broadcasts.map { Listed(broadcast: $0, revision: $0.wordsRevision, sessions: BroadcastSessions.states(of: $0, waiting: 0)) }
+            let sessions = BroadcastSessions(spool: spool, waiting: 1)
+            let listed = contents.broadcasts.map { Listed(broadcast: $0, revision: $0.wordsRevision, sessions: sessions.states(of: $0)) }
             if json {
                 BroadcastCommand.printJSON(["broadcasts": listed])
                 return
@@ -296,9 +300,9 @@ struct BroadcastList: ParsableCommand {
     }
 }
 
-/// What became of a broadcast in each graphical session: the monitors' reports, and the sessions
-/// logind lists that no monitor reports for.
-enum BroadcastSessions {
+/// What became of a broadcast in each graphical session: the monitors' reports, asked afresh
+/// with a ping (BroadcastSpool.ping), and the sessions logind lists that no monitor reports for.
+struct BroadcastSessions {
     struct State: Encodable {
         var user: String
         var uid: UInt32
@@ -310,20 +314,45 @@ enum BroadcastSessions {
         var line: String { "\(user) \(display ?? session ?? "?") \(state)\(reason.map { " (\($0))" } ?? "")" }
     }
 
-    /// Each session's state of `broadcast`; waits up to `waiting` seconds for every running
-    /// monitor to report its current words.
-    static func states(of broadcast: Broadcast, waiting: Double) -> [State] {
-        let deadline = Double(time(nil)) + waiting
-        var states = current(broadcast)
-        while waiting > 0, states.contains(where: { $0.state == "pending" }), Double(time(nil)) < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-            nanosleep(&pause, nil)
-            states = current(broadcast)
-        }
-        return states
+    /// One user with graphical sessions or reports.
+    private struct User {
+        var uid: UInt32
+        var name: String
+        var groups: [String]
+        var runtime: String
+        var reports: [BroadcastReport]
+        var sessions: [LoginSession]
     }
 
-    private static func current(_ broadcast: Broadcast) -> [State] {
+    private var users: [User] = []
+    private let nonce: String?
+    /// How long a monitor that has not answered the ping was waited for.
+    private let waited: Double
+
+    /// The sessions now, after pinging their monitors and waiting up to `waiting` seconds (at
+    /// least 1, for the answers) until each running monitor has answered and `isDone` holds.
+    init(spool: BroadcastSpool, waiting: Double, until isDone: (BroadcastSessions) -> Bool = { _ in true }) {
+        nonce = try? spool.ping()
+        waited = max(waiting, 1)
+        let deadline = Self.now() + waited
+        users = Self.read()
+        while Self.now() < deadline, !(answered && isDone(self)) {
+            var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+            nanosleep(&pause, nil)
+            users = Self.read()
+        }
+    }
+
+    /// Whether every running monitor answered the ping.
+    private var answered: Bool { users.allSatisfy { $0.reports.allSatisfy { $0.answered == nonce } } }
+
+    private static func now() -> Double {
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        return Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
+    }
+
+    private static func read() -> [User] {
         var manager: LoginManager?
         var sessions: [LoginSession] = []
         if let connected = try? LoginManager(), let listed = try? connected.sessions() {
@@ -338,30 +367,44 @@ enum BroadcastSessions {
             }
             closedir(directory)
         }
-        var states: [State] = []
-        for uid in uids.sorted() {
-            guard let entry = getpwuid(uid) else { continue }
-            let name = String(cString: entry.pointee.pw_name)
-            guard broadcast.isFor(user: name, groups: UserGroups.names(of: entry.pointee)) else { continue }
+        return uids.sorted().compactMap { uid in
+            guard let entry = getpwuid(uid) else { return nil }
             let runtime = (try? manager?.runtimeDirectory(uid: uid)) ?? "/run/user/\(uid)"
-            var unmatched = sessions.filter { $0.uid == uid }
-            for report in BroadcastReport.read(runtimeDirectory: runtime) {
+            return User(
+                uid: uid, name: String(cString: entry.pointee.pw_name), groups: UserGroups.names(of: entry.pointee), runtime: runtime,
+                reports: BroadcastReport.read(runtimeDirectory: runtime), sessions: sessions.filter { $0.uid == uid })
+        }
+    }
+
+    /// Each targeted session's state of `broadcast`.
+    func states(of broadcast: Broadcast) -> [State] {
+        var states: [State] = []
+        for user in users where broadcast.isFor(user: user.name, groups: user.groups) {
+            var unmatched = user.sessions
+            for report in user.reports {
                 let index = unmatched.firstIndex { $0.id == report.session } ?? unmatched.firstIndex { !$0.display.isEmpty && $0.display == report.display }
                     ?? unmatched.firstIndex { $0.display.isEmpty }
                 let session = index.map { unmatched.remove(at: $0) }
-                var state = State(user: name, uid: uid, display: report.display, session: report.session ?? session?.id, state: "pending", reason: nil)
+                var state = State(user: user.name, uid: user.uid, display: report.display, session: report.session ?? session?.id, state: "pending", reason: nil)
                 if let seen = report.broadcasts[broadcast.id], seen.revision == broadcast.wordsRevision || seen.state == "dismissed" {
                     state.state = seen.state
                     state.reason = seen.reason
                 } else if broadcast.hasExpired(at: Double(time(nil))) {
                     state.state = "expired"
                 }
+                if state.state == "shown", report.locked == true {
+                    state.state = "hidden"
+                    state.reason = "the screen is locked: it shows once unlocked"
+                }
+                if report.answered != nonce {
+                    state.reason = (state.reason.map { $0 + "; " } ?? "") + "the session's monitor did not answer within \(BannerFont.format(waited)) s: as it said last"
+                }
                 states.append(state)
             }
             for session in unmatched {
-                let bus = access(runtime + "/bus", F_OK) == 0
+                let bus = access(user.runtime + "/bus", F_OK) == 0
                 states.append(State(
-                    user: name, uid: uid, display: session.display.isEmpty ? nil : session.display, session: session.id, state: "unreached",
+                    user: user.name, uid: user.uid, display: session.display.isEmpty ? nil : session.display, session: session.id, state: "unreached",
                     reason: bus ? "no monitor runs in this session" : "no monitor runs in this session, which has no session bus"))
             }
         }

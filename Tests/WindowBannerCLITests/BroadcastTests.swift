@@ -107,6 +107,53 @@ extension WindowBannerCLITests {
             #expect(later.fixture.waitForRestoredDesktop())
         }
 
+        @Test(.needsRoot("writing root's spool and acting as the session's user"))
+        func listSaysWhatEachSessionShowsAndThatALockedScreenHidesIt() throws {
+            let owner = try OwnerFixture()
+            let nobody: uid_t = 65534
+            let root = try SessionFindingTests.runtimeDirectory(for: 0)
+            chmod(root, 0o755)
+            let runtime = try SessionFindingTests.runtimeDirectory(for: nobody)
+            let state = try SessionFindingTests.runtimeDirectory(for: nobody)
+            defer { for path in [root, runtime, state] { _ = try? Subprocess.run("/bin/rm", ["-rf", path]) } }
+            let bus = try PrivateSystemBus(public: true)
+            let logind = try FakeLogind(on: bus, sessions: [
+                loginSession("c5", uid: nobody, user: "nobody", display: owner.fixture.desktop.displayName),
+                loginSession("c6", uid: nobody, user: "nobody", display: ":94"),
+            ], runtime: [nobody: runtime])
+            defer { _ = logind }
+            let session = try Self.startSession(owner, uid: nobody, runtime: runtime, state: state, root: root, bus: bus)
+            defer { session.signal(SIGTERM); _ = session.waitForExit(); session.killGroup() }
+            let set = try Self.broadcast(["set", "--id", "maint", "--title", "Maintenance tonight at 18:00", "--compact", "never"], root: root, bus: bus)
+            #expect(set.status == 0, "\(set.error)")
+            #expect(owner.fixture.waitForBanner(height: 80))
+
+            func sessions() throws -> [[String: Any]] {
+                let list = try Self.broadcast(["list", "--json"], root: root, bus: bus)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any], "\(list.output)\(list.error)")
+                let broadcasts = try #require(object["broadcasts"] as? [[String: Any]])
+                return try #require(broadcasts.first?["sessions"] as? [[String: Any]])
+            }
+            var listed = try sessions()
+            #expect(listed.count == 2, "\(listed)")
+            #expect(listed.first { $0["session"] as? String == "c5" }?["state"] as? String == "shown", "\(listed)")
+            // A second session of the user's where no monitor runs (it never started).
+            let unreached = listed.first { $0["session"] as? String == "c6" }
+            #expect(unreached?["state"] as? String == "unreached", "\(listed)")
+            #expect(unreached?["reason"] as? String == "no monitor runs in this session, which has no session bus", "\(listed)")
+
+            let lock = try owner.fixture.desktop.start(["i3lock", "-n", "-c", "112233"])
+            defer { lock.signal(SIGTERM); _ = lock.waitForExit(timeout: 5) }
+            #expect(owner.observer.wait { owner.observer.screenshot(Rect(x: 640, y: 40, width: 1, height: 1))?.pixel(x: 640, y: 40) == Pixel(hex: 0x112233) })
+            // The owner hides the banner under the locker; the session says so when asked.
+            let deadline = monotonicSeconds() + 20
+            repeat {
+                listed = try sessions()
+            } while listed.first(where: { $0["session"] as? String == "c5" })?["state"] as? String != "hidden" && monotonicSeconds() < deadline
+            #expect(listed.first { $0["session"] as? String == "c5" }?["state"] as? String == "hidden", "\(listed)")
+            #expect(listed.first { $0["session"] as? String == "c5" }?["reason"] as? String == "the screen is locked: it shows once unlocked", "\(listed)")
+        }
+
         /// `window-banner status --format {title}/{subtitle}` as `uid` in the session.
         static func shownText(_ owner: OwnerFixture, uid: uid_t, runtime: String) throws -> String {
             let status = try Subprocess(
