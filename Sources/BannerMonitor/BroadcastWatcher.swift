@@ -34,7 +34,7 @@ package final class BroadcastWatcher {
     private let expiry: LoopTimer
     private let retry: LoopTimer
     /// What is shown now, by broadcast id.
-    private var shown: [String: (broadcast: Broadcast, handle: (any ShownBannerHandle)?)] = [:]
+    private var shown: [String: (broadcast: Broadcast, handle: any ShownBannerHandle)] = [:]
     /// The ids the spools held at the last scan: dismissals of others are forgotten.
     private var spooled: Set<String> = []
     /// Problems already logged: each spool problem is said once, not at every change.
@@ -107,7 +107,7 @@ package final class BroadcastWatcher {
                 entries[broadcast.id] = .init(state: "dismissed", revision: revision)
                 continue
             }
-            if let current = shown[broadcast.id], current.broadcast == broadcast, current.handle != nil {
+            if let current = shown[broadcast.id], current.broadcast == broadcast {
                 entries[broadcast.id] = .init(state: "shown", revision: revision)
                 continue
             }
@@ -129,11 +129,12 @@ package final class BroadcastWatcher {
 
     private func show(_ broadcast: Broadcast) -> BroadcastReport.Entry {
         var request = base
-        request.settings = broadcast.settings
+        // The monitor's own flags (its --placement) under the broadcast's.
+        request.settings = base.settings.overlaid(by: broadcast.settings)
         request.style = broadcast.style
         request.monitor = broadcast.monitor
         request.id = broadcast.bannerID
-        shown[broadcast.id]?.handle?.close()
+        shown[broadcast.id]?.handle.close()
         do throws(CommandFailure) {
             let handle = try banners.show(request) { [unowned self] in ended(broadcast.id, $0) }
             let changed = shown[broadcast.id] != nil
@@ -151,7 +152,7 @@ package final class BroadcastWatcher {
 
     private func hide(_ id: String) {
         guard let current = shown.removeValue(forKey: id) else { return }
-        current.handle?.close()
+        current.handle.close()
         do throws(CommandFailure) {
             _ = try banners.dismiss(id: current.broadcast.bannerID)
             log("broadcast \(id) hidden")

@@ -31,13 +31,13 @@ package final class SessionNotices {
         }
     }
 
-    /// The notices for the session `environment` describes, shown with `base` (its config file,
-    /// locale, monitor and placement) through `banners`; the system's too with `system`.
+    /// The notices for the session on `display` (as its owner's paths name it) that
+    /// `environment` describes, shown with `base` (its config file, locale, monitor and
+    /// placement) through `banners`; the system's too with `system`.
     package init(
-        system showsSystem: Bool, base: ShowRequest, banners: any WatcherBanners, loop: EventLoop, environment: [String: String],
-        readShutdown: @escaping () -> Result<ScheduledShutdown?, BusError>, log: @escaping (String) -> Void
+        system showsSystem: Bool, display: String, base: ShowRequest, banners: any WatcherBanners, loop: EventLoop,
+        environment: [String: String], readShutdown: @escaping () -> Result<ScheduledShutdown?, BusError>, log: @escaping (String) -> Void
     ) {
-        let display = Self.display(environment)
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         if let runtime {
             let directory = runtime + "/window-banner"
@@ -80,11 +80,4 @@ package final class SessionNotices {
         system?.stop()
     }
 
-    /// The display the session's banners go to: Wayland's socket, else X's display.
-    static func display(_ environment: [String: String]) -> String {
-        for name in ["WAYLAND_DISPLAY", "DISPLAY"] {
-            if let value = environment[name], !value.isEmpty { return value }
-        }
-        return "default"
-    }
 }

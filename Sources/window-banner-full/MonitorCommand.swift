@@ -193,7 +193,7 @@ struct MonitorCommand: ParsableCommand {
             settings: AppearanceSettings(placement: placement), configPath: connection.configPath, sticky: true,
             monitor: monitor ?? "all", enqueue: true, wait: true, locale: locale.isEmpty ? nil : locale)
         return SessionNotices(
-            system: !noSystem, base: base, banners: OwnerBanners(owner: owner, configPath: connection.configPath, loop: loop),
+            system: !noSystem, display: owner.paths.display, base: base, banners: OwnerBanners(owner: owner, configPath: connection.configPath, loop: loop),
             loop: loop, environment: processEnvironment(), readShutdown: SystemNoticeWatcher.askLogind,
             log: { Terminal.output(NetworkBannerMonitor.timestamp() + " " + $0) })
     }
