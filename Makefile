@@ -94,7 +94,8 @@ demo: release
 TESTS = "$$($(SWIFT) build --show-bin-path $(1))/WindowBannerPackageTests.xctest" --testing-library swift-testing
 # The system's broadcast spools and notices (docs/fleet.md) are never the machine's in a test: a
 # machine just updated has /run/reboot-required, whose notice would queue before every banner a
-# test's monitor shows. Tests of them set a root of their own.
+# test's monitor shows. Subprocess passes it on into the environments tests build; tests of the
+# notices set a root of their own.
 TEST_SYSTEM_ROOT = WINDOW_BANNER_ROOT=/nonexistent/window-banner-tests
 test: test-deps po
 	$(MAKE) deb

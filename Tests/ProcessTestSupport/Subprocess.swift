@@ -16,6 +16,8 @@ private let spawning = Mutex(())
 public final class Subprocess {
     /// The variable `make test` marks every process of a test run with (scripts/check-leftovers.sh).
     public static let runMarkerName = "WINDOW_BANNER_TEST_RUN"
+    /// Where the system's broadcast spools and notices are looked for (docs/fleet.md).
+    public static let systemRootName = "WINDOW_BANNER_ROOT"
 
     /// `runMarkerName=value` when this process runs under scripts/check-leftovers.sh: an
     /// environment built from scratch (here, or by `env -i` in a command) must keep it, or the
@@ -103,6 +105,9 @@ public final class Subprocess {
         let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { chosen in
             var entries = chosen.map { "\($0.key)=\($0.value)" }
             if chosen[runMarkerName] == nil, let marker = runMarker { entries.append(marker) }
+            // `make test`'s system root (docs/tests.md): a built environment keeps it too, so no
+            // monitor a test starts shows the machine's own notices (/run/reboot-required).
+            if chosen[systemRootName] == nil, let root = getenv(systemRootName) { entries.append("\(systemRootName)=\(String(cString: root))") }
             return entries.map { strdup($0) } + [nil]
         }
         defer {
