@@ -147,6 +147,11 @@ extension WindowBannerCLITests {
                 "/usr/share/zsh/vendor-completions/_window-banner",
                 "/usr/share/fish/vendor_completions.d/window-banner.fish",
                 "/usr/lib/systemd/user/window-banner.service", "/usr/lib/systemd/user/window-banner-monitor.service",
+                "/usr/lib/systemd/user/window-banner-notices.service",
+                // The notices start with every session (issue 52): enabled for every user, and
+                // autostarted where no graphical-session.target is.
+                "/usr/lib/systemd/user/graphical-session.target.wants/window-banner-notices.service",
+                "/etc/xdg/autostart/window-banner-notices.desktop",
                 "/usr/lib/NetworkManager/dispatcher.d/90-window-banner",
                 "/usr/share/window-banner/icons/window-banner-offline.png", "/usr/share/window-banner/icons/window-banner-online.png",
                 "/usr/share/doc/window-banner/config.example.toml", "/usr/share/doc/window-banner/copyright",
@@ -161,9 +166,10 @@ extension WindowBannerCLITests {
             for old in ["/usr/bin/window-banner-x11", "/usr/share/man/man1/window-banner-x11.1.gz"] {
                 #expect(entries.first { $0.path == old }?.mode.hasPrefix("l") == true, "\(old)")
             }
-            // Everything under /usr, owned by root, writable by root alone.
+            // Everything under /usr but the autostart entry, owned by root, writable by root alone.
+            let autostart = ["/etc", "/etc/xdg", "/etc/xdg/autostart", "/etc/xdg/autostart/window-banner-notices.desktop"]
             for entry in entries where entry.path != "/" {
-                #expect(entry.path == "/usr" || entry.path.hasPrefix("/usr/"), "\(entry.path)")
+                #expect(entry.path == "/usr" || entry.path.hasPrefix("/usr/") || autostart.contains(entry.path), "\(entry.path)")
                 #expect(entry.owner == "root/root", "\(entry.path)")
                 // (A symbolic link's own mode is always rwxrwxrwx.)
                 let mode = Array(entry.mode)
@@ -173,6 +179,10 @@ extension WindowBannerCLITests {
             let executables = Set(entries.filter { $0.mode.hasPrefix("-") && $0.mode.contains("x") }.map(\.path))
             #expect(executables == ["/usr/bin/window-banner", "/usr/bin/window-banner-full", "/usr/bin/window-banner-config",
                                     "/usr/lib/NetworkManager/dispatcher.d/90-window-banner"])
+            // The enabled unit is a link to the packaged one; the autostart entry is a conffile.
+            #expect(entries.first { $0.path.hasSuffix("graphical-session.target.wants/window-banner-notices.service") }?.mode.hasPrefix("l") == true)
+            let conffiles = try Self.output("/usr/bin/dpkg-deb", ["--info", try Self.package(), "conffiles"])
+            #expect(conffiles == "/etc/xdg/autostart/window-banner-notices.desktop\n", "\(conffiles)")
         }
 
         @Test func theExtensionIsTheVariantDebiansShellLoads() throws {
@@ -187,12 +197,14 @@ extension WindowBannerCLITests {
 
         @Test func theUnitsRunTheInstalledPrograms() throws {
             let root = try Self.extract(try Self.package())
-            for unit in ["window-banner.service", "window-banner-monitor.service"] {
+            for unit in ["window-banner.service", "window-banner-monitor.service", "window-banner-notices.service"] {
                 let text = try String(contentsOfFile: root.path + "/usr/lib/systemd/user/" + unit, encoding: .utf8)
                 let execStart = text.split(separator: "\n").filter { $0.hasPrefix("ExecStart=") }
                 #expect(execStart.count == 1 && execStart[0].hasPrefix("ExecStart=/usr/bin/window-banner "), "\(unit): \(execStart)")
                 #expect(!text.contains("@BINDIR@"), "\(unit)")
             }
+            let autostart = try String(contentsOfFile: root.path + "/etc/xdg/autostart/window-banner-notices.desktop", encoding: .utf8)
+            #expect(autostart.split(separator: "\n").contains("Exec=/usr/bin/window-banner monitor --no-network"), "\(autostart)")
         }
 
         @Test func extractedProgramsShowTheBannerWithTheirOwnIconTranslationAndConfigReader() throws {
