@@ -252,6 +252,34 @@ extension WindowBannerCLITests {
             for pid in pids { kill(pid, SIGKILL) }
         }
 
+        /// On GNOME (Wayland, the extension enabled) the session's monitor shows the broadcast
+        /// through the shell: Mutter's work area gives up the banner's height and gets it back.
+        @Test(.needsRoot("writing root's spool"), .needsProgram("/usr/bin/gnome-shell", package: "gnome-shell"))
+        func gnomeShowsTheBroadcastThroughItsExtension() throws {
+            let root = try SessionFindingTests.runtimeDirectory(for: 0)
+            chmod(root, 0o755)
+            defer { _ = try? Subprocess.run("/bin/rm", ["-rf", root]) }
+            let shell = try TestGnomeShell(withExtension: .enabled)
+            defer { Self.endProcesses(under: root) }
+            let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+            // The monitor as the session's user starts it (the unit's ExecStart), in its environment.
+            var environment = shell.environment
+            environment["WINDOW_BANNER_ROOT"] = root
+            environment["PATH"] = String(windowBannerExecutable().dropLast("/window-banner".count)) + ":/usr/bin:/bin"
+            let asUser = geteuid() == 0 ? ["--reuid=\(TestSway.unprivilegedUser)", "--regid=\(TestSway.unprivilegedUser)", "--clear-groups"] : ["--"]
+            let monitor = try Subprocess(executable: "/usr/bin/setpriv", arguments: asUser + ["window-banner", "monitor", "--no-network"], environment: environment)
+            defer { monitor.signal(SIGTERM); _ = monitor.waitForExit(); monitor.killGroup() }
+            let bus = try PrivateSystemBus(public: true)
+
+            let set = try Self.broadcast(["set", "--id", "maint", "--title", "Maintenance tonight at 18:00", "--compact", "never"], root: root, bus: bus)
+            #expect(set.status == 0, "\(set.error)")
+            let reserved = before.map { SwayRect(x: $0.x, y: $0.y + 80, width: $0.width, height: $0.height - 80) }
+            #expect(shell.awaitWorkAreas { $0 == reserved } == reserved, "\(monitor.standardError)")
+            let cleared = try Self.broadcast(["clear", "--id", "maint"], root: root, bus: bus)
+            #expect(cleared.status == 0, "\(cleared.error)")
+            #expect(shell.awaitWorkAreas { $0 == before } == before)
+        }
+
         /// docs/fleet.md's exec line for sway, as written, with the built window-banner first on
         /// PATH and the test's spools (`root`).
         static func swayExecLine(root: String) throws -> String {
