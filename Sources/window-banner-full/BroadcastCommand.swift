@@ -102,7 +102,7 @@ struct BroadcastSet: ParsableCommand {
 
     @OptionGroup var output: BroadcastOutput
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the sessions to show it before reporting, 0 to 60. Default: 5.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the sessions to show it before reporting, 0 to 60 (0: what they said last). Default: 5.", valueName: "seconds"))
     var wait: String?
 
     func validate() throws {
@@ -329,11 +329,12 @@ struct BroadcastSessions {
     /// How long a monitor that has not answered the ping was waited for.
     private let waited: Double
 
-    /// The sessions now, after pinging their monitors and waiting up to `waiting` seconds (at
-    /// least 1, for the answers) until each running monitor has answered and `isDone` holds.
+    /// The sessions now, after pinging their monitors and waiting up to `waiting` seconds until
+    /// each running monitor has answered and `isDone` holds; with no wait (`set --check`, which
+    /// writes nothing), as they said last.
     init(spool: BroadcastSpool, waiting: Double, until isDone: (BroadcastSessions) -> Bool = { _ in true }) {
-        nonce = try? spool.ping()
-        waited = max(waiting, 1)
+        nonce = waiting > 0 ? try? spool.ping() : nil
+        waited = waiting
         let deadline = Self.now() + waited
         users = Self.read()
         while Self.now() < deadline, !(answered && isDone(self)) {
@@ -344,7 +345,7 @@ struct BroadcastSessions {
     }
 
     /// Whether every running monitor answered the ping.
-    private var answered: Bool { users.allSatisfy { $0.reports.allSatisfy { $0.answered == nonce } } }
+    private var answered: Bool { nonce == nil || users.allSatisfy { $0.reports.allSatisfy { $0.answered == nonce } } }
 
     private static func now() -> Double {
         var clock = timespec()
@@ -396,7 +397,7 @@ struct BroadcastSessions {
                     state.state = "hidden"
                     state.reason = "the screen is locked: it shows once unlocked"
                 }
-                if report.answered != nonce {
+                if let nonce, report.answered != nonce {
                     state.reason = (state.reason.map { $0 + "; " } ?? "") + "the session's monitor did not answer within \(BannerFont.format(waited)) s: as it said last"
                 }
                 states.append(state)
