@@ -76,6 +76,20 @@ const Curves = {
 };
 
 /** A `Show` the extension refuses, naming the field. */
+/**
+ * Device pixels per stage unit on `monitor`. 1 where the stage is laid out in device pixels
+ * (GNOME's whole-number scales, where St's scale factor scales the UI); the monitor's own scale
+ * where Mutter lays the stage out in logical pixels and renders each monitor at its scale
+ * (fractional scaling, `scale-monitor-framebuffer`). The owner lays out and draws in device
+ * pixels at the monitor's scale; the extension turns its sizes into stage units, so the image
+ * lands on the monitor's pixels one to one, as sharp as the shell's own text.
+ */
+function devicePixelsPerUnit(monitor) {
+    const interfaceScale = St.ThemeContext.get_for_stage(global.stage).scale_factor;
+    const monitorScale = global.display.get_monitor_scale(monitor.index);
+    return monitorScale > 0 && interfaceScale > 0 ? monitorScale / interfaceScale : 1;
+}
+
 class BannerFieldError extends Error {}
 
 /**
@@ -216,11 +230,16 @@ class BannerService {
     GetMonitorsAsync(parameters, invocation) {
         this._authorizedWithNames(invocation, () => {
             const primary = Main.layoutManager.primaryIndex;
-            const scale = St.ThemeContext.get_for_stage(global.stage).scale_factor;
-            const monitors = Main.layoutManager.monitors.map(monitor => [
-                this._name(monitor), monitor.index === primary, monitor.x, monitor.y, monitor.width, monitor.height,
-                scale, this.topInset(monitor),
-            ]);
+            const interfaceScale = St.ThemeContext.get_for_stage(global.stage).scale_factor;
+            // In device pixels, and the scale the owner draws at: the monitor's own.
+            const monitors = Main.layoutManager.monitors.map(monitor => {
+                const ratio = devicePixelsPerUnit(monitor);
+                return [
+                    this._name(monitor), monitor.index === primary, Math.round(monitor.x * ratio), Math.round(monitor.y * ratio),
+                    Math.round(monitor.width * ratio), Math.round(monitor.height * ratio), interfaceScale * ratio,
+                    Math.round(this.topInset(monitor) * ratio),
+                ];
+            });
             invocation.return_value(new GLib.Variant('(a(sbiiiidi))', [monitors]));
         });
     }

@@ -50,6 +50,7 @@ class MonitorBanner {
         this._chrome = null;
         this._placement = 'below-panels';
         this._reserve = 0;
+        this._ratio = 1;
         this._paintedHandler = 0;
     }
 
@@ -70,11 +71,11 @@ class MonitorBanner {
             this._setImage(banner.image);
         if (banner.offset !== undefined) {
             this._image.remove_all_transitions();
-            this._image.translation_y = banner.offset;
+            this._image.translation_y = banner.offset / this._ratio;
         }
         if (banner.slideTo !== undefined) {
             this._image.ease({
-                translation_y: banner.slideTo,
+                translation_y: banner.slideTo / this._ratio,
                 duration: Math.round(banner.slideDuration * 1000),
                 mode: Curves[banner.curve],
             });
@@ -91,13 +92,18 @@ class MonitorBanner {
     place(monitor) {
         if (this._chrome === null)
             return;
+        // The owner's device pixels in stage units; the strut a whole number of them.
+        this._ratio = devicePixelsPerUnit(monitor);
+        const reserve = Math.round(this._reserve / this._ratio);
+        if (this._image !== null && this._content !== null)
+            this._image.set_size(this._content.preferred_width / this._ratio, this._content.preferred_height / this._ratio);
         const inset = this._placement === 'below-panels' ? this._service.topInset(monitor) : 0;
         if (this._chrome.x !== monitor.x || this._chrome.y !== monitor.y)
             this._chrome.set_position(monitor.x, monitor.y);
-        if (this._chrome.width !== monitor.width || this._chrome.height !== inset + this._reserve)
-            this._chrome.set_size(monitor.width, inset + this._reserve);
+        if (this._chrome.width !== monitor.width || this._chrome.height !== inset + reserve)
+            this._chrome.set_size(monitor.width, inset + reserve);
         this._clip.set_position(0, inset);
-        this._clip.set_size(monitor.width, this._reserve);
+        this._clip.set_size(monitor.width, reserve);
     }
 
     /** Whether `actor` is this banner's chrome (its strut is left out of the others'). */
@@ -160,7 +166,7 @@ class MonitorBanner {
         } else {
             this._content.set_bytes(image.pixels, format, image.width, image.height, image.stride);
         }
-        this._image.set_size(image.width, image.height);
+        this._image.set_size(image.width / this._ratio, image.height / this._ratio);
         this._reportPaint();
     }
 
@@ -201,7 +207,7 @@ class MonitorBanner {
         const [stageX, stageY] = event.get_coords();
         const [, x, y] = this._image.transform_stage_point(stageX, stageY);
         this._service.emitToOwner(this.owner, 'Pointer',
-            new GLib.Variant('(susbii)', [this.monitorName, this._serial, button, pressed, Math.round(x), Math.round(y)]));
+            new GLib.Variant('(susbii)', [this.monitorName, this._serial, button, pressed, Math.round(x * this._ratio), Math.round(y * this._ratio)]));
     }
 
     /** Removes the banner and its strut: the windows get the space back. */
