@@ -76,20 +76,6 @@ const Curves = {
 };
 
 /** A `Show` the extension refuses, naming the field. */
-/**
- * Device pixels per stage unit on `monitor`. 1 where the stage is laid out in device pixels
- * (GNOME's whole-number scales, where St's scale factor scales the UI); the monitor's own scale
- * where Mutter lays the stage out in logical pixels and renders each monitor at its scale
- * (fractional scaling, `scale-monitor-framebuffer`). The owner lays out and draws in device
- * pixels at the monitor's scale; the extension turns its sizes into stage units, so the image
- * lands on the monitor's pixels one to one, as sharp as the shell's own text.
- */
-function devicePixelsPerUnit(monitor) {
-    const interfaceScale = St.ThemeContext.get_for_stage(global.stage).scale_factor;
-    const monitorScale = global.display.get_monitor_scale(monitor.index);
-    return monitorScale > 0 && interfaceScale > 0 ? monitorScale / interfaceScale : 1;
-}
-
 class BannerFieldError extends Error {}
 
 /**

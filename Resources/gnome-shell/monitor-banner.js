@@ -1,7 +1,22 @@
 // One monitor's banner in WindowBanner's GNOME Shell extension: its chrome, which reserves the
 // banner's height as a strut, the clip under the top bar and the sliding image. Concatenated after
-// banner-service.js (BannerService, which makes one per monitor showing a banner) by
+// banner-service.js (BannerService, which makes one per monitor showing a banner, and reports
+// the monitors in the device pixels `devicePixelsPerUnit` below gives) by
 // scripts/build-extension.sh; the same names are in scope. Start reading at `MonitorBanner`.
+
+/**
+ * Device pixels per stage unit on `monitor`. 1 where the stage is laid out in device pixels
+ * (GNOME's whole-number scales, where St's scale factor scales the UI); the monitor's own scale
+ * where Mutter lays the stage out in logical pixels and renders each monitor at its scale
+ * (fractional scaling, `scale-monitor-framebuffer`). The owner lays out and draws in device
+ * pixels at the monitor's scale; the extension turns its sizes into stage units, so the image
+ * lands on the monitor's pixels one to one, as sharp as the shell's own text.
+ */
+function devicePixelsPerUnit(monitor) {
+    const interfaceScale = St.ThemeContext.get_for_stage(global.stage).scale_factor;
+    const monitorScale = global.display.get_monitor_scale(monitor.index);
+    return monitorScale > 0 && interfaceScale > 0 ? monitorScale / interfaceScale : 1;
+}
 
 /**
  * The bottom edge (stage y) of the top strut that `actor` gives `monitor`, or null where it gives
