@@ -26,9 +26,21 @@ wlroots="sway swaybg labwc waybar foot python3 grim swaylock wlr-randr fonts-dej
 
 # @kde: KDE Plasma 6 on Wayland: KWin, plasmashell and its desktop shell package (the default
 # panel), the session bus, xdg-desktop-portal with Plasma's backend (which relays kdeglobals),
-# kwriteconfig6 (libkf6config-bin) to change kdeglobals as Plasma's settings do, and
-# foot and python3 for the resize-counting terminal.
-kde="kwin-wayland plasma-workspace plasma-desktop dbus-daemon xdg-desktop-portal xdg-desktop-portal-kde libkf6config-bin foot python3 fonts-dejavu-core"
+# kwriteconfig6 (libkf6config-bin) to change kdeglobals as Plasma's settings do, kscreen-doctor
+# (libkscreen-bin) to set an output's scale as Plasma's display settings do, and foot and python3
+# for the resize-counting terminal.
+kde="kwin-wayland plasma-workspace plasma-desktop dbus-daemon xdg-desktop-portal xdg-desktop-portal-kde libkf6config-bin libkscreen-bin foot python3 fonts-dejavu-core"
+
+# @x11desktops: the big X11 desktops as a new user starts them, each with its own locker:
+# Cinnamon (its shell, muffin and panel), Xfce (xfwm4, xfce4-panel, xfconf), MATE (marco,
+# mate-panel) and KDE Plasma on X11 (kwin-x11, plasmashell), the session bus, xrandr and xprop.
+x11desktops="cinnamon cinnamon-screensaver xfwm4 xfce4-panel xfce4-screensaver xfconf marco mate-panel mate-screensaver mate-settings-daemon
+    kwin-x11 plasma-workspace plasma-desktop dbus-daemon dbus-x11 x11-xserver-utils x11-utils fonts-dejavu-core"
+
+# @labwcpanels: labwc under the layer-shell panels of the desktops that take it to Wayland
+# (xfce4-panel; lxqt-panel, with Qt's Wayland platform), with foot (and python3 for its resize counter), grim, swaylock,
+# wlr-randr and the session bus; wayfire and its wf-shell panel are asked for by name.
+labwcpanels="labwc xfce4-panel xfconf lxqt-panel qt6-wayland foot python3 grim swaylock wlr-randr dbus-daemon fonts-dejavu-core"
 
 # @newcomer: what a new user starts from (make, and git to have cloned the project), after which
 # the checkout's scripts/install-deps.sh --build runs inside and installs the rest, Swift too; the
@@ -43,8 +55,10 @@ for word in "$@"; do
         @gnome) words="$words $gnome" ;;
         @wlroots) words="$words $wlroots" ;;
         @kde) words="$words $kde" ;;
+        @x11desktops) words="$words $x11desktops" ;;
+        @labwcpanels) words="$words $labwcpanels" ;;
         @newcomer) words="$words $newcomer"; hook=$here/install-deps.sh ;;
-        @*) echo "debian-chroot.sh: no package set '$word' (there are @gnome, @wlroots, @kde and @newcomer)" >&2; exit 64 ;;
+        @*) echo "debian-chroot.sh: no package set '$word' (there are @gnome, @wlroots, @kde, @x11desktops, @labwcpanels and @newcomer)" >&2; exit 64 ;;
         *) words="$words $word" ;;
     esac
 done

@@ -29,8 +29,31 @@ public enum BannerLayout {
     /// The banner's height in pixels: exactly the configured height scaled (at least 1 px),
     /// whatever the text. Text that does not fit is moved up and clipped by ``baselines(_:scale:bannerHeight:title:subtitle:)``,
     /// so what other windows make room for never depends on the title's glyphs.
-    public static func bannerHeight(_ appearance: TopBannerAppearance, scale: Double) -> Int {
-        max(pixels(appearance.height, scale: scale), 1)
+    ///
+    /// With a `step` above 1 the height is rounded up to a multiple of it (``heightStep(deviceScale:)``).
+    public static func bannerHeight(_ appearance: TopBannerAppearance, scale: Double, step: Int = 1) -> Int {
+        let height = max(pixels(appearance.height, scale: scale), 1)
+        guard step > 1 else { return height }
+        return (height + step - 1) / step * step
+    }
+
+    /// The device pixels a banner's height is a multiple of on an output at `deviceScale`, so
+    /// that it is a whole number of logical pixels too: the compositor then shows its buffer one
+    /// to one, and its top and bottom edges land on whole device pixels wherever the banner sits
+    /// (wlroots rounds a surface's edges one by one). At a scale of n/120 (how
+    /// `wp_fractional_scale_v1` gives it) a height of L logical pixels is L × n / 120 device
+    /// pixels, whole when L is a multiple of 120 / gcd(n, 120): at 1.25 a multiple of 4
+    /// logical pixels, so 5 device pixels (compact 18 pt, 22.5 px, becomes 25); at 1.5 3; at 1.75
+    /// 7; at an integer scale the scale itself. A scale that needs more than 8 logical
+    /// pixels per step (1.1 needs 10) gets 1: the height is then only rounded.
+    public static func heightStep(deviceScale: Double) -> Int {
+        let twelfths = (deviceScale * 120).rounded()
+        guard deviceScale.isFinite, twelfths >= 120, twelfths <= 120 * 16, abs(twelfths / 120 - deviceScale) < 1e-4 else { return 1 }
+        let n = Int(twelfths)
+        var (a, b) = (n, 120)
+        while b != 0 { (a, b) = (b, a % b) }
+        let logicalStep = 120 / a
+        return logicalStep <= 8 ? n * logicalStep / 120 : 1
     }
 
     /// The title's baseline, from the banner's top: its line is centred in the area below the inset.

@@ -50,7 +50,7 @@ public final class GnomeShellHost: ControlledBannerHost {
         self.monitor = monitor
         self.display = display
         monitorName = monitor.name
-        resources = ScaledResources(display: display, pixelsPerPoint: display.pixelsPerPoint * monitor.scale)
+        resources = ScaledResources(display: display, deviceScale: monitor.scale)
     }
 
     /// The monitor moved, resized or changed scale: the banner is laid out and drawn again.
@@ -202,8 +202,9 @@ extension GnomeShellHost: BannerSurface {
         MonitorGeometry(x: monitor.x, y: monitor.y, width: monitor.width, height: monitor.height)
     }
     public var lookResources: any LookResources {
-        let pixelsPerPoint = display.pixelsPerPoint * monitor.scale
-        if resources.pixelsPerPoint != pixelsPerPoint { resources = ScaledResources(display: display, pixelsPerPoint: pixelsPerPoint) }
+        if resources.pixelsPerPoint != display.pixelsPerPoint * monitor.scale || resources.deviceScale != monitor.scale {
+            resources = ScaledResources(display: display, deviceScale: monitor.scale)
+        }
         return resources
     }
     public var lookWidth: Int { monitor.width }

@@ -10,12 +10,20 @@ import BannerRuntime
 public final class ScaledResources<Display: LookResources>: LookResources {
     public unowned let display: Display
     public let pixelsPerPoint: Double
+    /// Device pixels per logical pixel of the output (or monitor) drawn on.
+    public let deviceScale: Double
     public var fonts: FontLibrary { display.fonts }
     public var icons: IconLibrary { display.icons }
+    /// The banner's height in device pixels is a multiple of this, so that it is a whole number
+    /// of logical pixels too and the compositor shows the buffer one to one
+    /// (``BannerLayout/heightStep(deviceScale:)``).
+    public var heightStep: Int { BannerLayout.heightStep(deviceScale: deviceScale) }
 
-    public init(display: Display, pixelsPerPoint: Double) {
+    /// The display's resources at `deviceScale` (its points to pixels times the output's scale).
+    public init(display: Display, deviceScale: Double) {
         self.display = display
-        self.pixelsPerPoint = pixelsPerPoint
+        self.deviceScale = deviceScale
+        pixelsPerPoint = display.pixelsPerPoint * deviceScale
     }
 
     public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA { try display.resolve(colour) }

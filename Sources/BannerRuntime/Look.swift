@@ -14,9 +14,14 @@ public protocol LookResources: AnyObject {
     var icons: IconLibrary { get }
     /// A colour in pixels' terms (named colours as this display knows them).
     func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA
+    /// The banner's height in pixels is rounded up to a multiple of this: 1 where pixels are
+    /// the display's own (X11), more at a fractional output scale (ScaledResources).
+    var heightStep: Int { get }
 }
 
 extension LookResources {
+    public var heightStep: Int { 1 }
+
     /// Non-fatal problems worth a line in a log (a font family substituted, an icon that cannot
     /// be shown, GNOME's extension refusing a call): printed by the CLI, logged by the owner,
     /// ignored by default. The fonts' warnings are the same function.
@@ -156,7 +161,7 @@ extension Look {
             subtitleMetrics = BannerLayout.LineMetrics(ascent: line.ascent, descent: line.descent)
             subtitle = PlacedText(line: line, baseline: 0, x: BannerLayout.titleX(monitorWidth: bannerWidth, textWidth: line.width))
         }
-        let height = BannerLayout.bannerHeight(appearance, scale: scale)
+        let height = BannerLayout.bannerHeight(appearance, scale: scale, step: context.heightStep)
         let baselines = BannerLayout.baselines(appearance, scale: scale, bannerHeight: height, title: titleMetrics, subtitle: subtitleMetrics)
         if let baseline = baselines.subtitle { subtitle?.baseline = baseline }
         var titleX = BannerLayout.titleX(monitorWidth: bannerWidth, textWidth: title.width)

@@ -50,7 +50,7 @@ public final class WaylandHost: ControlledBannerHost {
         self.output = output
         self.display = display
         monitorName = output.name ?? "wayland-output"
-        resources = ScaledResources(display: display, pixelsPerPoint: display.pixelsPerPoint * Double(output.scale))
+        resources = ScaledResources(display: display, deviceScale: Double(output.scale))
         output.onChange = { [weak self] _ in self?.outputChanged() }
     }
 
@@ -241,8 +241,9 @@ public final class WaylandHost: ControlledBannerHost {
 extension WaylandHost: BannerSurface {
     public var compactGeometry: MonitorGeometry { geometry }
     public var lookResources: any LookResources {
-        let pixelsPerPoint = display.pixelsPerPoint * scale
-        if resources.pixelsPerPoint != pixelsPerPoint { resources = ScaledResources(display: display, pixelsPerPoint: pixelsPerPoint) }
+        if resources.pixelsPerPoint != display.pixelsPerPoint * scale || resources.deviceScale != scale {
+            resources = ScaledResources(display: display, deviceScale: scale)
+        }
         return resources
     }
     public var lookWidth: Int { surface.map(\.pixelWidth).flatMap { $0 > 0 ? $0 : nil } ?? max(output.pixelWidth, 1) }

@@ -44,6 +44,29 @@ struct LayoutTests {
         #expect(BannerLayout.bannerHeight(look, scale: 1) == 1)
     }
 
+    /// At a fractional output scale the height is a whole number of device and logical pixels:
+    /// rounded up to the step (compact 18 pt at 1.25 is 22.5 px, so 25: 20 logical).
+    @Test func atAFractionalScaleTheHeightIsWholeInBothPixels() {
+        #expect([1, 1.25, 1.5, 1.75, 2, 2.25, 3].map { BannerLayout.heightStep(deviceScale: $0) } == [1, 5, 3, 7, 2, 9, 3])
+        // 1.1 needs 10 logical pixels a step, 1.3 (156/120) 10, and nonsense none: only rounded.
+        #expect([1.1, 1.3, 0.5, .nan, .infinity, 1.2345].map { BannerLayout.heightStep(deviceScale: $0) } == [1, 1, 1, 1, 1, 1])
+        let compact = TopBannerAppearance.default.compact
+        #expect(BannerLayout.bannerHeight(compact, scale: 1.25, step: 5) == 25)
+        #expect(BannerLayout.bannerHeight(compact, scale: 1.5, step: 3) == 27)
+        #expect(BannerLayout.bannerHeight(.default, scale: 1.25, step: 5) == 100)
+        for scale in [1.25, 1.5, 1.75, 2, 2.25] {
+            for points in stride(from: 10.0, through: 120, by: 1) {
+                var look = TopBannerAppearance.default
+                look.height = points
+                let step = BannerLayout.heightStep(deviceScale: scale)
+                let pixels = BannerLayout.bannerHeight(look, scale: scale, step: step)
+                let logical = Double(pixels) / scale
+                #expect(logical == logical.rounded() && pixels >= Int((points * scale).rounded()) && pixels - step < Int((points * scale).rounded()),
+                        "\(points) pt at \(scale): \(pixels) px")
+            }
+        }
+    }
+
     @Test func textTallerThanTheAreaBelowTheInsetMovesUpIntoIt() {
         // 40 px banner, 20 px inset: a 22 px line (17 + 5) does not fit in the 20 px below, so
         // its bottom sits on the banner's bottom edge.

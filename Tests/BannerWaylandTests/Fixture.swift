@@ -20,7 +20,7 @@ final class Fixture {
     let sway: TestSway
     let connection: WaylandConnection
 
-    init(scale: Int = 1, extraConfig: String = "") throws {
+    init(scale: Double = 1, extraConfig: String = "") throws {
         sway = try TestSway(scale: scale, extraConfig: extraConfig)
         connection = try WaylandConnection(displayName: sway.socketPath)
     }

@@ -79,10 +79,14 @@ extension BannerX11Tests {
         /// from different fonts with different line heights, and none may change the height.
         static let titles = ["Plain", "接続がありません 日本語", "Online 😀🎉", "لا يوجد اتصال بالإنترنت"]
 
-        @Test(arguments: [96, 192])
+        /// At 96, 120, 144 and 192 DPI (`Xft.dpi`: 100 %, 125 %, 150 %, 200 %), a height in
+        /// points is that many pixels times the scale, rounded to the nearest (compact 18 pt at
+        /// 125 % is 22.5, so 23 px): X11 has no logical pixels, so the banner's window is drawn
+        /// at the screen's own.
+        @Test(arguments: [96, 120, 144, 192])
         func heightsAreExactWhateverTheTitlesScriptAtEveryScaleAndStyle(dpi: Int) throws {
             let fixture = try Fixture(before: { if dpi != 96 { $0.setXftDPI(dpi) } })
-            let scale = dpi / 96
+            let scale = Double(dpi) / 96
             let before = fixture.observer.workAreas()
             for (policy, points) in [(CompactPolicy.never, 80), (.always, 18), (.never, 30), (.never, 40)] {
                 fixture.host.compactPolicy = policy
@@ -91,7 +95,7 @@ extension BannerX11Tests {
                         config.title(title)
                         if points == 30 || points == 40 { config.height(Double(points)) }
                     }
-                    let expected = points * scale
+                    let expected = Int((Double(points) * scale).rounded())
                     let settled = fixture.run {
                         !fixture.host.isAnimating && fixture.bannerGeometry?.height == expected
                             && fixture.observer.workAreas() == Fixture.shrunk(before, by: expected)

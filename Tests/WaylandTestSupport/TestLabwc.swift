@@ -1,7 +1,7 @@
-// A private labwc for one test: a newer Debian's labwc (from a chroot, see DebianChroot) on the
-// wlroots headless backend with the pixman renderer and one 1280×720 output, as TestSway's
-// unprivileged user in a runtime directory of its own, with no configuration of the user's.
-// labwc has no IPC to ask for window geometry, so what a user sees is read from the clients:
+// A private labwc (or wayfire) for one test: a newer Debian's labwc (from a chroot, see
+// DebianChroot) on the wlroots headless backend with the pixman renderer and one 1280×720 output,
+// as TestSway's unprivileged user in a runtime directory of its own, with no configuration of the
+// user's. labwc has no IPC to ask for window geometry, so what a user sees is read from the clients:
 // a real foot's configure events (ResizeCountingTerminal) and grim's screenshots. Clients run in
 // the same chroot; the test's own Wayland connections (the banner's owner, a virtual pointer)
 // reach the socket by path. Everything is torn down when released.
@@ -19,22 +19,48 @@ public final class TestLabwc {
     public private(set) var socketPath = ""
     public private(set) var socketName = ""
     public let chroot: DebianChroot
-    /// The headless output's size in logical pixels (wlroots' headless default).
-    public let width = 1280, height = 720
+    /// The headless output's mode in pixels (wlroots' headless default unless asked) and its scale.
+    public let width: Int, height: Int, scale: Double
     private let labwc: Subprocess
     private var clients: [Subprocess] = []
     private var bus: SessionBus?
 
-    /// Starts labwc from `chroot` and waits until its start-up command has run (the compositor
-    /// is up, its output made).
-    public init(from chroot: DebianChroot) throws {
+    /// The compositors this harness runs: labwc, and wayfire (Debian unstable's 0.10, whose
+    /// pixman renderer runs headless), which likewise has no IPC a test could ask.
+    public enum Compositor: String, Sendable { case labwc, wayfire }
+
+    /// Starts labwc (or `compositor`) from `chroot` and waits until its start-up command has run
+    /// (the compositor is up, its output made); an output of another mode or scale than
+    /// 1280×720 at 1 is set with the chroot's wlr-randr, as a user's kanshi or display settings
+    /// would. wayfire runs with the plugins its own panel needs (wayfire-shell) and the one that
+    /// fits maximized windows to the work area as panels come and go (grid), as its default
+    /// configuration has them, and no others.
+    public init(from chroot: DebianChroot, width: Int = 1280, height: Int = 720, scale: Double = 1, compositor: Compositor = .labwc) throws {
         self.chroot = chroot
-        (directory, runtimeDirectory) = try TestSway.makeSessionDirectory("labwc", subdirectories: ["labwc"])
+        (self.width, self.height, self.scale) = (width, height, scale)
+        (directory, runtimeDirectory) = try TestSway.makeSessionDirectory(compositor.rawValue, subdirectories: ["labwc"])
         let ready = directory + "/ready"
+        let command: [String]
+        switch compositor {
+        case .labwc:
+            command = ["labwc", "--config-dir", directory + "/labwc", "--startup", "touch \(ready)"]
+        case .wayfire:
+            try TestSway.write("""
+                [core]
+                plugins = autostart wayfire-shell grid
+                xwayland = false
+
+                [autostart]
+                autostart_wf_shell = false
+                ready = touch \(ready)
+
+                """, to: directory + "/wayfire.ini")
+            command = ["wayfire", "-c", directory + "/wayfire.ini"]
+        }
         labwc = try TestSway.spawn(
-            ["labwc", "--config-dir", directory + "/labwc", "--startup", "touch \(ready)"], in: directory, runtime: runtimeDirectory,
+            command, in: directory, runtime: runtimeDirectory,
             extra: ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
-            log: directory + "/labwc.log", chroot: chroot)
+            log: directory + "/\(compositor.rawValue).log", chroot: chroot)
         let deadline = monotonicSeconds() + 30
         while monotonicSeconds() < deadline {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
@@ -42,13 +68,16 @@ public final class TestLabwc {
                 socketName = socket
                 socketPath = runtimeDirectory + "/" + socket
                 bus = try SessionBus(in: directory, runtime: runtimeDirectory)
+                if (width, height, scale) != (1280, 720, 1) {
+                    try configureOutput(["--custom-mode", "\(width)x\(height)", "--scale", TestSway.decimal(scale)])
+                }
                 return
             }
-            if labwc.hasEnded { throw TestFailure("labwc exited at start: \(logs)") }
+            if labwc.hasEnded { throw TestFailure("\(compositor.rawValue) exited at start: \(logs)") }
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
-        throw TestFailure("labwc did not start within 30 s: \(logs)")
+        throw TestFailure("\(compositor.rawValue) did not start within 30 s: \(logs)")
     }
 
     deinit {
@@ -57,6 +86,13 @@ public final class TestLabwc {
         labwc.killGroup()
         _ = labwc.waitForExit(timeout: 5)
         _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
+    }
+
+    /// Runs the chroot's wlr-randr on the headless output with `options` (`--scale 1.5`).
+    public func configureOutput(_ options: [String]) throws {
+        let randr = try startClient(["wlr-randr", "--output", "HEADLESS-1"] + options)
+        randr.closeStandardInput()
+        guard randr.waitForExit(timeout: 20) == 0 else { throw TestFailure("wlr-randr \(options.joined(separator: " ")) failed: \(randr.standardError)") }
     }
 
     /// The end of every log in the directory (labwc's, foot's), for a failure's message.
@@ -70,8 +106,9 @@ public final class TestLabwc {
     /// Starts `command` from the chroot as the session's user on this labwc's socket, killed when
     /// the labwc is released; its standard error goes to `log` in `directory` when given.
     @discardableResult
-    public func startClient(_ command: [String], log: String? = nil) throws -> Subprocess {
-        var environment = ["WAYLAND_DISPLAY": socketName]
+    public func startClient(_ command: [String], environment extra: [String: String] = [:], log: String? = nil) throws -> Subprocess {
+        var environment = extra
+        environment["WAYLAND_DISPLAY"] = socketName
         if let bus { environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
         let client = try TestSway.spawn(command, in: directory, runtime: runtimeDirectory, extra: environment,
                                         log: log.map { directory + "/" + $0 }, chroot: chroot)

@@ -17,7 +17,8 @@ public final class TestPlasma {
     public let socketName = "wb-kwin"
     public var socketPath: String { runtimeDirectory + "/" + socketName }
     public let chroot: DebianChroot
-    public let width = 1280, height = 720
+    /// The output's mode in pixels, and its scale.
+    public let width: Int, height: Int, scale: Double
     private let bus: SessionBus
     private var kwin: Subprocess?
     private var clients: [Subprocess] = []
@@ -28,8 +29,16 @@ public final class TestPlasma {
     /// into memory (`--virtual`) or, given `x11Display`, into a window of that X server (its
     /// windowed mode), whose pixels the caller reads: KWin's software renderer offers no
     /// screenshots of its own.
-    public init(from chroot: DebianChroot, panelAtTop: Bool = false, x11Display: String? = nil) throws {
+    ///
+    /// KWin's one output is `width`×`height` pixels (in the X server, a window of that size); at
+    /// a `scale` other than 1 it is set to that scale with kscreen-doctor, as Plasma's display
+    /// settings do, before plasmashell starts. (`kwin_wayland --scale` does not last: KWin's
+    /// own output configuration gives an output without a physical size the scale 1.)
+    public init(
+        from chroot: DebianChroot, panelAtTop: Bool = false, x11Display: String? = nil, width: Int = 1280, height: Int = 720, scale: Double = 1
+    ) throws {
         self.chroot = chroot
+        (self.width, self.height, self.scale) = (width, height, scale)
         (directory, runtimeDirectory) = try TestSway.makeSessionDirectory("plasma", subdirectories: ["home/.config"])
         bus = try SessionBus(in: directory, runtime: runtimeDirectory, chroot: chroot,
                              environment: Self.environment(runtime: runtimeDirectory, socket: socketName, [:]))
@@ -49,16 +58,41 @@ public final class TestPlasma {
             guard monotonicSeconds() < deadline else { throw TestFailure("KWin did not start within 60 s: \(logs)") }
             poll(nil, 0, 50)
         }
+        if scale != 1 { try setScale(scale) }
         try startClient(["plasmashell", "--no-respawn"], log: "plasmashell.log")
-        let full = SwayRect(x: 0, y: 0, width: width, height: height)
+        let full = SwayRect(x: 0, y: 0, width: Int((Double(width) / scale).rounded()), height: Int((Double(height) / scale).rounded()))
         // Asked once a second: each question is a script KWin loads, which a starting Plasma
         // on two cores should not have to share its time with ten times a second.
         try awaitMaximizeArea(timeout: 120, every: 1000) { $0 != full && $0.y == 0 }
         if panelAtTop {
             try call("org.kde.plasmashell", "/PlasmaShell", "org.kde.PlasmaShell.evaluateScript",
                      [#"panels().forEach(function (panel) { panel.location = "top"; })"#])
-            try awaitMaximizeArea(timeout: 30) { $0.y > 0 && $0.y + $0.height == self.height }
+            try awaitMaximizeArea(timeout: 30) { $0.y > 0 && $0.y + $0.height == full.height }
         }
+    }
+
+    /// Sets the output's scale with the chroot's kscreen-doctor (libkscreen in-process, on
+    /// KWin's output management protocol) and waits until KWin's maximize area is the output's
+    /// size at that scale.
+    public func setScale(_ scale: Double) throws {
+        func kscreenDoctor(_ arguments: [String]) throws -> Subprocess {
+            let process = try TestSway.spawn(["kscreen-doctor"] + arguments, in: directory, runtime: runtimeDirectory,
+                                             extra: environment(["KSCREEN_BACKEND_INPROCESS": "1"]), log: nil, chroot: chroot)
+            process.closeStandardInput()
+            guard process.waitForExit(timeout: 30) == 0 else {
+                throw TestFailure("kscreen-doctor \(arguments.joined(separator: " ")) failed: \(process.standardError.suffix(800))")
+            }
+            return process
+        }
+        let list = try kscreenDoctor(["--json"])
+        guard let json = list.standardOutput.firstIndex(of: "{").map({ String(list.standardOutput[$0...]) }),
+              let report = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let name = (report["outputs"] as? [[String: Any]])?.first?["name"] as? String else {
+            throw TestFailure("kscreen-doctor --json named no output: \(list.standardOutput.suffix(500)) \(list.standardError.suffix(500))")
+        }
+        _ = try kscreenDoctor(["output.\(name).scale.\(TestSway.decimal(scale))"])
+        let logicalWidth = Int((Double(width) / scale).rounded())
+        try awaitMaximizeArea(timeout: 30) { $0.width == logicalWidth }
     }
 
     deinit {

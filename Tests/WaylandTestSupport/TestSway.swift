@@ -56,7 +56,7 @@ public final class TestSway {
     /// (WL-1, WL-2…), each a window there: closing the window unplugs the output, which a
     /// headless sway 1.7 cannot do.
     public init(
-        width: Int = 1280, height: Int = 720, scale: Int = 1, background: String = "#336699", extraConfig: String = "",
+        width: Int = 1280, height: Int = 720, scale: Double = 1, background: String = "#336699", extraConfig: String = "",
         nestedIn outer: TestSway? = nil, outputs: Int = 1, from chroot: DebianChroot? = nil
     ) throws {
         self.chroot = chroot
@@ -67,7 +67,7 @@ public final class TestSway {
             default_floating_border none
             focus_follows_mouse no
             output * bg \(background) solid_color
-            output HEADLESS-1 resolution \(width)x\(height) scale \(scale)
+            output HEADLESS-1 resolution \(width)x\(height) scale \(Self.decimal(scale))
             \(extraConfig)
             """
         try Self.write(config, to: directory + "/config")
@@ -91,6 +91,11 @@ public final class TestSway {
         sway.killGroup()
         _ = sway.waitForExit(timeout: 5)
         _ = try? Subprocess.run("/bin/rm", ["-rf", directory])
+    }
+
+    /// `value` as sway's and wlr-randr's options take it: 2, 1.25.
+    public static func decimal(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// Kills sway at once, as a crash would: its clients lose their connection.

@@ -24,7 +24,30 @@ struct DesktopMatrixTests {
         "sway": "sway", "labwc": "labwc", "KDE Plasma (KWin)": "kwin-wayland", "GNOME Shell": "gnome-shell", "Openbox": "openbox", "Fluxbox": "fluxbox",
         "IceWM": "icewm", "JWM": "jwm", "PekWM": "pekwm", "i3": "i3-wm", "awesome": "awesome", "bspwm": "bspwm",
         "herbstluftwm": "herbstluftwm", "xfwm4 (Xfce)": "xfwm4", "marco (MATE)": "marco", "mutter": "mutter", "muffin (Cinnamon)": "muffin",
+        "Cinnamon": "cinnamon", "KDE Plasma on X11 (kwin_x11)": "kwin-x11", "xfce4-panel on labwc": "xfce4-panel",
+        "lxqt-panel on labwc": "lxqt-panel", "wayfire": "wayfire",
     ]
+
+    /// The row each X11 desktop suite's desktop has.
+    static func row(_ kind: X11DesktopsTests.Desktop.Kind) -> String {
+        switch kind {
+        case .cinnamon: "Cinnamon"
+        case .xfce: "xfwm4 (Xfce)"
+        case .mate: "marco (MATE)"
+        case .plasma: "KDE Plasma on X11 (kwin_x11)"
+        }
+    }
+
+    /// The chroot's package set a newer Debian's `package` comes from.
+    static func chrootPackages(of package: String, suite: String) -> [String] {
+        switch package {
+        case "gnome-shell": ["@gnome"]
+        case "kwin-wayland": ["@kde"]
+        case "cinnamon", "xfwm4", "marco", "kwin-x11": ["@x11desktops"]
+        case "xfce4-panel", "lxqt-panel", "wayfire": LabwcPanelsTests.Setup(panel: .lxqt, suite: suite, atTop: true).packages
+        default: ["@wlroots"]
+        }
+    }
     static let suites = ["13": "trixie", "unstable": "sid"]
 
     static func rows() throws -> [Row] {
@@ -65,6 +88,9 @@ struct DesktopMatrixTests {
         for release in GnomeShellExtensionTests.releases {
             if case .debian(let suite) = release { newer.insert("GNOME Shell \(suite)") }
         }
+        for desktop in X11DesktopsTests.desktops { newer.insert("\(Self.row(desktop.kind)) trixie") }
+        for setup in LabwcPanelsTests.setups { newer.insert("\(setup.panel.rawValue) on labwc \(setup.suite)") }
+        newer.insert("wayfire sid")
         let claimed = Set(rows.compactMap { row in Self.suites[row.debian].map { "\(row.desktop) \($0)" } })
         #expect(claimed == newer, "the page's Debian 13 and unstable rows are not what the suites run")
     }
@@ -74,8 +100,7 @@ struct DesktopMatrixTests {
             let package = try #require(Self.packages[row.desktop])
             let installed: String
             if let suite = Self.suites[row.debian] {
-                let set = package == "gnome-shell" ? "@gnome" : package == "kwin-wayland" ? "@kde" : "@wlroots"
-                let chroot = try DebianChroot.prepared(suite: suite, packages: [set])
+                let chroot = try DebianChroot.prepared(suite: suite, packages: Self.chrootPackages(of: package, suite: suite))
                 installed = try Self.version(of: package, in: chroot.directory)
             } else {
                 installed = try Self.version(of: package, in: "/")

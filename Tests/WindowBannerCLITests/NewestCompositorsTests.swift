@@ -16,7 +16,7 @@ import X11TestSupport
 struct NewestCompositorsTests {
     /// A compositor and the Debian suite it comes from.
     struct Desktop: Sendable, CustomTestStringConvertible {
-        enum Compositor: String, Sendable { case sway, labwc }
+        enum Compositor: String, Sendable { case sway, labwc, wayfire }
         let compositor: Compositor
         let suite: String
         var testDescription: String { "\(compositor) from Debian \(suite == "trixie" ? "13" : suite == "sid" ? "unstable" : suite)" }
@@ -41,24 +41,27 @@ struct NewestCompositorsTests {
         /// foot's size before the bar came.
         let full: SwayRect
 
-        init(_ desktop: Desktop) throws {
-            let chroot = try DebianChroot.prepared(suite: desktop.suite, packages: ["@wlroots"])
+        /// `desktop` with one output of `width`×`height` pixels at `scale`, from the chroot of
+        /// `packages`.
+        init(_ desktop: Desktop, width: Int = 1280, height: Int = 720, scale: Double = 1, packages: [String] = ["@wlroots"]) throws {
+            let chroot = try DebianChroot.prepared(suite: desktop.suite, packages: packages)
             let socket: String
             switch desktop.compositor {
             case .sway:
-                let sway = try TestSway(from: chroot)
+                let sway = try TestSway(width: width, height: height, scale: scale, from: chroot)
                 self.sway = sway
                 labwc = nil
                 foot = try sway.startFoot()
                 socket = sway.socketPath
-            case .labwc:
-                let labwc = try TestLabwc(from: chroot)
+            case .labwc, .wayfire:
+                let labwc = try TestLabwc(from: chroot, width: width, height: height, scale: scale,
+                                          compositor: desktop.compositor == .wayfire ? .wayfire : .labwc)
                 self.labwc = labwc
                 sway = nil
                 foot = try labwc.startMaximizedFoot()
                 socket = labwc.socketPath
             }
-            full = try foot.awaitConfiguredSize { $0.height > 600 }
+            full = try foot.awaitConfiguredSize { Double($0.height) > Double(height) / scale - 120 }
             script = try WaylandScript(socketPath: socket)
         }
 
@@ -76,8 +79,8 @@ struct NewestCompositorsTests {
             return try labwc.startClient(command)
         }
 
-        func screenshot() throws -> WaylandTestSupport.Screenshot {
-            if let sway { return try sway.screenshot() }
+        func screenshot(output: String = "HEADLESS-1") throws -> WaylandTestSupport.Screenshot {
+            if let sway { return try sway.screenshot(output: output) }
             guard let labwc else { throw TestFailure("no compositor") }
             return try labwc.screenshot()
         }
@@ -97,7 +100,7 @@ struct NewestCompositorsTests {
 
         /// Waits (bounded) for a screenshot `isWanted` accepts; the last one taken.
         func awaitScreenshot(timeout: Double = 20, _ isWanted: (WaylandTestSupport.Screenshot) -> Bool) throws -> WaylandTestSupport.Screenshot {
-            try WaylandTestSupport.Screenshot.await(timeout: timeout, taking: screenshot, isWanted)
+            try WaylandTestSupport.Screenshot.await(timeout: timeout, taking: { try screenshot() }, isWanted)
         }
 
         /// The space the owner reports for its banner (`status --json`).

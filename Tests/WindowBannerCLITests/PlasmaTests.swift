@@ -37,9 +37,11 @@ struct PlasmaTests {
     final class PixelSource {
         let desktop: TestDesktop
         let observer: XObserver
+        let width: Int, height: Int
 
-        init() throws {
-            desktop = try TestDesktop(windowManager: .none, width: 1280, height: 720)
+        init(width: Int = 1280, height: Int = 720) throws {
+            (self.width, self.height) = (width, height)
+            desktop = try TestDesktop(windowManager: .none, width: width, height: height)
             observer = try XObserver(displayName: desktop.displayName)
         }
 
@@ -61,10 +63,13 @@ struct PlasmaTests {
         /// pixels `screenshot` reads. With `asTheSessionsUser`, the script runs as the
         /// session's user on its bus (the portal answers only its own user), its owner's
         /// Wayland traffic logged.
-        init(_ setup: Setup, showingPixels: Bool = false, asTheSessionsUser: Bool = false) throws {
-            x11 = showingPixels ? try PixelSource() : nil
-            plasma = try TestPlasma(from: try DebianChroot.prepared(suite: setup.suite, packages: ["@kde"]),
-                                    panelAtTop: setup.panelAtTop, x11Display: x11?.desktop.displayName)
+        ///
+        /// At a `scale` other than 1, the output is 1920×1080 pixels at that scale.
+        init(_ setup: Setup, showingPixels: Bool = false, asTheSessionsUser: Bool = false, scale: Double = 1) throws {
+            let (width, height) = scale == 1 ? (1280, 720) : (1920, 1080)
+            x11 = showingPixels ? try PixelSource(width: width, height: height) : nil
+            plasma = try TestPlasma(from: try DebianChroot.prepared(suite: setup.suite, packages: ["@kde"]), panelAtTop: setup.panelAtTop,
+                                    x11Display: x11?.desktop.displayName, width: width, height: height, scale: scale)
             foot = try plasma.startMaximizedFoot()
             (area, frame) = try Self.settle(plasma)
             script = asTheSessionsUser
@@ -113,7 +118,7 @@ struct PlasmaTests {
         /// The top `rows` rows of what KWin shows, read from the X server it draws into.
         func screenshot(rows: Int = 720) throws -> X11TestSupport.Screenshot {
             guard let x11 else { throw TestFailure("this session shows no pixels (Session(showingPixels: true))") }
-            guard let shot = x11.observer.screenshot(Rect(x: 0, y: 0, width: 1280, height: rows)) else {
+            guard let shot = x11.observer.screenshot(Rect(x: 0, y: 0, width: x11.width, height: min(rows, x11.height))) else {
                 throw TestFailure("no screenshot of \(x11.desktop.displayName)")
             }
             return shot
