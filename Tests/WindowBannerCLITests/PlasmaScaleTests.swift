@@ -1,7 +1,8 @@
-// KDE Plasma 6 at the fractional scales it picks for a laptop (issue 54): KWin's one output at
-// 1.25 and 1.5 (`kwin_wayland --scale`), drawn into an Xvfb at its own pixels, Plasma's panel at
-// the bottom and a maximized foot. The banner must reserve a whole number of logical and device
-// pixels (compact 18 pt: 20 logical, 25 device pixels at 1.25; 18 and 27 at 1.5), which KWin's
+// KDE Plasma 6 at the scales it picks for a laptop (issue 54): KWin's one 1920×1080 output at
+// 1.25, 1.5 and 2 (set with kscreen-doctor, as Plasma's display settings do), drawn into an Xvfb
+// at its own pixels, Plasma's panel at the bottom and a maximized foot. The banner must reserve a
+// whole number of logical and device pixels (compact 18 pt: 20 logical, 25 device pixels at 1.25;
+// 18 and 27 at 1.5; 18 and 36 at 2), which KWin's
 // maximize area and foot's frame show, and be drawn at the output's pixels, its text as sharp
 // as on sway (FractionalScaleTests): KWin shows a buffer with a viewport one to one when its
 // size is the surface's times the scale.
@@ -14,7 +15,7 @@ import WaylandTestSupport
 import X11TestSupport
 
 extension PlasmaTests {
-    @Test(arguments: ["trixie", "sid"], [1.25, 1.5])
+    @Test(arguments: ["trixie", "sid"], [1.25, 1.5, 2])
     func atAFractionalScaleTheBannerIsSharpAndTakesWholePixels(suite: String, scale: Double) throws {
         let session = try Session(Setup(suite: suite, panelAtTop: false), showingPixels: true, scale: scale)
         let before = session.area
