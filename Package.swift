@@ -10,7 +10,7 @@ let package = Package(
     name: "WindowBanner",
     products: [
         .library(name: "BannerCore", targets: ["BannerCore"]),
-        .library(name: "BannerRuntime", targets: ["BannerRuntime"]),
+        .library(name: "BannerRuntime", targets: ["BannerRuntime", "Reactor"]),
         .library(name: "BannerX11", targets: ["BannerX11"]),
         .library(name: "BannerWayland", targets: ["BannerWayland"]),
         .library(name: "BannerGnomeShell", targets: ["BannerGnomeShell"]),
@@ -43,15 +43,18 @@ let package = Package(
         // The one time type of every deadline (MonotonicTime, a point on CLOCK_MONOTONIC) and
         // the clock's reading: a leaf, so the core, the loop and every reader share it.
         .target(name: "MonotonicClock"),
+        // The event loop (one poll, its timers, the sources it serves) and the one blocking wait the
+        // clients share: a leaf over the clock, so every reader below the runtime is served by it.
+        .target(name: "Reactor", dependencies: ["MonotonicClock"]),
         // Pure Swift: decides every look and every frame; no X11, no I/O.
         .target(name: "BannerCore", dependencies: ["MonotonicClock"]),
         // Where a process's time goes on its way to the first banner (WINDOW_BANNER_TRACE_STARTUP).
         .target(name: "StartupTrace"),
-        // Runs what BannerCore decides, for either backend: the event loop and clock, fonts and
-        // shaped text (CText), icons read from disk (CPNG).
-        .target(name: "BannerRuntime", dependencies: ["MonotonicClock", "CText", "CPNG", "BannerCore", "StartupTrace"]),
+        // Runs what BannerCore decides, for either backend: fonts and shaped text (CText), icons
+        // read from disk (CPNG), the backend interface, on Reactor's loop.
+        .target(name: "BannerRuntime", dependencies: ["MonotonicClock", "Reactor", "CText", "CPNG", "BannerCore", "StartupTrace"]),
         // Draws on a real X server: the override-redirect banner, its DOCK reservation, Xft text.
-        .target(name: "BannerX11", dependencies: ["MonotonicClock", "CX11", "CText", "BannerRuntime", "BannerCore", "StartupTrace"]),
+        .target(name: "BannerX11", dependencies: ["Reactor", "MonotonicClock", "CX11", "CText", "BannerRuntime", "BannerCore", "StartupTrace"]),
         // Wayland: libwayland-client and FreeType (glyph bitmaps); CWaylandProtocols holds the
         // layer-shell, xdg-shell, viewporter and fractional-scale glue that
         // scripts/wayland-glue.sh generates with wayland-scanner.
@@ -75,14 +78,14 @@ let package = Package(
         ),
         .target(
             name: "BannerWayland",
-            dependencies: ["MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "DesktopPortal"]
+            dependencies: ["Reactor", "MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "DesktopPortal"]
         ),
         // GNOME Shell, which has no layer-shell: the banner drawn here (BannerPixman) and shown by
         // the shell extension in Resources/gnome-shell, over the session bus (SDBus); the
         // compositor's connection (given, a WatchedConnection) is held to learn when the session ends.
         .target(
             name: "BannerGnomeShell",
-            dependencies: ["MonotonicClock", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "CSDBus", "DesktopPortal"]
+            dependencies: ["Reactor", "MonotonicClock", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "CSDBus", "DesktopPortal"]
         ),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
@@ -90,7 +93,7 @@ let package = Package(
         // the owner's socket and paths, exit codes. Shared by both binaries below.
         .target(
             name: "WindowBannerClient",
-            dependencies: [
+            dependencies: ["Reactor", 
                 "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn", "Spawning", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -120,7 +123,7 @@ let package = Package(
         // Not in any library product: the flag never reaches a package that depends on this one.
         .target(
             name: "BannerOwner",
-            dependencies: [
+            dependencies: ["Reactor", 
                 "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
                 "CSpawn", "Spawning", "CMalloc", "StartupTrace",
             ],
@@ -130,7 +133,7 @@ let package = Package(
         // watcher; each shows its banners through the owner's socket and holds no display.
         .target(
             name: "BannerMonitor",
-            dependencies: [
+            dependencies: ["Reactor", 
                 "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
                 "NetworkManagerBus", "SDBus", "PipeWireCalls", "LoginSessions",
             ]
@@ -142,7 +145,7 @@ let package = Package(
         // (WINDOW_BANNER_STATIC_CXX: a directory whose libstdc++.so is g++'s libstdc++.a).
         .executableTarget(
             name: "window-banner-full",
-            dependencies: [
+            dependencies: ["Reactor", 
                 "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "PipeWireCalls", "CSpawn", "Spawning", "CMalloc", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -152,11 +155,11 @@ let package = Package(
         .executableTarget(name: "window-banner-config", dependencies: ["BannerConfig", "BannerCore", "ConfigTOML"]),
         .testTarget(name: "BannerCoreTests", dependencies: ["MonotonicClock", "BannerCore", "ProcessTestSupport"]),
         // The runtime's controller driven on a test clock through a fake surface (real fonts).
-        .testTarget(name: "BannerRuntimeTests", dependencies: ["MonotonicClock", "BannerRuntime", "BannerCore", "EmbeddedTestSupport"]),
+        .testTarget(name: "BannerRuntimeTests", dependencies: ["Reactor", "MonotonicClock", "BannerRuntime", "BannerCore", "EmbeddedTestSupport"]),
         // An embedded loop on a test clock and a display of fake monitors under the runtime's
         // real BannerController: what the owner's and the monitor's unit tests run on.
         .target(
-            name: "EmbeddedTestSupport", dependencies: ["MonotonicClock", "BannerRuntime", "BannerCore"], path: "Tests/EmbeddedTestSupport"
+            name: "EmbeddedTestSupport", dependencies: ["Reactor", "MonotonicClock", "BannerRuntime", "BannerCore"], path: "Tests/EmbeddedTestSupport"
         ),
         // The owner on an embedded loop and a fake display, spoken to over its real socket.
         .testTarget(
@@ -222,21 +225,21 @@ let package = Package(
         .target(name: "CCurl"),
         // Reachability over rtnetlink, the NWPathMonitor of this port, and the HTTP check
         // (CCurl): no X11, no banner.
-        .target(name: "NetworkPath", dependencies: ["MonotonicClock", "CNetlink", "CCurl"]),
+        .target(name: "NetworkPath", dependencies: ["Reactor", "MonotonicClock", "CNetlink", "CCurl"]),
         // sd-bus (libsystemd), the D-Bus client for NetworkManager, logind and the accessibility
         // bus: loaded with dlopen on the first call (so an X11 owner with no accessibility bus
         // never maps it, nor the six libraries it needs); its header comes from libsystemd-dev.
         .target(name: "CSDBus"),
         // One sd-bus connection and what every bus client needs of it: opening a bus, bounded
         // waits, calls and properties, one error type, messages, a poll loop's view.
-        .target(name: "SDBus", dependencies: ["MonotonicClock", "CSDBus"]),
+        .target(name: "SDBus", dependencies: ["Reactor", "MonotonicClock", "CSDBus"]),
         // NetworkManager's Connectivity property and its changes over the system bus, for
         // `monitor --connectivity networkmanager`.
-        .target(name: "NetworkManagerBus", dependencies: ["MonotonicClock", "CSDBus", "SDBus"]),
+        .target(name: "NetworkManagerBus", dependencies: ["Reactor", "MonotonicClock", "CSDBus", "SDBus"]),
         // The desktop's preferences (text size, motion, contrast, icons, font) from
         // xdg-desktop-portal's Settings on the session bus, live: what XSETTINGS is on X11; where
         // no portal runs, GSettings itself (CGSettings).
-        .target(name: "DesktopPortal", dependencies: ["CSDBus", "SDBus", "CGSettings", "BannerCore"]),
+        .target(name: "DesktopPortal", dependencies: ["Reactor", "MonotonicClock", "CSDBus", "SDBus", "CGSettings", "BannerCore"]),
         // GSettings (GIO) for the desktop's preferences where no portal relays them: loaded with
         // dlopen on first use, its types behind its own header (no GLib include path).
         .target(name: "CGSettings"),
@@ -245,7 +248,7 @@ let package = Package(
         .target(name: "LoginSessions", dependencies: ["CSDBus", "SDBus"]),
         // The owner as an AT-SPI application on the accessibility bus (sd-bus): each banner on
         // screen a notification a screen reader announces, its buttons push buttons it can press.
-        .target(name: "Accessibility", dependencies: ["MonotonicClock", "CSDBus", "SDBus", "BannerCore"]),
+        .target(name: "Accessibility", dependencies: ["Reactor", "MonotonicClock", "CSDBus", "SDBus", "BannerCore"]),
         // libpipewire for the call watcher, loaded with dlopen on the first connection (the owner
         // and a monitor without --calls never map it): a C shim over PipeWire's macro-only
         // listener and loop calls. Headers from libpipewire-0.3-dev (pipewireHeaders): their
@@ -256,7 +259,7 @@ let package = Package(
         // banner's timing (CallBannerPolicy, pure), and the connection that feeds them.
         .target(name: "PipeWireCalls", dependencies: ["MonotonicClock", "CPipeWire", "BannerCore"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
-        .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath"]),
+        .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath", "MonotonicClock"]),
         // GNOME's host held to the one frame order in-process, in a real session as its user
         // (GnomeShellExtensionTests runs it there: the extension serves no other user).
         .executableTarget(
@@ -265,10 +268,10 @@ let package = Package(
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
         // frames it expects.
-        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore", "Spawning"]),
+        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore", "MonotonicClock", "Spawning"]),
         // Calls: the rule and the timing on their own, the watcher against a real PipeWire.
         .testTarget(name: "PipeWireCallsTests", dependencies: ["MonotonicClock", "PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
-        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
+        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "MonotonicClock", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

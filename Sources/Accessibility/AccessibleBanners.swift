@@ -21,6 +21,7 @@ import BannerCore
 import CSDBus
 import Glibc
 import MonotonicClock
+import Reactor
 import SDBus
 
 /// The owner's banners on the accessibility bus.
@@ -311,5 +312,14 @@ public final class AccessibleBanners {
     func attributes(of node: Node) -> [(String, String)] {
         if case .banner(let banner, _) = node { return [("live", banner.assertive ? "assertive" : "polite")] }
         return []
+    }
+}
+
+extension AccessibleBanners: LoopSource {
+    public var descriptors: [PollDescriptor] { [PollDescriptor(fd: fileDescriptor, events: pollEvents)] }
+
+    /// Answers the screen reader's calls; throws when the accessibility bus went away.
+    public func process(ready: [PollDescriptor]) throws {
+        guard process() else { throw BusError("the accessibility bus", code: -ECONNRESET) }
     }
 }

@@ -11,6 +11,7 @@ import BannerPixman
 import DesktopPortal
 import Glibc
 import MonotonicClock
+import Reactor
 import SDBus
 
 /// GNOME Shell's banners, drawn by this process and shown by the shell's extension.
@@ -32,9 +33,9 @@ public final class GnomeShellDisplay: BannerBackend {
     /// GSettings), or GSettings itself where no portal answers, followed live; the default
     /// where neither does.
     public private(set) var desktopPreferences = DesktopPreferences()
-    /// Where the preferences come from, and the descriptors of its own that the loop watches
-    /// (none for the portal: it speaks on the extension's bus connection, served below).
-    private var desktop: (reader: any DesktopSettingsReader, watches: [EventLoop.Token])?
+    /// Where the preferences come from, and the loop's serving of it (none for the portal: it
+    /// speaks on the extension's bus connection, served below).
+    private var desktop: (reader: any DesktopSettingsReader, served: EventLoop.Token?)?
     public let fonts = FontLibrary(opener: FreeTypeFontOpener())
     public let icons = IconLibrary(searchPath: .processDefault)
     public private(set) var hosts: [GnomeShellHost] = []
@@ -52,7 +53,7 @@ public final class GnomeShellDisplay: BannerBackend {
     private let compositor: any WatchedConnection
     public let everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
-    private var busWatch: EventLoop.Token?
+    private var busServed: EventLoop.Token?
     private var compositorWatch: EventLoop.Token?
     private var monitorsStale = false
     private var closed = false
@@ -76,7 +77,10 @@ public final class GnomeShellDisplay: BannerBackend {
         shell.onRefused = { [weak self] reason in self?.onWarning(reason) }
         shell.onPresence = { [weak self] present in self?.extensionPresence(present) }
         followDesktop()
-        busWatch = loop.watch(fd: shell.connection.fileDescriptor) { [weak self] in self?.serveBus() }
+        busServed = loop.serve(shell.connection) { [weak self] error in
+            guard let self, !closed else { return }
+            lost("lost the session bus (\(error))")
+        }
         compositorWatch = loop.watch(fd: compositor.fileDescriptor) { [weak self] in
             guard let self, !closed else { return }
             do { try compositor.dispatch() } catch { lost("lost the connection to the Wayland compositor (\(error))") }
@@ -87,14 +91,8 @@ public final class GnomeShellDisplay: BannerBackend {
                 monitorsStale = false
                 refreshMonitors()
             }
-            do {
-                _ = try compositor.prepareToSleep()
-                try shell.connection.process()
-            } catch {
-                lost("lost the session bus or the compositor (\(error))")
-            }
-            if let busWatch { self.loop.change(busWatch, events: shell.connection.pollEvents) }
-            return shell.connection.deadline
+            do { _ = try compositor.prepareToSleep() } catch { lost("lost the connection to the Wayland compositor (\(error))") }
+            return nil
         }
     }
 
@@ -106,19 +104,13 @@ public final class GnomeShellDisplay: BannerBackend {
     private func followDesktop() {
         if let portal = try? PortalSettings(connection: shell.connection) {
             portal.onChange = { [weak self] in self?.follow($0) }
-            desktop = (portal, [])
+            desktop = (portal, nil)
             follow(portal.preferences)
             return
         }
         guard let gsettings = DesktopGSettings() else { return }
-        let watches = gsettings.fileDescriptors.map { descriptor in
-            loop.watch(fd: descriptor) { [weak self] in
-                guard let self, !closed else { return }
-                try? desktop?.reader.process()
-            }
-        }
         gsettings.onChange = { [weak self] in self?.follow($0) }
-        desktop = (gsettings, watches)
+        desktop = (gsettings, loop.serve(gsettings) { _ in })
         follow(gsettings.preferences)
     }
 
@@ -142,9 +134,9 @@ public final class GnomeShellDisplay: BannerBackend {
         shell.connection.flush()
         closed = true
         hosts.removeAll()
-        if let busWatch { loop.cancel(busWatch) }
+        if let busServed { loop.cancel(busServed) }
         if let compositorWatch { loop.cancel(compositorWatch) }
-        for watch in desktop?.watches ?? [] { loop.cancel(watch) }
+        if let served = desktop?.served { loop.cancel(served) }
         fonts.closeAll()
     }
 
@@ -168,11 +160,6 @@ public final class GnomeShellDisplay: BannerBackend {
     }
 
     // MARK: The bus and the shell
-
-    private func serveBus() {
-        guard !closed else { return }
-        do { try shell.connection.process() } catch { lost("lost the session bus (\(error))") }
-    }
 
     /// The extension left the bus (disabled, or the shell restarting on X11): the banners wait,
     /// their presentations going on, and are sent again whole when it comes back.

@@ -10,6 +10,7 @@ import BannerCore
 import BannerRuntime
 import BannerPixman
 import MonotonicClock
+import Reactor
 
 /// The banner of one monitor of GNOME Shell.
 public final class GnomeShellHost: ControlledBannerHost {
@@ -33,7 +34,8 @@ public final class GnomeShellHost: ControlledBannerHost {
     private var sent: SentState?
     private var serial: UInt32 = 0
     private var nextFrameDue: MonotonicTime?
-    private var timer: EventLoop.Token?
+    /// The next frame's.
+    private lazy var frameTimer = LoopTimer(on: display.loop)
 
     /// What was last sent: the content drawn, the reserved height and the slide (or resting
     /// offset) the image is on.
@@ -99,18 +101,15 @@ public final class GnomeShellHost: ControlledBannerHost {
 
     private func schedule(at due: MonotonicTime) {
         nextFrameDue = due
-        if let timer { display.loop.cancel(timer) }
-        timer = display.loop.after(seconds: max(0, due - display.loop.now)) { [weak self] in
+        frameTimer.set(at: due) { [weak self] in
             guard let self else { return }
-            timer = nil
             frame(at: display.loop.now)
         }
     }
 
     private func stopFrames() {
         nextFrameDue = nil
-        if let timer { display.loop.cancel(timer) }
-        timer = nil
+        frameTimer.cancel()
     }
 
     private func frame(at now: MonotonicTime) {

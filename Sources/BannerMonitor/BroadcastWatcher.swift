@@ -12,6 +12,7 @@ import BannerCore
 import BannerRuntime
 import Glibc
 import OwnerProtocol
+import Reactor
 import WindowBannerClient
 
 package final class BroadcastWatcher {

@@ -14,6 +14,7 @@ import BannerRuntime
 import Glibc
 import OwnerProtocol
 import PipeWireCalls
+import Reactor
 import WindowBannerClient
 
 package final class CallBannerMonitor {

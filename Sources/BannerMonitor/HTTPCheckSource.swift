@@ -7,6 +7,7 @@ import BannerProcess
 import BannerRuntime
 import MonotonicClock
 import NetworkPath
+import Reactor
 import WindowBannerClient
 
 extension NetworkBannerMonitor {
@@ -18,7 +19,6 @@ extension NetworkBannerMonitor {
             throw CommandFailure("cannot make HTTP checks: \(error)", code: ExitStatus.networkMonitorFailed)
         }
         source = .http
-        loop.beforeSleep { [unowned self] in armCheck() }
         log("connectivity from \(connectivity.rule.url) every \(BannerFont.format(connectivity.interval)) s")
     }
 
@@ -31,35 +31,20 @@ extension NetworkBannerMonitor {
             timeout: connectivity.timeout)
         do throws(HTTPCheckError) {
             let check = try HTTPCheck(request, clock: { [unowned loop] in loop.now })
+            check.onAnswer = { [unowned self] answer in answered(answer) }
+            let served = loop.serve(check) { _ in }
             // libcurl keeps the same timeout; this one is in case it did not.
             let deadline = loop.after(seconds: connectivity.timeout + 1) { [unowned self] in
                 checkFinished(connectivity.rule.report(noAnswer: "no answer within \(BannerFont.format(connectivity.timeout)) s at \(url)"))
             }
-            checkInFlight = CheckInFlight(check: check, deadline: deadline)
+            checkInFlight = CheckInFlight(check: check, served: served, deadline: deadline)
         } catch {
             checkFinished(connectivity.rule.report(noAnswer: "cannot check: \(error)"))
         }
     }
 
-    /// Before each sleep: watch the sockets libcurl wants now, and wake when it wants to be.
-    func armCheck() {
-        guard var flight = checkInFlight else { return }
-        flight.watches.forEach(loop.cancel)
-        if let timer = flight.timer { loop.cancel(timer) }
-        flight.watches = flight.check.sockets.map { socket, events in
-            loop.watch(fd: socket, events: events) { [unowned self] in checkProgressed { $0.socketReady(socket) } }
-        }
-        flight.timer = flight.check.deadline.map { deadline in
-            loop.at(deadline) { [unowned self] in checkProgressed { $0.deadlineReached() } }
-        }
-        checkInFlight = flight
-    }
-
-    /// Lets the check act on a socket or its timer, and reports its answer once there is one.
-    func checkProgressed(_ step: (HTTPCheck) -> Void) {
-        guard let check = checkInFlight?.check else { return }
-        step(check)
-        guard let answer = check.answer else { return }
+    /// The check's answer, as a report.
+    func answered(_ answer: HTTPCheckAnswer) {
         let url = connectivity.rule.url
         switch answer {
         case .response(let status, let location, let body):
@@ -86,8 +71,7 @@ extension NetworkBannerMonitor {
 
     func cancelCheck() {
         if let checkInFlight {
-            checkInFlight.watches.forEach(loop.cancel)
-            if let timer = checkInFlight.timer { loop.cancel(timer) }
+            loop.cancel(checkInFlight.served)
             loop.cancel(checkInFlight.deadline)
         }
         checkInFlight = nil

@@ -21,6 +21,7 @@ import Glibc
 import NetworkManagerBus
 import NetworkPath
 import OwnerProtocol
+import Reactor
 import WindowBannerClient
 
 /// The running monitor: the network, the policy, and the banner of ours on screen. Every call
@@ -35,7 +36,7 @@ package final class NetworkBannerMonitor {
         /// The route alone.
         case routes
         /// NetworkManager's property, watched on the system bus.
-        case networkManager(NetworkManagerWatch, busWatch: EventLoop.Token?, busTimer: EventLoop.Token?)
+        case networkManager(NetworkManagerWatch, served: EventLoop.Token)
         /// The monitor's own HTTP check.
         case http
     }
@@ -44,8 +45,8 @@ package final class NetworkBannerMonitor {
     /// monitor's own deadline, which gives up should libcurl's timeouts not.
     struct CheckInFlight {
         var check: HTTPCheck
-        var watches: [EventLoop.Token] = []
-        var timer: EventLoop.Token?
+        /// The loop serving it.
+        var served: EventLoop.Token
         var deadline: EventLoop.Token
     }
 

@@ -1,6 +1,7 @@
 // NetworkManager as the network monitor's connectivity source (`--connectivity networkmanager`,
 // or `auto` when it is on the system bus): its `Connectivity` property and its changes, over
-// sd-bus on the monitor's loop (NetworkManagerBus). Losing the bus falls back to the routes.
+// sd-bus, the watch served by the monitor's loop (a LoopSource). Losing the bus falls back to the
+// routes.
 
 import BannerCore
 import BannerProcess
@@ -54,32 +55,8 @@ extension NetworkBannerMonitor {
             log("connectivity from routes (\(error))")
             return nil
         }
-        source = .networkManager(watch, busWatch: nil, busTimer: nil)
-        loop.beforeSleep { [unowned self] in armBus() }
-        log("connectivity from networkmanager")
-        return networkManagerReport(value)
-    }
-
-    func networkManagerReport(_ value: UInt32) -> ConnectivityReport {
-        .networkManager(ConnectivityLevel(networkManagerValue: value) ?? .unknown, checkURL: connectivity.rule.url.description)
-    }
-
-    /// Before each sleep: watch the bus for what sd-bus wants now, and wake at its deadline.
-    func armBus() {
-        guard case .networkManager(let watch, let busWatch, let busTimer) = source else { return }
-        if let busWatch { loop.cancel(busWatch) }
-        if let busTimer { loop.cancel(busTimer) }
-        let newWatch = loop.watch(fd: watch.fileDescriptor, events: watch.pollEvents) { [unowned self] in busReady() }
-        let newTimer = watch.deadline.map { deadline in
-            loop.at(deadline) { [unowned self] in busReady() }
-        }
-        source = .networkManager(watch, busWatch: newWatch, busTimer: newTimer)
-    }
-
-    func busReady() {
-        guard case .networkManager(let watch, let busWatch, let busTimer) = source else { return }
-        do throws(BusError) {
-            for event in try watch.process() {
+        watch.onEvents = { [unowned self] events in
+            for event in events {
                 switch event {
                 case .connectivity(let value):
                     reported(networkManagerReport(value))
@@ -88,15 +65,23 @@ extension NetworkBannerMonitor {
                 }
                 decide()
             }
-        } catch {
-            // Without the bus the routes still tell offline from online.
-            Terminal.warning("lost NetworkManager: \(error); going on with routes")
-            if let busWatch { loop.cancel(busWatch) }
-            if let busTimer { loop.cancel(busTimer) }
-            source = .routes
-            reported(ConnectivityReport(level: .unknown, reason: "\(error); routes decide"))
-            decide()
         }
+        let served = loop.serve(watch) { [unowned self] error in busLost(error) }
+        source = .networkManager(watch, served: served)
+        log("connectivity from networkmanager")
+        return networkManagerReport(value)
+    }
+
+    func networkManagerReport(_ value: UInt32) -> ConnectivityReport {
+        .networkManager(ConnectivityLevel(networkManagerValue: value) ?? .unknown, checkURL: connectivity.rule.url.description)
+    }
+
+    /// The system bus went: without it the routes still tell offline from online.
+    func busLost(_ error: any Error) {
+        Terminal.warning("lost NetworkManager: \(error); going on with routes")
+        source = .routes
+        reported(ConnectivityReport(level: .unknown, reason: "\(error); routes decide"))
+        decide()
     }
 
     /// A new report from the source: printed when it says something new.

@@ -9,6 +9,7 @@
 
 import BannerRuntime
 import Glibc
+import Reactor
 
 package final class PathWatch {
     private let loop: EventLoop

@@ -10,6 +10,7 @@ import Glibc
 import LoginSessions
 import BannerProcess
 import OwnerProtocol
+import Reactor
 import SDBus
 import WindowBannerClient
 

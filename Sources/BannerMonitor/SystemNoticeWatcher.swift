@@ -14,6 +14,7 @@ import BannerRuntime
 import Glibc
 import LoginSessions
 import OwnerProtocol
+import Reactor
 import SDBus
 import WindowBannerClient
 

@@ -7,6 +7,7 @@ import BannerRuntime
 import BannerCore
 import Glibc
 import OwnerProtocol
+import Reactor
 import WindowBannerClient
 
 /// What a watcher needs of the display's owner for its own banners.

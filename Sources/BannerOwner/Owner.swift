@@ -21,6 +21,7 @@ import CMalloc
 import Glibc
 import MonotonicClock
 import OwnerProtocol
+import Reactor
 import StartupTrace
 import WindowBannerClient
 
@@ -59,8 +60,10 @@ package final class Owner<Backend: BannerBackend> {
     var state: OwnerState
     /// Requests that ended on a monitor whose banner is still sliding away.
     var hiding: [String: [(token: Int, reason: BannerEndReason)]] = [:]
-    var timeoutTimer: EventLoop.Token?
-    var idleTimer: EventLoop.Token?
+    /// The earliest transient deadline of any monitor.
+    lazy var timeoutTimer = LoopTimer(on: banners.loop)
+    /// Exiting once idle for `idleExit` seconds.
+    lazy var idleTimer = LoopTimer(on: banners.loop)
     package internal(set) var finished = false
     /// `status --follow` clients, and the state they were last sent.
     var subscribers: Set<Int> = []

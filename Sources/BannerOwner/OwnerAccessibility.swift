@@ -9,6 +9,7 @@ import BannerCore
 import BannerProcess
 import BannerRuntime
 import MonotonicClock
+import Reactor
 import WindowBannerClient
 
 final class OwnerAccessibility {
@@ -17,8 +18,8 @@ final class OwnerAccessibility {
     private var banners: AccessibleBanners?
     /// Whether the session was asked for an accessibility bus yet: once per owner.
     private var asked = false
-    private var busWatch: EventLoop.Token?
-    private let busTimer: LoopTimer
+    /// The loop serving the bus connection (a LoopSource), once joined.
+    private var served: EventLoop.Token?
     /// The close button's name per caller's locale variables: asked every turn of the loop, looked
     /// up in the catalogue once.
     private var closeNames: [[String: String]: String] = [:]
@@ -28,12 +29,11 @@ final class OwnerAccessibility {
     /// banner's id and the click it stands for.
     init(loop: EventLoop, activate: @escaping (Int, BannerDismissReason) -> Bool) {
         self.loop = loop
-        busTimer = LoopTimer(on: loop)
         self.activate = activate
     }
 
     /// The banners on screen now (each once, whatever the monitors): joins the accessibility
-    /// bus at the first, tells it what changed, and watches the bus for what sd-bus wants next.
+    /// bus at the first (which the loop then serves), and tells it what changed.
     /// Once the session said it has no accessibility bus, `onScreen` is not even asked.
     func update(_ onScreen: () -> [AccessibleBanner]) {
         guard banners != nil || !asked else { return }
@@ -45,8 +45,14 @@ final class OwnerAccessibility {
             banners?.onAction = activate
         }
         guard let banners else { return }
+        if served == nil {
+            // An accessibility bus that went away is let go.
+            served = loop.serve(banners) { [unowned self] _ in
+                served = nil
+                self.banners = nil
+            }
+        }
         banners.show(now)
-        arm(banners)
     }
 
     /// "Close" in the language of a caller whose locale variables are `locale` (nil: the
@@ -59,20 +65,5 @@ final class OwnerAccessibility {
         if closeNames.count >= 16 { closeNames.removeAll() }
         closeNames[locale] = name
         return name
-    }
-
-    private func arm(_ banners: AccessibleBanners) {
-        if let busWatch { loop.cancel(busWatch) }
-        busWatch = loop.watch(fd: banners.fileDescriptor, events: banners.pollEvents) { [unowned self] in busReady() }
-        busTimer.set(at: banners.deadline) { [unowned self] in busReady() }
-    }
-
-    /// Answers the screen reader's calls; an accessibility bus that went away is let go.
-    private func busReady() {
-        guard let banners, !banners.process() else { return }
-        if let busWatch { loop.cancel(busWatch) }
-        busTimer.cancel()
-        busWatch = nil
-        self.banners = nil
     }
 }

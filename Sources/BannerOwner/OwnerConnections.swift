@@ -9,6 +9,7 @@ import BannerCore
 import BannerRuntime
 import Glibc
 import OwnerProtocol
+import Reactor
 import WindowBannerClient
 
 final class OwnerConnections {

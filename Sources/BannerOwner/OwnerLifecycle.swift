@@ -9,6 +9,7 @@ import CMalloc
 import Glibc
 import MonotonicClock
 import OwnerProtocol
+import Reactor
 import StartupTrace
 import WindowBannerClient
 
@@ -24,9 +25,8 @@ extension Owner {
     func updateIdle() {
         guard idleExit > 0, !finished else { return }
         if isIdle {
-            guard idleTimer == nil else { return }
-            idleTimer = banners.loop.after(seconds: idleExit) { [unowned self] in
-                idleTimer = nil
+            guard !idleTimer.isPending else { return }
+            idleTimer.set(after: idleExit) { [unowned self] in
                 // A client may have connected just now: serve it before deciding.
                 connections.accept()
                 if isIdle {
@@ -34,9 +34,8 @@ extension Owner {
                     shutDown()
                 }
             }
-        } else if let idleTimer {
-            banners.loop.cancel(idleTimer)
-            self.idleTimer = nil
+        } else {
+            idleTimer.cancel()
         }
     }
 

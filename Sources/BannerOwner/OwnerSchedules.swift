@@ -141,12 +141,7 @@ extension Owner {
 
     /// One timer for the earliest transient deadline of any monitor.
     func rescheduleTimeouts() {
-        if let timeoutTimer { banners.loop.cancel(timeoutTimer) }
-        timeoutTimer = nil
-        let deadlines = schedules.values.compactMap(\.deadline)
-        guard let earliest = deadlines.min() else { return }
-        timeoutTimer = banners.loop.after(seconds: max(0, earliest - banners.loop.now)) { [unowned self] in
-            timeoutTimer = nil
+        timeoutTimer.set(at: schedules.values.compactMap(\.deadline).min()) { [unowned self] in
             let now = banners.loop.now
             for name in Array(schedules.keys) {
                 guard var schedule = schedules[name] else { continue }

@@ -5,6 +5,7 @@
 // server goes away, every backend ends the process the same way: DisplayLoss (exit 69).
 
 import BannerCore
+import Reactor
 
 /// Why a display could not be used.
 public enum BannerDisplayError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -67,7 +67,7 @@ public final class BannerController {
     private var actionHandlers: [BannerDismissReason: () -> Void] = [:]
 
     /// A controller drawing on `surface`, which holds it (and outlives it), on `clock`.
-    public init(surface: any BannerSurface, timing: BannerTiming, clock: @escaping () -> MonotonicTime = monotonicNow) {
+    public init(surface: any BannerSurface, timing: BannerTiming, clock: @escaping () -> MonotonicTime) {
         self.surface = surface
         self.clock = clock
         presentation = BannerPresentation(timing: timing)

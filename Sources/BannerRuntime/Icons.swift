@@ -8,6 +8,7 @@
 import BannerCore
 import CPNG
 import Glibc
+import Reactor
 
 /// Where icon theme names are looked up: the freedesktop icon theme directories, then
 /// directories of unthemed `NAME.png` files.

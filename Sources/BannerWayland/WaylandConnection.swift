@@ -11,6 +11,8 @@ import CPixman
 import CWayland
 import CWaylandProtocols
 import Glibc
+import MonotonicClock
+import Reactor
 
 /// Why the Wayland backend cannot run: each case is a sentence the command line prints as is.
 public enum WaylandError: Error, Equatable, CustomStringConvertible {
@@ -162,20 +164,12 @@ public final class WaylandConnection: WatchedConnection {
     /// the owner serves the connection from its own event loop.
     @discardableResult
     public func dispatch(until condition: () -> Bool, timeout: Double) throws -> Bool {
-        let deadline = Self.now() + timeout
+        let deadline = PollWait.deadline(in: timeout)
         while !condition() {
-            let remaining = deadline - Self.now()
-            guard remaining > 0 else { return false }
-            var socket = pollfd(fd: fileDescriptor, events: try prepareToSleep(), revents: 0)
-            if poll(&socket, 1, Int32((remaining * 1000).rounded(.up))) > 0 { try dispatch() }
+            guard !PollWait.hasPassed(deadline) else { return false }
+            if case .ready = PollWait.wait(fd: fileDescriptor, events: try prepareToSleep(), until: deadline) { try dispatch() }
         }
         return true
-    }
-
-    private static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     private func lost() -> WaylandError {

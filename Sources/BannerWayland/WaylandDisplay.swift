@@ -7,6 +7,7 @@ import BannerRuntime
 import DesktopPortal
 import Glibc
 import MonotonicClock
+import Reactor
 import SDBus
 
 /// A layer-shell compositor's banners, one host per output.
@@ -40,9 +41,9 @@ public final class WaylandDisplay: BannerBackend {
     public let everyMonitorBanner = EveryMonitorBanner()
     private var colours: [String: RGBA] = [:]
     private var watch: EventLoop.Token?
-    /// Where the desktop's preferences come from, and the loop's watches of it; nil where
+    /// Where the desktop's preferences come from, and the loop's serving of it; nil where
     /// neither a portal nor GSettings answered.
-    private var desktop: (reader: any DesktopSettingsReader, watches: [EventLoop.Token])?
+    private var desktop: (reader: any DesktopSettingsReader, served: EventLoop.Token)?
     private var closed = false
 
     /// Connects to `name` (a socket in `XDG_RUNTIME_DIR` or a path; nil: `WAYLAND_DISPLAY`).
@@ -105,20 +106,10 @@ public final class WaylandDisplay: BannerBackend {
         // A portal started on demand may take a moment; a banner waits for it at most this long.
         let portal = (try? BusConnection.session(callTimeout: 2_000_000)).flatMap { try? PortalSettings(connection: $0) }
         guard let reader: any DesktopSettingsReader = portal ?? DesktopGSettings() else { return }
-        let watches = reader.fileDescriptors.map { descriptor in
-            loop.watch(fd: descriptor) { [weak self] in
-                guard let self, !closed, let desktop else { return }
-                do {
-                    try desktop.reader.process()
-                } catch {
-                    // The bus went (the session is ending): the preferences stay as they were.
-                    for watch in desktop.watches { loop.cancel(watch) }
-                    self.desktop = nil
-                }
-            }
-        }
         reader.onChange = { [weak self] in self?.follow($0) }
-        desktop = (reader, watches)
+        // The bus going (the session is ending) leaves the preferences as they were.
+        let served = loop.serve(reader) { [weak self] _ in self?.desktop = nil }
+        desktop = (reader, served)
         follow(reader.preferences)
     }
 
@@ -142,7 +133,7 @@ public final class WaylandDisplay: BannerBackend {
         for host in hosts { host.close() }
         hosts.removeAll()
         if let watch { loop.cancel(watch) }
-        for watch in desktop?.watches ?? [] { loop.cancel(watch) }
+        if let served = desktop?.served { loop.cancel(served) }
         desktop = nil
         fonts.closeAll()
     }

@@ -6,6 +6,7 @@ import BannerCore
 import BannerRuntime
 import CX11
 import MonotonicClock
+import Reactor
 import StartupTrace
 
 /// The banners of one X display, and the loop that drives them.

@@ -13,6 +13,8 @@
 import BannerCore
 import CSDBus
 import Glibc
+import MonotonicClock
+import Reactor
 import SDBus
 
 /// One value of a portal setting, as far as the banner reads them.
@@ -25,9 +27,9 @@ public enum PortalSettingValue: Sendable, Equatable {
 
 /// Where a session's desktop preferences are read and followed: xdg-desktop-portal's Settings
 /// (``PortalSettings``) or, where no portal runs, GSettings itself (``DesktopGSettings``).
-/// The caller's loop watches `fileDescriptors` for reading and calls `process()`; a change
-/// that changes `preferences` calls `onChange`.
-public protocol DesktopSettingsReader: AnyObject {
+/// The caller's loop serves it (a LoopSource: `fileDescriptors` polled for reading, `process()`
+/// when one is readable); a change that changes `preferences` calls `onChange`.
+public protocol DesktopSettingsReader: LoopSource {
     /// What the desktop asks of banners now.
     var preferences: DesktopPreferences { get }
     /// Called, while `process()` runs, when a change changed `preferences`.
@@ -111,6 +113,9 @@ public final class PortalSettings: DesktopSettingsReader {
 
     /// The bus connection's descriptor, to poll for reading.
     public var fileDescriptors: [Int32] { [connection.fileDescriptor] }
+    /// Served on a loop, the connection as sd-bus wants it polled (writing too), and its deadline.
+    public var descriptors: [PollDescriptor] { connection.descriptors }
+    public var deadline: MonotonicTime? { connection.deadline }
 
     /// Handles every message that came on the connection. Throws when it is gone.
     public func process() throws(BusError) {
@@ -368,4 +373,10 @@ extension PortalSettingValue {
         if case .string(let value) = self { return value }
         return nil
     }
+}
+
+extension DesktopSettingsReader {
+    public var descriptors: [PollDescriptor] { fileDescriptors.map { PollDescriptor(fd: $0, events: Int16(POLLIN)) } }
+    public var deadline: MonotonicTime? { nil }
+    public func process(ready: [PollDescriptor]) throws { try process() }
 }

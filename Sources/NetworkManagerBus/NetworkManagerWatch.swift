@@ -10,6 +10,7 @@
 // Start reading at `NetworkManagerWatch.start()`.
 
 import CSDBus
+import Reactor
 import SDBus
 import Glibc
 import MonotonicClock
@@ -73,6 +74,10 @@ public final class NetworkManagerWatch {
         guard result >= 0 else { throw BusError("Connectivity", error: &error, code: result) }
         return value
     }
+
+    /// Called with what NetworkManager did, in order, each time the loop serving this watch
+    /// (it is a LoopSource) found something.
+    public var onEvents: (([NetworkManagerEvent]) -> Void)?
 
     /// The bus connection's descriptor.
     public var fileDescriptor: Int32 { connection.fileDescriptor }
@@ -156,5 +161,15 @@ public final class NetworkManagerWatch {
         var value: UInt32 = 0
         guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "u")), &value) > 0 else { return nil }
         return value
+    }
+}
+
+extension NetworkManagerWatch: LoopSource {
+    public var descriptors: [PollDescriptor] { connection.descriptors }
+
+    /// Handles everything the bus has, and gives what NetworkManager did to ``onEvents``.
+    public func process(ready: [PollDescriptor]) throws {
+        let events = try process()
+        if !events.isEmpty { onEvents?(events) }
     }
 }

@@ -13,6 +13,7 @@
 import CCurl
 import Glibc
 import MonotonicClock
+import Reactor
 
 /// What one check got back.
 public enum HTTPCheckAnswer: Sendable, Hashable {
@@ -84,7 +85,7 @@ public final class HTTPCheck {
 
     /// Starts the check: nothing is sent before the first ``deadlineReached()`` (due at once).
     /// `clock` tells the time libcurl's timer counts from (the caller's loop's).
-    public init(_ request: Request, clock: @escaping () -> MonotonicTime = monotonicNow) throws(HTTPCheckError) {
+    public init(_ request: Request, clock: @escaping () -> MonotonicTime) throws(HTTPCheckError) {
         try Self.loadLibrary()
         guard let multi = ccurl_multi_init() else { throw HTTPCheckError(description: "curl_multi_init failed") }
         guard let easy = ccurl_easy_init() else {
@@ -168,6 +169,10 @@ public final class HTTPCheck {
 
     /// The answer, once the check is over; nil before.
     public var answer: HTTPCheckAnswer? { state.answer }
+
+    /// Called once, from ``process(ready:)``, with the answer when the check is over: the
+    /// check is a LoopSource a loop serves.
+    public var onAnswer: ((HTTPCheckAnswer) -> Void)?
 
     /// `socket` (one of ``sockets``) is ready, or hung up.
     public func socketReady(_ socket: Int32) { act(on: socket) }
@@ -411,5 +416,22 @@ private extension String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
+    }
+}
+
+extension HTTPCheck: LoopSource {
+    /// The sockets libcurl wants watched now, each for what it wants.
+    public var descriptors: [PollDescriptor] { sockets.map { PollDescriptor(fd: $0.key, events: $0.value) } }
+
+    /// Lets libcurl act on the ready sockets, or on its timer; gives the answer to
+    /// ``onAnswer`` once there is one.
+    public func process(ready: [PollDescriptor]) throws {
+        guard answer == nil else { return }
+        if ready.isEmpty {
+            deadlineReached()
+        } else {
+            for descriptor in ready { socketReady(descriptor.fd) }
+        }
+        if let answer { onAnswer?(answer) }
     }
 }

@@ -2,6 +2,8 @@
 // and a stop pipe, and yields each distinct status. The thread owns the monitor outright, so
 // nothing is shared but the stream and the pipe.
 
+import MonotonicClock
+
 extension PathMonitor {
     /// Every distinct path status: the current one first, then each change, until the consumer
     /// stops iterating (which ends the monitor's thread and closes its socket) or the socket
@@ -15,7 +17,7 @@ extension PathMonitor {
     public static func statuses(
         configuration: Configuration = Configuration()
     ) throws(PathMonitorError) -> AsyncThrowingStream<PathStatus, any Error> {
-        let monitor = try PathMonitor(configuration: configuration)
+        let monitor = try PathMonitor(configuration: configuration, clock: monotonicNow)
         let stop = try StopSignal()
         // Unbounded: statuses are rare, and dropping one could make two neighbours equal.
         let (statuses, continuation) = AsyncThrowingStream.makeStream(of: PathStatus.self)

@@ -75,7 +75,7 @@ public final class PathMonitor {
     /// the few milliseconds the kernel takes to answer) so ``currentStatus`` is right at once.
     /// `clock` tells the time (the caller's loop's, which is the system's monotonic clock in a
     /// program).
-    public init(configuration: Configuration = Configuration(), clock: @escaping () -> MonotonicTime = monotonicNow) throws(PathMonitorError) {
+    public init(configuration: Configuration = Configuration(), clock: @escaping () -> MonotonicTime) throws(PathMonitorError) {
         self.configuration = configuration
         self.clock = clock
         socket = try NetlinkSocket(receiveBufferSize: configuration.receiveBufferSize)

@@ -8,6 +8,7 @@
 import CSDBus
 import Glibc
 import MonotonicClock
+import Reactor
 
 /// A failed D-Bus exchange: what was asked, and why it failed.
 public struct BusError: Error, Hashable, CustomStringConvertible {
@@ -102,7 +103,7 @@ public final class BusConnection {
 
     /// Waits, at most a call's timeout, for the connection's authentication.
     private func waitUntilReady(what: String) throws(BusError) {
-        let deadline = Self.nowMicroseconds() + callTimeout
+        let giveUp = PollWait.deadline(in: Double(callTimeout) / 1e6)
         while true {
             let ready = sd_bus_is_ready(bus)
             guard ready >= 0 else { throw BusError("cannot connect to \(what)", code: ready) }
@@ -110,17 +111,14 @@ public final class BusConnection {
             let processed = sd_bus_process(bus, nil)
             guard processed >= 0 else { throw BusError("cannot connect to \(what)", code: processed) }
             if processed > 0 { continue }
-            let current = Self.nowMicroseconds()
-            guard current < deadline else { throw BusError("\(what) did not answer", code: -ETIMEDOUT) }
-            let waited = sd_bus_wait(bus, deadline - current)
-            guard waited >= 0 || waited == -EINTR else { throw BusError("cannot connect to \(what)", code: waited) }
+            guard !PollWait.hasPassed(giveUp) else { throw BusError("\(what) did not answer", code: -ETIMEDOUT) }
+            // What sd-bus waits for (the authentication's next bytes), until its own deadline
+            // or the call timeout, whichever is first.
+            let wake = deadline.map { min($0, giveUp) } ?? giveUp
+            if case .failed(let code) = PollWait.wait(fd: fileDescriptor, events: pollEvents, until: wake) {
+                throw BusError("cannot connect to \(what)", code: -code)
+            }
         }
-    }
-
-    private static func nowMicroseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
     }
 
     /// This connection's unique name on the bus (`sd_bus_get_unique_name`).
@@ -234,4 +232,12 @@ public final class BusConnection {
             if result == 0 { return }
         }
     }
+}
+
+extension BusConnection: LoopSource {
+    /// The connection's descriptor, with what sd-bus waits for on it now.
+    public var descriptors: [PollDescriptor] { [PollDescriptor(fd: fileDescriptor, events: pollEvents)] }
+
+    /// Handles everything the bus has (``process()``).
+    public func process(ready: [PollDescriptor]) throws { try process() }
 }

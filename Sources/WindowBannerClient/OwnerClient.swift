@@ -10,6 +10,7 @@ import BannerCore
 import CSpawn
 import Glibc
 import OwnerProtocol
+import Reactor
 import Spawning
 import StartupTrace
 
@@ -235,8 +236,8 @@ package struct OwnerClient {
     /// Waits, at most `timeout` seconds, until the process `pid` has ended: an owner this
     /// command started for a request it refused ends at once, and is gone when the command is.
     package static func waitForEnd(of pid: Int32, timeout: Double) {
-        let giveUp = nowSeconds() + timeout
-        while kill(pid, 0) == 0 || errno == EPERM, nowSeconds() < giveUp {
+        let giveUp = PollWait.deadline(in: timeout)
+        while kill(pid, 0) == 0 || errno == EPERM, !PollWait.hasPassed(giveUp) {
             poll(nil, 0, 2)
         }
     }
@@ -245,12 +246,9 @@ package struct OwnerClient {
     private func readLine(from fd: Int32, timeout: Double) -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        let giveUp = nowSeconds() + timeout
+        let giveUp = PollWait.deadline(in: timeout)
         while bytes.count < 4096 {
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(max(0, (giveUp - nowSeconds()) * 1000).rounded(.up)))
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { return nil }
+            guard case .ready = PollWait.wait(fd: fd, events: Int16(POLLIN), until: giveUp) else { return nil }
             let count = read(fd, &byte, 1)
             if count < 0, errno == EINTR { continue }
             guard count == 1 else { return nil }

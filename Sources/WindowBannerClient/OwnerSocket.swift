@@ -10,6 +10,7 @@
 import BannerCore
 import Glibc
 import OwnerProtocol
+import Reactor
 
 /// The files of one display's owner.
 package struct OwnerPaths {
@@ -198,18 +199,14 @@ package enum UnixSocket {
     /// Waits up to `timeout` seconds (nil: forever) for the next frame on a blocking socket.
     package static func receiveFrame(from fd: Int32, reader: inout FrameReader, timeout: Double?) -> Result<[UInt8], ReceiveError> {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        let giveUp = timeout.map { nowSeconds() + $0 }
+        let giveUp = timeout.map(PollWait.deadline(in:))
         while true {
             do {
                 if let frame = try reader.nextFrame() { return .success(frame) }
             } catch {
                 return .failure(.badFrame(error))
             }
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let wait = giveUp.map { Int32(max(0, ($0 - nowSeconds()) * 1000).rounded(.up)) } ?? -1
-            let ready = poll(&entry, 1, wait)
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { return .failure(.timedOut) }
+            guard case .ready = PollWait.wait(fd: fd, events: Int16(POLLIN), until: giveUp) else { return .failure(.timedOut) }
             let count = recv(fd, &buffer, buffer.count, 0)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return .failure(.closed) }
@@ -251,9 +248,4 @@ package func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }
 
-/// CLOCK_MONOTONIC in seconds.
-package func nowSeconds() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
+

@@ -8,6 +8,7 @@
 import BannerCore
 import Glibc
 import OwnerProtocol
+import Reactor
 
 /// `--format`: a line with `{title}`-style placeholders filled from the headline banner.
 package struct StatusFormat {
@@ -203,14 +204,10 @@ private struct DirectoryWatch {
 
     /// Waits until the file is created or changed, or `timeout` seconds pass (nil: no limit).
     func wait(timeout: Double?) {
-        let giveUp = timeout.map { nowSeconds() + $0 }
+        let giveUp = timeout.map(PollWait.deadline(in:))
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let wait = giveUp.map { Int32(max(0, ($0 - nowSeconds()) * 1000).rounded(.up)) } ?? -1
-            let ready = poll(&entry, 1, wait)
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { return }
+            guard case .ready = PollWait.wait(fd: fd, events: Int16(POLLIN), until: giveUp) else { return }
             let count = read(fd, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return }

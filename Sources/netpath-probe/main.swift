@@ -10,6 +10,7 @@
 // loop would. Exit status 1 when the monitor fails, 64 on bad usage.
 
 import Glibc
+import MonotonicClock
 import NetworkPath
 
 /// Writes `line` and a newline to `descriptor` at once, unbuffered, so a reader sees each
@@ -37,7 +38,7 @@ func waitForEndOfInput() {
 
 /// The poll(2) loop over the monitor's socket and standard input.
 func runSynchronously(_ configuration: PathMonitor.Configuration) throws(PathMonitorError) {
-    let monitor = try PathMonitor(configuration: configuration)
+    let monitor = try PathMonitor(configuration: configuration, clock: monotonicNow)
     emit(monitor.currentStatus.description)
     var input: [UInt8] = Array(repeating: 0, count: 256)
     while true {

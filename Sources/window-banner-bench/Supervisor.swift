@@ -6,13 +6,13 @@
 // the children's output pipes and SIGCHLD, until a condition holds or a deadline passes.
 
 import Glibc
+import MonotonicClock
 import Spawning
 
-/// CLOCK_MONOTONIC in milliseconds: the clock the X server stamps RECORD data with.
+/// CLOCK_MONOTONIC in milliseconds (the package's one reading of it, MonotonicClock): the clock
+/// the X server stamps RECORD data with.
 func monotonicMilliseconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+    monotonicNow().seconds * 1000
 }
 
 /// A step of the benchmark that could not be carried out; the report says why.

@@ -12,6 +12,7 @@ import BannerMonitor
 import BannerProcess
 import Glibc
 import LoginSessions
+import Reactor
 import WindowBannerClient
 
 #if canImport(FoundationEssentials)
@@ -335,9 +336,9 @@ struct BroadcastSessions {
     init(spool: BroadcastSpool, waiting: Double, until isDone: (BroadcastSessions) -> Bool = { _ in true }) {
         nonce = waiting > 0 ? try? spool.ping() : nil
         waited = waiting
-        let deadline = Self.now() + waited
+        let deadline = PollWait.deadline(in: waited)
         users = Self.read()
-        while Self.now() < deadline, !(answered && isDone(self)) {
+        while !PollWait.hasPassed(deadline), !(answered && isDone(self)) {
             var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
             nanosleep(&pause, nil)
             users = Self.read()
@@ -346,12 +347,6 @@ struct BroadcastSessions {
 
     /// Whether every running monitor answered the ping.
     private var answered: Bool { nonce == nil || users.allSatisfy { $0.reports.allSatisfy { $0.answered == nonce } } }
-
-    private static func now() -> Double {
-        var clock = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &clock)
-        return Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
-    }
 
     private static func read() -> [User] {
         var manager: LoginManager?

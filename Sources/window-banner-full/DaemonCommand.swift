@@ -10,6 +10,7 @@ import BannerRuntime
 import BannerWayland
 import BannerX11
 import Glibc
+import Reactor
 import StartupTrace
 import WindowBannerClient
 
@@ -148,13 +149,13 @@ struct DaemonCommand: ParsableCommand {
     private func takeOwnerLock(_ paths: OwnerPaths) throws(CommandFailure) {
         let lock = open(paths.ownerLock, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw CommandFailure("cannot open \(paths.ownerLock.printable): \(errorText())", code: ExitStatus.unreachable) }
-        let giveUp = nowSeconds() + 3
+        let giveUp = PollWait.deadline(in: 3)
         while flock(lock, LOCK_EX | LOCK_NB) != 0 {
             if case .success(let fd) = UnixSocket.connect(to: paths.socket) {
                 close(fd)
                 throw CommandFailure("an owner is already running for \(paths.display)", code: ExitStatus.unreachable)
             }
-            guard nowSeconds() < giveUp else {
+            guard !PollWait.hasPassed(giveUp) else {
                 throw CommandFailure("\(paths.ownerLock.printable) is held by another process", code: ExitStatus.unreachable)
             }
             poll(nil, 0, 20)

@@ -23,6 +23,7 @@ import BannerProcess
 import NetworkPath
 import OwnerProtocol
 import PipeWireCalls
+import Reactor
 import WindowBannerClient
 
 struct MonitorCommand: ParsableCommand {

@@ -151,17 +151,78 @@ struct ArchitecturePageTests {
         #expect(abs(claim - count) * 20 <= count, "docs/tests.md says about \(claim) tests; there are \(count)")
     }
 
-    /// Every clock reading goes through a loop: `monotonicNow()` is called only by the loop
-    /// itself and as a default clock, never by a host, display or reader directly.
+    /// Every clock reading goes through a loop or the one blocking wait: `monotonicNow()` is
+    /// called only in Reactor (the loop, PollWait) and by the benchmark, which times things,
+    /// never by a host, display, reader or command directly.
     @Test func nothingReadsTheClockBehindItsLoopsBack() throws {
-        let root = Self.packageRoot + "/Sources"
-        var readers: [String] = []
-        for file in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? []
-        where file.hasSuffix(".swift") && !file.hasPrefix("MonotonicClock/") && file != "BannerRuntime/EventLoop.swift" {
-            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
-            if text.contains("monotonicNow()") { readers.append(file) }
+        let readers = try Self.sources(under: "Sources").filter { file, text in
+            !file.hasPrefix("MonotonicClock/") && !file.hasPrefix("Reactor/") && !file.hasPrefix("window-banner-bench/")
+                && text.contains("monotonicNow()")
+        }.map(\.file)
+        #expect(readers.isEmpty, "these read the clock themselves instead of their loop's or PollWait's: \(readers)")
+    }
+
+    /// No clock is a default argument: a new caller that forgot to pass its loop's clock would
+    /// run off the loop, and its tests, on the real clock, would stay green.
+    @Test func noClockHasADefault() throws {
+        let defaults = try Self.sources(under: "Sources").filter { _, text in
+            text.range(of: #"clock:[^=\n]*=\s*(\{[^}]*\}|monotonicNow)"#, options: .regularExpression) != nil
+        }.map(\.file)
+        #expect(defaults.isEmpty, "a clock with a default argument: \(defaults)")
+    }
+
+    /// The lines of `text` (Swift or C) that read a monotonic clock themselves, whatever the
+    /// function is called: CLOCK_MONOTONIC (or its _RAW, _COARSE) and CLOCK_BOOTTIME, Swift's
+    /// ContinuousClock and SuspendingClock, Dispatch's uptime, Foundation's systemUptime.
+    /// Comments and string literals are not code.
+    static func privateClockReaders(in text: String) -> [String] {
+        let reader = #"\bCLOCK_(MONOTONIC|BOOTTIME)\w*\b|\b(ContinuousClock|SuspendingClock)\b|DispatchTime\.now|uptimeNanoseconds|\bsystemUptime\b"#
+        return text.split(separator: "\n").map(String.init).filter { line in
+            var code = line.replacingOccurrences(of: #""(?:[^"\\]|\\.)*""#, with: "\"\"", options: .regularExpression)
+            if let comment = code.range(of: "//") { code = String(code[..<comment.lowerBound]) }
+            if code.trimmingCharacters(in: .whitespaces).hasPrefix("*") { return false }
+            return code.range(of: reader, options: .regularExpression) != nil
         }
-        #expect(readers.isEmpty, "these read the clock themselves instead of their loop's: \(readers)")
+    }
+
+    /// The check finds a private clock reader whatever it is named, and nothing else.
+    @Test func theCheckFindsAPrivateClockReaderWhateverItsName() {
+        let readers = [
+            "    clock_gettime(CLOCK_MONOTONIC, &spec)",
+            "private static func ticks() -> UInt64 { var t = timespec(); clock_gettime(CLOCK_BOOTTIME, &t); return 0 }",
+            "    clock_gettime(CLOCK_MONOTONIC_RAW, &now);",
+            "let started = ContinuousClock.now",
+            "let wake = DispatchTime.now().uptimeNanoseconds",
+            "let boot = ProcessInfo.processInfo.systemUptime",
+        ]
+        for line in readers { #expect(Self.privateClockReaders(in: line) == [line], "\(line)") }
+        let notReaders = [
+            "    clock_gettime(CLOCK_REALTIME, &now)  // a timestamp for the log",
+            "// clock_gettime(CLOCK_MONOTONIC, …) is MonotonicClock's",
+            "    /// On CLOCK_MONOTONIC; nil for never.",
+            #"text += "the server's clock was CLOCK_MONOTONIC at \(n) markers""#,
+            "let now = loop.now",
+        ]
+        for line in notReaders { #expect(Self.privateClockReaders(in: line).isEmpty, "\(line)") }
+    }
+
+    /// No private monotonic clock reader outside MonotonicClock (the one reading) and
+    /// StartupTrace (which times a process's start before anything else is loaded).
+    @Test func noPrivateClockReaderOutsideMonotonicClockAndStartupTrace() throws {
+        var found: [String] = []
+        for (file, text) in try Self.sources(under: "Sources", kinds: ["swift", "c", "h"])
+        where !file.hasPrefix("MonotonicClock/") && !file.hasPrefix("StartupTrace/") {
+            found += Self.privateClockReaders(in: text).map { "\(file): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+        #expect(found.isEmpty, "private clock readers: \(found)")
+    }
+
+    /// Every hand-written file under `directory` of the given kinds, with its text.
+    static func sources(under directory: String, kinds: Set<String> = ["swift"]) throws -> [(file: String, text: String)] {
+        let root = packageRoot + "/" + directory
+        return try (FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? [])
+            .filter { file in kinds.contains { file.hasSuffix("." + $0) } }
+            .map { ($0, try String(contentsOfFile: root + "/" + $0, encoding: .utf8)) }
     }
 
     /// No hand-written source file is over 500 lines (issue 42): Swift, C, the extension's

@@ -5,6 +5,7 @@
 import BannerRuntime
 import EmbeddedTestSupport
 import MonotonicClock
+import Reactor
 import Testing
 
 @Suite("Loop timer")

@@ -10,6 +10,7 @@ import BannerCore
 import BannerRuntime
 import Glibc
 import MonotonicClock
+import Reactor
 
 /// A clock that moves only when the test says so.
 public final class TestClock {

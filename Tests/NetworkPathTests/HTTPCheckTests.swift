@@ -6,6 +6,7 @@
 
 import Foundation
 import Glibc
+import MonotonicClock
 import NetworkPath
 import ProcessTestSupport
 import Testing
@@ -15,7 +16,7 @@ struct HTTPCheckTests {
     /// Runs one check of `url` on a poll loop of its own and returns its answer. The timeout is
     /// generous: an answer ends the check as soon as it is in, however busy the machine.
     func check(_ url: String, wantsBody: Bool = false, timeout: Double = 30) throws -> HTTPCheckAnswer {
-        let check = try HTTPCheck(HTTPCheck.Request(url: url, wantsBody: wantsBody, maximumBody: 4096, timeout: timeout))
+        let check = try HTTPCheck(HTTPCheck.Request(url: url, wantsBody: wantsBody, maximumBody: 4096, timeout: timeout), clock: monotonicNow)
         let giveUp = monotonicSeconds() + timeout + 5
         while check.answer == nil {
             let now = monotonicSeconds()

@@ -1,11 +1,14 @@
-// One thread, one poll: every X call, timer and file descriptor of a banner process is served
-// here, so Xlib is only ever used from one thread. Frames are timers like any other; the loop
-// sleeps in poll(2) until the next deadline or a readable descriptor, never spinning.
+// One thread, one poll: every X call, timer, file descriptor and source (LoopSource: a bus, an
+// HTTP check, a preference reader) of a banner process is served here, so Xlib is only ever
+// used from one thread. Frames are timers like any other; the loop sleeps in poll(2) until the
+// next deadline or a readable descriptor, never spinning. A leaf (Reactor) under every module
+// that reads something, so all of them can be served by it.
 
 import Glibc
 import MonotonicClock
 
-/// A single-threaded reactor: descriptors to watch, one-shot timers, and per-iteration hooks.
+/// A single-threaded reactor: descriptors to watch, sources to serve, one-shot timers, and
+/// per-iteration hooks.
 public final class EventLoop {
     /// Identifies a watch or a timer for cancelling.
     public struct Token: Hashable, Sendable { let id: Int }
@@ -18,6 +21,7 @@ public final class EventLoop {
     private var nextID = 0
     private var readers: [Token: (fd: Int32, events: Int16, action: () -> Void)] = [:]
     private var timers: [Token: Timer] = [:]
+    private var sources: [Token: (source: any LoopSource, onEnd: (any Error) -> Void)] = [:]
     private var prepare: [() -> MonotonicTime?] = []
     private var stopped = false
     /// The clock deadlines are read on: CLOCK_MONOTONIC, or a test's own.
@@ -43,14 +47,26 @@ public final class EventLoop {
     /// Now, on this loop's clock.
     public var now: MonotonicTime { clock() }
 
-    /// The earliest timer's deadline; nil when no timer is armed.
-    public var nextDeadline: MonotonicTime? { timers.values.map(\.deadline).min() }
+    /// The earliest timer's or source's deadline; nil when none is armed.
+    public var nextDeadline: MonotonicTime? {
+        (timers.values.map(\.deadline) + sources.values.compactMap(\.source.deadline)).min()
+    }
 
     /// Calls `action` whenever `fd` is readable (or hung up), or has any of poll(2)'s `events`.
     @discardableResult
     public func watch(fd: Int32, events: Int16 = Int16(POLLIN), _ action: @escaping () -> Void) -> Token {
         let token = makeToken()
         readers[token] = (fd, events, action)
+        return token
+    }
+
+    /// Serves `source` until it throws from `process` (its connection went), when `onEnd` is
+    /// told why, or until the token is cancelled: its descriptors and deadline are asked for
+    /// before every sleep.
+    @discardableResult
+    public func serve(_ source: any LoopSource, onEnd: @escaping (any Error) -> Void) -> Token {
+        let token = makeToken()
+        sources[token] = (source, onEnd)
         return token
     }
 
@@ -74,10 +90,11 @@ public final class EventLoop {
         return token
     }
 
-    /// Cancels a watch or a timer; harmless when already gone.
+    /// Cancels a watch, a source or a timer; harmless when already gone.
     public func cancel(_ token: Token) {
         readers[token] = nil
         timers[token] = nil
+        sources[token] = nil
     }
 
     /// Calls `prepare` before every sleep — a display draws its due frames and flushes them
@@ -113,7 +130,7 @@ public final class EventLoop {
             fireTimers(now: now)
             var wake = prepare.compactMap { $0() }.min()
             if condition() { return true }
-            if let earliest = timers.values.map(\.deadline).min() { wake = min(wake ?? earliest, earliest) }
+            if let earliest = nextDeadline { wake = min(wake ?? earliest, earliest) }
             if let giveUp { wake = min(wake ?? giveUp, giveUp) }
             wait(until: wake)
         }
@@ -145,10 +162,29 @@ public final class EventLoop {
     private func poll(timeout: Int32) {
         let watched = Array(readers)
         var fds = watched.map { pollfd(fd: $0.value.fd, events: $0.value.events, revents: 0) }
+        // Each source's descriptors follow the watches', as it wants them now.
+        let served = sources.map { token, entry in
+            let start = fds.count
+            fds += entry.source.descriptors.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            return (token, entry.source, start..<fds.count)
+        }
         let result = Glibc.poll(&fds, nfds_t(fds.count), timeout)
-        guard result > 0 else { return }
-        for (index, entry) in watched.enumerated() where fds[index].revents != 0 {
-            if readers[entry.key] != nil { entry.value.action() }
+        if result > 0 {
+            for (index, entry) in watched.enumerated() where fds[index].revents != 0 {
+                if readers[entry.key] != nil { entry.value.action() }
+            }
+        }
+        let now = clock()
+        for (token, source, range) in served {
+            guard let entry = sources[token], entry.source === source else { continue }
+            let ready = result > 0 ? range.filter { fds[$0].revents != 0 }.map { PollDescriptor(fd: fds[$0].fd, events: fds[$0].revents) } : []
+            guard !ready.isEmpty || source.deadline.map({ !(now < $0) }) == true else { continue }
+            do {
+                try source.process(ready: ready)
+            } catch {
+                sources[token] = nil
+                entry.onEnd(error)
+            }
         }
     }
 
