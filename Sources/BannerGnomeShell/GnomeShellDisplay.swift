@@ -81,9 +81,9 @@ public final class GnomeShellDisplay: BannerBackend {
             guard let self, !closed else { return }
             lost("lost the session bus (\(error))")
         }
-        compositorWatch = loop.watch(fd: compositor.fileDescriptor) { [weak self] in
+        compositorWatch = loop.serve(ConnectionSource(compositor)) { [weak self] error in
             guard let self, !closed else { return }
-            do { try compositor.dispatch() } catch { lost("lost the connection to the Wayland compositor (\(error))") }
+            lost("lost the connection to the Wayland compositor (\(error))")
         }
         loop.beforeEverySleep { [weak self] in
             guard let self, !closed else { return nil }
@@ -91,7 +91,6 @@ public final class GnomeShellDisplay: BannerBackend {
                 monitorsStale = false
                 refreshMonitors()
             }
-            do { _ = try compositor.prepareToSleep() } catch { lost("lost the connection to the Wayland compositor (\(error))") }
             return nil
         }
     }

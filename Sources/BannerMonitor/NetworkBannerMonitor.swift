@@ -75,7 +75,6 @@ package final class NetworkBannerMonitor {
     var checkInFlight: CheckInFlight?
     let nextCheck: LoopTimer
     var onScreen: OnScreen?
-    let networkTimer: LoopTimer
     let hideTimer: LoopTimer
     /// Set as the monitor stops: what `run()` returns.
     package private(set) var exitStatus: Int32?
@@ -94,7 +93,6 @@ package final class NetworkBannerMonitor {
         banners: any WatcherBanners, loop: EventLoop
     ) {
         self.loop = loop
-        networkTimer = LoopTimer(on: loop)
         nextCheck = LoopTimer(on: loop)
         hideTimer = LoopTimer(on: loop)
         self.requests = requests
@@ -124,7 +122,7 @@ package final class NetworkBannerMonitor {
     /// does the rest. Throws when an explicit source cannot be had.
     package func start() throws(CommandFailure) {
         let initial = try startSource()
-        loop.watch(fd: network.fileDescriptor) { [unowned self] in networkReadable() }
+        loop.serve(RouteServing(network) { [unowned self] in networkChanged(to: $0) }) { [unowned self] error in networkFailed(error) }
         route = network.currentStatus
         logRoute(network.currentStatus)
         if let initial { reported(initial) }

@@ -1,11 +1,13 @@
 // Where the network monitor learns whether there is a route: NetworkPath's rtnetlink monitor,
-// which debounces the kernel's bursts of messages (a test gives its own). Its descriptor is
-// watched on the monitor's loop and its debounce deadline armed there.
+// which debounces the kernel's bursts of messages (a test gives its own). The monitor's loop
+// serves it: its descriptor and its debounce deadline (RouteServing).
 
 import BannerCore
 import BannerProcess
+import Glibc
 import MonotonicClock
 import NetworkPath
+import Reactor
 import WindowBannerClient
 
 /// The routes as the network monitor reads them.
@@ -24,28 +26,27 @@ package protocol RouteSource: AnyObject {
 
 extension PathMonitor: RouteSource {}
 
+/// The routes as the monitor's loop serves them (a LoopSource): the news read when the
+/// descriptor is readable, the debounced news when its deadline comes; a failure ends it.
+final class RouteServing: LoopSource {
+    let routes: any RouteSource
+    let changed: (PathStatus) -> Void
+
+    init(_ routes: any RouteSource, changed: @escaping (PathStatus) -> Void) {
+        self.routes = routes
+        self.changed = changed
+    }
+
+    var descriptors: [PollDescriptor] { [PollDescriptor(fd: routes.fileDescriptor, events: Int16(POLLIN))] }
+    var deadline: MonotonicTime? { routes.nextDeadline }
+
+    func process(ready: [PollDescriptor]) throws {
+        let status = ready.isEmpty ? try routes.handleDeadline() : try routes.handleReadable()
+        if let status { changed(status) }
+    }
+}
+
 extension NetworkBannerMonitor {
-    func networkReadable() {
-        do throws(PathMonitorError) {
-            if let status = try network.handleReadable() { networkChanged(to: status) }
-        } catch {
-            networkFailed(error)
-        }
-        scheduleNetworkDeadline()
-    }
-
-    /// The monitor debounces bursts: wake when it wants to decide.
-    func scheduleNetworkDeadline() {
-        networkTimer.set(at: exitStatus == nil ? network.nextDeadline : nil) { [unowned self] in
-            do throws(PathMonitorError) {
-                if let status = try network.handleDeadline() { networkChanged(to: status) }
-            } catch {
-                networkFailed(error)
-            }
-            scheduleNetworkDeadline()
-        }
-    }
-
     func networkChanged(to status: PathStatus) {
         logRoute(status)
         route = status
@@ -61,7 +62,7 @@ extension NetworkBannerMonitor {
         }
     }
 
-    func networkFailed(_ error: PathMonitorError) {
+    func networkFailed(_ error: any Error) {
         Terminal.error("the network monitor failed: \(error)")
         stop(status: ExitStatus.networkMonitorFailed, reason: nil)
     }

@@ -69,22 +69,12 @@ public final class WaylandDisplay: BannerBackend {
             hosts.remove(at: index).close()
             onMonitorsChanged?()
         }
-        watch = loop.watch(fd: connection.fileDescriptor) { [weak self] in
+        watch = loop.serve(ConnectionSource(connection)) { [weak self] error in
             guard let self, !closed else { return }
-            do { try connection.dispatch() } catch { lost(error) }
+            lost(error)
         }
         loop.beforeEverySleep { [weak self] in
             guard let self, !closed else { return nil }
-            do {
-                // POLLOUT too while the socket could not take every request: they go out once
-                // it can, not when something else wakes the loop.
-                let events = try connection.prepareToSleep()
-                // self.loop: the initialiser's `loop` parameter would be captured strongly, and
-                // the loop would keep itself alive through this closure.
-                if let watch { self.loop.change(watch, events: events) }
-            } catch {
-                lost(error)
-            }
             // Fonts opened from an earlier owner's memory, once the banners have stopped moving:
             // fontconfig's own answer, and the banners drawn again if it differs.
             if fonts.needsCheck, fonts.checkRemembered(settled: !hosts.contains(where: \.isAnimating)) {
