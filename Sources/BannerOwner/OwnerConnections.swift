@@ -18,14 +18,19 @@ final class OwnerConnections {
         var reader = FrameReader()
         var watch: EventLoop.Token?
         /// Closes it unless a whole request comes first.
-        var requestDeadline: EventLoop.Token?
+        let requestDeadline: LoopTimer
         /// Waiting for its banner to end (`show --wait`): kept open, no request timeout.
         var waitingFor: Int?
         /// Seconds between the keepalive frames it asked for, once its first answer is out.
         var keepaliveInterval: Double?
-        var keepalive: EventLoop.Token?
+        /// The next keepalive frame's.
+        let keepalive: LoopTimer
 
-        init(fd: Int32) { self.fd = fd }
+        init(fd: Int32, loop: EventLoop) {
+            self.fd = fd
+            requestDeadline = LoopTimer(on: loop)
+            keepalive = LoopTimer(on: loop)
+        }
     }
 
     /// A whole request frame from the client with this id.
@@ -77,7 +82,7 @@ final class OwnerConnections {
             // sending a request, so idle or hostile peers can never lock a real client out.
             // Only when every slot holds a `--wait` client is the newcomer turned away.
             if clients.count >= OwnerLimits.maximumClients {
-                guard let idlest = clients.filter({ $0.value.waitingFor == nil && $0.value.requestDeadline != nil }).keys.min() else {
+                guard let idlest = clients.filter({ $0.value.waitingFor == nil && $0.value.requestDeadline.isPending }).keys.min() else {
                     log("all \(OwnerLimits.maximumClients) connections wait for their banners: turned a new one away")
                     let busy = OwnerError(.busy, "owner busy: \(OwnerLimits.maximumClients) clients waiting for their banners")
                     _ = UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerResponse(error: busy))), to: fd)
@@ -89,10 +94,10 @@ final class OwnerConnections {
             }
             nextClientID += 1
             let id = nextClientID
-            let client = Client(fd: fd)
+            let client = Client(fd: fd, loop: loop)
             clients[id] = client
             client.watch = loop.watch(fd: fd) { [unowned self] in readable(id) }
-            client.requestDeadline = loop.after(seconds: OwnerLimits.requestTimeout) { [unowned self] in
+            client.requestDeadline.set(after: OwnerLimits.requestTimeout) { [unowned self] in
                 log("a client sent no request within \(BannerFont.format(OwnerLimits.requestTimeout)) s; closed it")
                 drop(id)
             }
@@ -121,8 +126,7 @@ final class OwnerConnections {
                 reply(id, OwnerResponse(error: OwnerError(.protocol, "\(error)")), thenClose: true)
                 return
             }
-            if let deadline = client.requestDeadline { loop.cancel(deadline) }
-            client.requestDeadline = nil
+            client.requestDeadline.cancel()
             onRequest?(body, id)
         }
     }
@@ -192,9 +196,8 @@ final class OwnerConnections {
 
     /// Sends `id` a keepalive frame every interval it asked for, from now until it goes.
     private func startKeepalive(_ id: Int) {
-        guard let client = clients[id], let interval = client.keepaliveInterval, client.keepalive == nil else { return }
-        client.keepalive = loop.after(seconds: interval) { [unowned self] in
-            clients[id]?.keepalive = nil
+        guard let client = clients[id], let interval = client.keepaliveInterval, !client.keepalive.isPending else { return }
+        client.keepalive.set(after: interval) { [unowned self] in
             reply(id, .keepalive)
             startKeepalive(id)
         }
@@ -206,8 +209,8 @@ final class OwnerConnections {
     func drop(_ id: Int) {
         guard let client = clients.removeValue(forKey: id) else { return }
         if let watch = client.watch { loop.cancel(watch) }
-        if let deadline = client.requestDeadline { loop.cancel(deadline) }
-        if let keepalive = client.keepalive { loop.cancel(keepalive) }
+        client.requestDeadline.cancel()
+        client.keepalive.cancel()
         close(client.fd)
         onClosed?(id, client.waitingFor)
     }
