@@ -348,15 +348,21 @@ public final class TestGnomeShell {
     /// monitors; then for its Xwayland where it starts one at once (43), else its display is the
     /// one Mutter set up for Xwayland on demand.
     private func awaitStart(monitors: Int) throws {
-        let deadline = monotonicSeconds() + 120
+        // A bound, not a pace: under CI's load Debian 12's shell once took more than 120 s.
+        let bound = 300.0
+        let deadline = monotonicSeconds() + bound
         var started = false
+        var stage = "its Wayland socket"
         while monotonicSeconds() < deadline, shell?.exitStatus == nil {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+            if !started, names.contains(waylandDisplay), !sessionBus.isEmpty { stage = "the end of its start-up with \(monitors) monitor(s)" }
             if !started, names.contains(waylandDisplay), !sessionBus.isEmpty,
                let answer = try? evaluate("Main.layoutManager._startingUp === false && global.display.get_n_monitors()") {
                 started = Self.evaluated(answer) == "\(monitors)"
             }
+            if started { stage = "its Xwayland's authority file" }
             if started, let cookie = names.first(where: { $0.hasPrefix(".mutter-Xwaylandauth.") }) {
+                stage = "its Xwayland's display"
                 xAuthority = runtimeDirectory + "/" + cookie
                 if let display = xwaylandDisplay() {
                     xDisplay = display
@@ -369,7 +375,8 @@ public final class TestGnomeShell {
             }
             poll(nil, 0, 50)
         }
-        throw TestFailure("gnome-shell (\(release)) did not start in 120 s: \(log)")
+        let exited = shell?.exitStatus.map { " (it exited with \($0))" } ?? ""
+        throw TestFailure("gnome-shell (\(release)) did not start in \(Int(bound)) s\(exited): waited for \(stage); \(log)")
     }
 
     /// The display of the Xwayland the shell started (`:N` from its command line).
