@@ -89,12 +89,29 @@ let package = Package(
         ),
         // The owner process's socket protocol: versioned, length-prefixed JSON frames; pure Swift.
         .target(name: "OwnerProtocol", dependencies: ["BannerCore"]),
-        // What `show`, `dismiss`, `status` and `stats` need, and nothing that draws: options,
-        // the owner's socket and paths, exit codes. Shared by both binaries below.
+        // The IPC to the owner, and nothing that parses a command line: its socket and paths, the
+        // client's exchanges (starting an owner, replacing an older one), `status --follow`, the
+        // owner's state files, a session's display, the exit codes and the one-line errors.
+        // What the owner and the watchers share with the commands.
+        .target(
+            name: "OwnerIPC",
+            dependencies: ["Reactor", "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn", "Spawning", "StartupTrace"]
+        ),
+        // `show`'s arguments as swift-argument-parser reads them (ShowCommand, its appearance and
+        // connection options) and ShowParser, which the owner is handed to read a forwarded `show`.
+        .target(
+            name: "ShowArguments",
+            dependencies: [
+                "OwnerIPC", "BannerCore", "BannerConfig", "OwnerProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The commands `window-banner` runs itself (show, dismiss, status, stats, action) and how
+        // one binary hands a command line to the other. Shared by both binaries below.
         .target(
             name: "WindowBannerClient",
-            dependencies: ["Reactor", 
-                "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn", "Spawning", "StartupTrace",
+            dependencies: [
+                "OwnerIPC", "ShowArguments", "BannerCore", "BannerConfig", "OwnerProtocol", "Spawning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,13 +124,13 @@ let package = Package(
         // 13's swiftlang, scripts/static-client.sh); then it links glibc dynamically.
         .executableTarget(
             name: "window-banner",
-            dependencies: ["WindowBannerClient", "StartupTrace"],
+            dependencies: ["WindowBannerClient", "OwnerIPC", "StartupTrace"],
             linkerSettings: Context.environment["WINDOW_BANNER_STATIC_CLIENT"] == "0"
                 ? [] : [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // What every long-running banner process shares: its data directories and own icons,
         // the built-in banners' translations (gettext), signals as a descriptor, child processes.
-        .target(name: "BannerProcess", dependencies: ["WindowBannerClient", "Spawning", "BannerRuntime", "BannerCore", "CGettext"]),
+        .target(name: "BannerProcess", dependencies: ["OwnerIPC", "Spawning", "BannerRuntime", "BannerCore", "CGettext"]),
         // The owner of one display, generic over the backend that draws: the socket server, the
         // requests routed to one schedule per monitor, subscriptions, click commands, the state
         // kept across restarts. No display server of its own, no backend linked (tests run it on
@@ -124,7 +141,7 @@ let package = Package(
         .target(
             name: "BannerOwner",
             dependencies: ["Reactor", 
-                "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
+                "MonotonicClock", "OwnerIPC", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
                 "CSpawn", "Spawning", "CMalloc", "StartupTrace",
             ],
             swiftSettings: [.unsafeFlags(["-enable-cmo-everything"], .when(configuration: .release))]
@@ -134,7 +151,7 @@ let package = Package(
         .target(
             name: "BannerMonitor",
             dependencies: ["Reactor", 
-                "MonotonicClock", "WindowBannerClient", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
+                "MonotonicClock", "OwnerIPC", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath",
                 "NetworkManagerBus", "SDBus", "PipeWireCalls", "LoginSessions",
             ]
         ),
@@ -146,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "window-banner-full",
             dependencies: ["Reactor", 
-                "WindowBannerClient", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "PipeWireCalls", "CSpawn", "Spawning", "CMalloc", "StartupTrace",
+                "WindowBannerClient", "ShowArguments", "OwnerIPC", "BannerOwner", "BannerMonitor", "BannerProcess", "BannerX11", "BannerWayland", "BannerGnomeShell", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "NetworkPath", "LoginSessions", "PipeWireCalls", "CSpawn", "Spawning", "CMalloc", "StartupTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: (Context.environment["WINDOW_BANNER_STATIC_CXX"]).map { $0.isEmpty ? [] : [.unsafeFlags(["-Xclang-linker", "-L" + $0], .when(configuration: .release))] } ?? []
@@ -164,18 +181,18 @@ let package = Package(
         // The owner on an embedded loop and a fake display, spoken to over its real socket.
         .testTarget(
             name: "BannerOwnerTests",
-            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "WindowBannerClient", "OwnerProtocol", "BannerRuntime", "BannerCore"]
+            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "OwnerIPC", "ShowArguments", "OwnerProtocol", "BannerRuntime", "BannerCore"]
         ),
         // The network monitor and the call watcher's glue on an embedded loop, with fake routes
         // and fake banners.
         .testTarget(
             name: "BannerMonitorTests",
-            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "PipeWireCalls", "WindowBannerClient", "OwnerProtocol", "BannerRuntime", "BannerCore", "ProcessTestSupport"]
+            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "PipeWireCalls", "OwnerIPC", "OwnerProtocol", "BannerRuntime", "BannerCore", "ProcessTestSupport"]
         ),
-        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "WindowBannerClient", "BannerCore", "ProcessTestSupport"]),
+        .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "OwnerIPC", "BannerCore", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
         // settings, checked with BannerCore's rules; loaded through window-banner-config.
-        .target(name: "BannerConfig", dependencies: ["BannerCore"]),
+        .target(name: "BannerConfig", dependencies: ["BannerCore", "Spawning"]),
         // toml++ (libtomlplusplus, Debian's build of it) behind a C face: a document's values with
         // the positions of their keys, in one pass.
         .target(

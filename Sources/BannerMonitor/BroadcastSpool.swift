@@ -13,7 +13,7 @@
 
 import BannerCore
 import Glibc
-import WindowBannerClient
+import OwnerIPC
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

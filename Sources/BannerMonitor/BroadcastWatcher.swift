@@ -11,9 +11,9 @@ import BannerConfig
 import BannerCore
 import BannerRuntime
 import Glibc
+import OwnerIPC
 import OwnerProtocol
 import Reactor
-import WindowBannerClient
 
 package final class BroadcastWatcher {
     /// The most broadcasts on screen or in the owner's queue at once; the rest wait their turn.

@@ -12,10 +12,10 @@ import BannerCore
 import BannerProcess
 import BannerRuntime
 import Glibc
+import OwnerIPC
 import OwnerProtocol
 import PipeWireCalls
 import Reactor
-import WindowBannerClient
 
 package final class CallBannerMonitor {
     /// The `--id` of the call banner.

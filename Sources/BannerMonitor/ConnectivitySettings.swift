@@ -2,7 +2,7 @@
 // the source, the HTTP check's rule and pacing. The command fills it; the monitor reads it.
 
 import BannerCore
-import WindowBannerClient
+import OwnerIPC
 
 /// Where connectivity comes from and how the HTTP check runs, every value checked.
 package struct ConnectivitySettings: Sendable {

@@ -7,8 +7,8 @@ import BannerProcess
 import BannerRuntime
 import MonotonicClock
 import NetworkPath
+import OwnerIPC
 import Reactor
-import WindowBannerClient
 
 extension NetworkBannerMonitor {
     /// Loads libcurl and arms the checks; the first runs when the route is known.

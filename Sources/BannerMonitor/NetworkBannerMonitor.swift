@@ -15,14 +15,14 @@
 // Start reading at `start()`, then `routeChanged()`.
 
 import BannerCore
-import BannerRuntime
 import BannerProcess
+import BannerRuntime
 import Glibc
 import NetworkManagerBus
 import NetworkPath
+import OwnerIPC
 import OwnerProtocol
 import Reactor
-import WindowBannerClient
 
 /// The running monitor: the network, the policy, and the banner of ours on screen. Every call
 /// happens on the thread that runs `run()`.

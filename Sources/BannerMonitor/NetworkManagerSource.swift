@@ -9,8 +9,8 @@ import BannerRuntime
 import MonotonicClock
 import NetworkManagerBus
 import NetworkPath
+import OwnerIPC
 import SDBus
-import WindowBannerClient
 
 extension NetworkBannerMonitor {
     /// Picks the source `--connectivity` asks for and prints it; for NetworkManager, returns

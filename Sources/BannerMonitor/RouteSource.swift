@@ -7,8 +7,8 @@ import BannerProcess
 import Glibc
 import MonotonicClock
 import NetworkPath
+import OwnerIPC
 import Reactor
-import WindowBannerClient
 
 /// The routes as the network monitor reads them.
 package protocol RouteSource: AnyObject {

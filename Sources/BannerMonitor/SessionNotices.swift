@@ -5,14 +5,14 @@
 // held while it runs — shows them, and the others leave them alone.
 
 import BannerCore
+import BannerProcess
 import BannerRuntime
 import Glibc
 import LoginSessions
-import BannerProcess
+import OwnerIPC
 import OwnerProtocol
 import Reactor
 import SDBus
-import WindowBannerClient
 
 package final class SessionNotices {
     private var broadcasts: BroadcastWatcher?
@@ -58,7 +58,7 @@ package final class SessionNotices {
         let user = account.map { String(cString: $0.pw_name) } ?? String(getuid())
         broadcasts = BroadcastWatcher(
             loop: loop, spool: BroadcastSpool(root: root), banners: banners, user: user, groups: account.map(UserGroups.names) ?? [], base: base,
-            session: (display, environment["XDG_SESSION_ID"]), runtimeDirectory: runtime, stateDirectory: OwnerState.defaultDirectory(environment: environment),
+            session: (display, environment["XDG_SESSION_ID"]), runtimeDirectory: runtime, stateDirectory: OwnerStateFiles.defaultDirectory(environment: environment),
             wallClock: { Double(time(nil)) }, log: log)
         if showsSystem {
             system = SystemNoticeWatcher(loop: loop, banners: banners, root: root, base: base, readShutdown: readShutdown, log: log)

@@ -13,10 +13,10 @@ import BannerProcess
 import BannerRuntime
 import Glibc
 import LoginSessions
+import OwnerIPC
 import OwnerProtocol
 import Reactor
 import SDBus
-import WindowBannerClient
 
 package final class SystemNoticeWatcher {
     /// The `--id` of the scheduled shutdown's banner.

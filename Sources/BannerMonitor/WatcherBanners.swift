@@ -3,12 +3,12 @@
 // one frame on the banner's `show --wait` connection), and taking one away by its id. The
 // watchers see it as `WatcherBanners`, so their tests give them banners of their own.
 
-import BannerRuntime
 import BannerCore
+import BannerRuntime
 import Glibc
+import OwnerIPC
 import OwnerProtocol
 import Reactor
-import WindowBannerClient
 
 /// What a watcher needs of the display's owner for its own banners.
 package protocol WatcherBanners: AnyObject {

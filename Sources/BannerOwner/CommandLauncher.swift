@@ -9,9 +9,9 @@
 import BannerCore
 import CSpawn
 import Glibc
+import OwnerIPC
 import OwnerProtocol
 import Spawning
-import WindowBannerClient
 
 /// What a `show` request runs when its banner is clicked (`--on-click`) and when one of its
 /// action buttons is (`--action LABEL=COMMAND`, given once or twice), in the request's environment and directory (the

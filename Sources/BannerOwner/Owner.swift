@@ -20,10 +20,10 @@ import BannerRuntime
 import CMalloc
 import Glibc
 import MonotonicClock
+import OwnerIPC
 import OwnerProtocol
 import Reactor
 import StartupTrace
-import WindowBannerClient
 
 /// The owner's limits, the same for every backend.
 package enum OwnerLimits {
@@ -46,7 +46,8 @@ package final class Owner<Backend: BannerBackend> {
     let idleExit: Double
     let log: (String) -> Void
     var config = ConfigCache()
-    var showParser = ShowParser()
+    /// Reads forwarded `show` command lines (`show-arguments`): the client's own parser, given.
+    var showParser: any ShowArgumentsReader
     var schedules: [String: BannerSchedule] = [:]
     /// The monitors there were at the last look: one not among them is new.
     var knownMonitors: Set<String>
@@ -82,15 +83,16 @@ package final class Owner<Backend: BannerBackend> {
     package var notice: String?
 
     /// The owner of `banners`' display, serving the clients `listener` accepts, on `banners`'
-    /// loop (and its clock). `stateDirectory` keeps `--once` keys and stats (nil: none kept);
+    /// loop (and its clock), reading forwarded `show` command lines with `showArguments`. `stateDirectory` keeps `--once` keys and stats (nil: none kept);
     /// with `joinsAccessibilityBus` false no screen reader hears of its banners (tests).
     package init(
-        banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double,
-        stateDirectory: String? = OwnerState.defaultDirectory(environment: processEnvironment()), joinsAccessibilityBus: Bool = true,
+        banners: Backend, paths: OwnerPaths, listener: Int32, idleExit: Double, showArguments: any ShowArgumentsReader,
+        stateDirectory: String? = OwnerStateFiles.defaultDirectory(environment: processEnvironment()), joinsAccessibilityBus: Bool = true,
         log: @escaping (String) -> Void
     ) {
         self.banners = banners
         self.paths = paths
+        showParser = showArguments
         connections = OwnerConnections(listener: listener, socketPath: paths.socket, loop: banners.loop, log: log)
         self.idleExit = idleExit
         self.log = log

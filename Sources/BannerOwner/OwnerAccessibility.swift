@@ -9,8 +9,8 @@ import BannerCore
 import BannerProcess
 import BannerRuntime
 import MonotonicClock
+import OwnerIPC
 import Reactor
-import WindowBannerClient
 
 final class OwnerAccessibility {
     private let loop: EventLoop

@@ -6,8 +6,8 @@ import BannerConfig
 import BannerCore
 import BannerProcess
 import BannerRuntime
+import OwnerIPC
 import OwnerProtocol
-import WindowBannerClient
 
 struct ConfigCache {
     private var loaded: [String: (stamp: FileStamp?, config: BannerConfig)] = [:]

@@ -8,9 +8,9 @@
 import BannerCore
 import BannerRuntime
 import Glibc
+import OwnerIPC
 import OwnerProtocol
 import Reactor
-import WindowBannerClient
 
 final class OwnerConnections {
     private final class Client {

@@ -8,10 +8,10 @@ import BannerRuntime
 import CMalloc
 import Glibc
 import MonotonicClock
+import OwnerIPC
 import OwnerProtocol
 import Reactor
 import StartupTrace
-import WindowBannerClient
 
 extension Owner {
     // MARK: Idle exit and shutdown

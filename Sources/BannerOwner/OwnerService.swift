@@ -10,8 +10,8 @@ import BannerCore
 import BannerProcess
 import BannerRuntime
 import Glibc
+import OwnerIPC
 import StartupTrace
-import WindowBannerClient
 
 package enum OwnerService {
     /// How the owner runs, whichever display it serves.
@@ -26,9 +26,12 @@ package enum OwnerService {
         package var notice: String?
         /// Where the `show` that started it waits for "ready"; nil when run by hand or a unit.
         package var readyFD: Int32?
+        /// How it reads a `show` forwarded as typed: the client's own parser.
+        package var showArguments: any ShowArgumentsReader
 
         package init(
-            paths: OwnerPaths, log: OwnerLog, idleSeconds: Double, startupConfig: OwnerStartupConfig?, notice: String? = nil, readyFD: Int32?
+            paths: OwnerPaths, log: OwnerLog, idleSeconds: Double, startupConfig: OwnerStartupConfig?, notice: String? = nil, readyFD: Int32?,
+            showArguments: any ShowArgumentsReader
         ) {
             self.paths = paths
             self.log = log
@@ -36,6 +39,7 @@ package enum OwnerService {
             self.startupConfig = startupConfig
             self.notice = notice
             self.readyFD = readyFD
+            self.showArguments = showArguments
         }
     }
 
@@ -51,7 +55,7 @@ package enum OwnerService {
         StartupTrace.mark("owner starts")
         let listener = try UnixSocket.listen(at: paths.socket)
         DisplayLoss.removeOnExit(paths.socket)
-        let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: settings.idleSeconds, log: log.warning)
+        let owner = Owner(banners: banners, paths: paths, listener: listener, idleExit: settings.idleSeconds, showArguments: settings.showArguments, log: log.warning)
         StartupTrace.mark("owner set up")
         owner.notice = settings.notice
         DisplayLoss.beforeEnding { reason in owner.displayLost(reason) }

@@ -9,9 +9,9 @@ import BannerRuntime
 import CMalloc
 import Glibc
 import MonotonicClock
+import OwnerIPC
 import OwnerProtocol
 import StartupTrace
-import WindowBannerClient
 
 extension Owner {
     // MARK: Stats and handover

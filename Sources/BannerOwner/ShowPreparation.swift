@@ -8,8 +8,8 @@ import BannerConfig
 import BannerCore
 import BannerProcess
 import BannerRuntime
+import OwnerIPC
 import OwnerProtocol
-import WindowBannerClient
 
 /// A request ready to be scheduled.
 struct PreparedShow<Host> {

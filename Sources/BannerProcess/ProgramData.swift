@@ -4,7 +4,8 @@
 // checkout's `.build*/…/debug` uses the checkout's `Resources`.
 
 import Glibc
-import WindowBannerClient
+import OwnerIPC
+import Spawning
 
 package enum ProgramData {
     /// The program's version, as `--version` prints it and the accessibility bus names it.

@@ -3,9 +3,9 @@
 // beyond one write(2).
 
 import Glibc
+import OwnerIPC
 import Spawning
 import Synchronization
-import WindowBannerClient
 
 /// The write end of the signal pipe, read by the handler (which cannot capture anything).
 private let signalPipeWriteEnd = Atomic<Int32>(-1)

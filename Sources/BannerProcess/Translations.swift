@@ -13,8 +13,8 @@
 import BannerCore
 import CGettext
 import Glibc
+import OwnerIPC
 import Synchronization
-import WindowBannerClient
 
 package enum Translations {
     /// The gettext text domain: `LANG/LC_MESSAGES/window-banner.mo`.

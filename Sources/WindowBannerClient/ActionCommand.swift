@@ -5,7 +5,9 @@
 
 import ArgumentParser
 import BannerCore
+import OwnerIPC
 import OwnerProtocol
+import ShowArguments
 
 package struct ActionCommand: ParsableCommand {
     package init() {}

@@ -7,7 +7,8 @@
 import ArgumentParser
 import BannerCore
 import Glibc
-import Spawning
+import OwnerIPC
+import ShowArguments
 
 /// The commands `window-banner` runs itself. Their root has no help of its own: `window-banner
 /// --help` (and any other first argument) goes to window-banner-full, which lists every command.
@@ -56,44 +57,4 @@ package enum CommandLineMain {
         Terminal.error(root.message(for: error).split(separator: "\n").joined(separator: " ") + " (see --help)")
         Glibc.exit(code.rawValue)
     }
-}
-
-/// window-banner-full: where it is, and handing a command line to it.
-package enum FullProgram {
-    package static let name = "window-banner-full"
-
-    /// window-banner-full in this binary's directory (it is this binary, when run as that).
-    package static var path: String { programBeside(named: name) }
-
-    /// Replaces this process with window-banner-full running `arguments` (argv[0] included);
-    /// returns only to exit 70 when it cannot be started.
-    package static func exec(_ arguments: [String]) -> Never {
-        let program = path
-        let argv = CStringArray([program] + arguments.dropFirst())
-        execv(program, argv.pointers)
-        Terminal.error("cannot run \(program.printable): \(String(cString: strerror(errno))) (window-banner needs the window-banner-full installed beside it)")
-        Glibc.exit(ExitStatus.internalError)
-    }
-}
-
-/// This program's own path (/proc/self/exe, symlinks resolved), or argv[0] when that cannot
-/// be read.
-package func selfExecutable() -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return CommandLine.arguments[0] }
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-/// The program `name` in this program's directory: the binaries always travel together, so
-/// each runs the others of its own version.
-package func programBeside(named name: String) -> String {
-    let own = selfExecutable()
-    return own.hasSuffix("/" + name) ? own : directory(of: own) + "/" + name
-}
-
-/// The directory part of `path` ("/" for a file at the root, "." for a bare name).
-package func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
 }

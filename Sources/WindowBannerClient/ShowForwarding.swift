@@ -8,7 +8,10 @@
 import BannerConfig
 import BannerCore
 import Glibc
+import OwnerIPC
 import OwnerProtocol
+import ShowArguments
+import Spawning
 
 package enum ShowForwarding {
     /// Arguments that ask for output of the parser itself: those stay with the ordinary path.

@@ -5,7 +5,9 @@
 // quotes shows as typed and never breaks the bar.
 
 import BannerCore
+import OwnerIPC
 import OwnerProtocol
+import ShowArguments
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

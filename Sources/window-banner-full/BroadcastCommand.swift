@@ -12,7 +12,9 @@ import BannerMonitor
 import BannerProcess
 import Glibc
 import LoginSessions
+import OwnerIPC
 import Reactor
+import ShowArguments
 import WindowBannerClient
 
 #if canImport(FoundationEssentials)

@@ -10,7 +10,10 @@ import BannerRuntime
 import BannerWayland
 import BannerX11
 import Glibc
+import OwnerIPC
 import Reactor
+import ShowArguments
+import Spawning
 import StartupTrace
 import WindowBannerClient
 
@@ -110,7 +113,8 @@ struct DaemonCommand: ParsableCommand {
     private func settings(
         _ paths: OwnerPaths, _ log: OwnerLog, _ idleSeconds: Double, _ startupConfig: OwnerStartupConfig?, notice: String? = nil
     ) -> OwnerService.Settings {
-        OwnerService.Settings(paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig, notice: notice, readyFD: readyFD)
+        OwnerService.Settings(paths: paths, log: log, idleSeconds: idleSeconds, startupConfig: startupConfig, notice: notice, readyFD: readyFD,
+            showArguments: ShowParser())
     }
 
     private func logProtocolErrors(of banners: X11Display, to log: OwnerLog) {

@@ -9,6 +9,8 @@ import BannerCore
 import BannerProcess
 import BannerX11
 import Glibc
+import OwnerIPC
+import ShowArguments
 import WindowBannerClient
 
 struct DemoCommand: ParsableCommand {

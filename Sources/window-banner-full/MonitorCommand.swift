@@ -15,15 +15,17 @@
 import ArgumentParser
 import BannerConfig
 import BannerCore
+import BannerMonitor
+import BannerProcess
 import BannerRuntime
 import CMalloc
 import Glibc
-import BannerMonitor
-import BannerProcess
 import NetworkPath
+import OwnerIPC
 import OwnerProtocol
 import PipeWireCalls
 import Reactor
+import ShowArguments
 import WindowBannerClient
 
 struct MonitorCommand: ParsableCommand {

@@ -10,6 +10,8 @@ import BannerRuntime
 import BannerWayland
 import BannerX11
 import Glibc
+import OwnerIPC
+import ShowArguments
 import WindowBannerClient
 
 /// Opens the banner display, or ends the command with 69 naming the display.

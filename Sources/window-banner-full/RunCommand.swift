@@ -9,6 +9,8 @@ import BannerProcess
 import BannerRuntime
 import BannerX11
 import Glibc
+import OwnerIPC
+import ShowArguments
 import WindowBannerClient
 
 struct RunCommand: ParsableCommand {

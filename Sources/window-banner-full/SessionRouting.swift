@@ -14,6 +14,8 @@ import BannerProcess
 import CSpawn
 import Glibc
 import LoginSessions
+import OwnerIPC
+import ShowArguments
 import Spawning
 import WindowBannerClient
 

@@ -5,9 +5,11 @@
 
 import ArgumentParser
 import BannerProcess
-import BannerX11
 import BannerRuntime
+import BannerX11
 import CMalloc
+import OwnerIPC
+import ShowArguments
 import StartupTrace
 import WindowBannerClient
 

@@ -6,6 +6,7 @@
 // display when no owner of this user's answers (SessionSearch): window-banner-full asks logind.
 
 import Glibc
+import OwnerIPC
 import StartupTrace
 import WindowBannerClient
 

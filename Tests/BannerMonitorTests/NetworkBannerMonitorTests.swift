@@ -13,9 +13,9 @@ import EmbeddedTestSupport
 import Glibc
 import MonotonicClock
 import NetworkPath
+import OwnerIPC
 import OwnerProtocol
 import Testing
-import WindowBannerClient
 
 /// Routes the test decides, announced on a pipe like the kernel's news on netlink.
 final class FakeRoutes: RouteSource {

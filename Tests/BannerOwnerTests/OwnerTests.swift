@@ -11,9 +11,10 @@ import BannerRuntime
 import EmbeddedTestSupport
 import Glibc
 import MonotonicClock
+import OwnerIPC
 import OwnerProtocol
+import ShowArguments
 import Testing
-import WindowBannerClient
 
 /// One owner on a fake display, in a private directory of its own.
 final class OwnerHarness {
@@ -39,7 +40,7 @@ final class OwnerHarness {
         let listener = try UnixSocket.listen(at: paths.socket)
         display = FakeDisplay(monitors: monitors, embedded: embedded)
         owner = Owner(
-            banners: display, paths: paths, listener: listener, idleExit: idleExit, stateDirectory: self.directory + "/state",
+            banners: display, paths: paths, listener: listener, idleExit: idleExit, showArguments: ShowParser(), stateDirectory: self.directory + "/state",
             joinsAccessibilityBus: false, log: { _ in })
     }
 

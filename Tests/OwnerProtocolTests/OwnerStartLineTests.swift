@@ -1,5 +1,5 @@
+import OwnerIPC
 import Testing
-import WindowBannerClient
 
 /// Every command line `show` starts an owner with is read back by the owner's own reader, the
 /// one that skips the argument parser (a session's first banner waits for it); anything else is

@@ -5,7 +5,6 @@
 // a parser that crashes on a hostile file takes only the helper down. With no file there is
 // nothing to parse and no helper is started.
 
-import BannerConfig
 import Glibc
 import Spawning
 

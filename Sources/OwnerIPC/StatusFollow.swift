@@ -9,6 +9,7 @@ import BannerCore
 import Glibc
 import OwnerProtocol
 import Reactor
+import Spawning
 
 /// `--format`: a line with `{title}`-style placeholders filled from the headline banner.
 package struct StatusFormat {

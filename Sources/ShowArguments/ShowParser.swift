@@ -16,19 +16,12 @@
 // so any other plain value there parses the same way; a value that could read as a flag or a
 // help request is never replaced.
 
+import OwnerIPC
 import OwnerProtocol
 
-package struct ShowParser {
-    /// What a command line says.
-    package enum Outcome {
-        /// A `show` for the display asked about.
-        case request(ShowRequest)
-        /// A `show` for another display, or a request for the parser's own output (`--help`,
-        /// `--version`): for the ordinary path, not this display's owner.
-        case elsewhere
-        /// Refused: the one line saying why.
-        case refused(String)
-    }
+package struct ShowParser: ShowArgumentsReader {
+    package typealias Outcome = ShowArgumentsOutcome
+
     /// The options whose values change from call to call, and where each lands in the command.
     private static let variableOptions: [(option: String, value: any WritableKeyPath<ShowCommand, String?> & Sendable)] = [
         ("--title", \.appearance.title), ("--subtitle", \.appearance.subtitle), ("--progress", \.appearance.progress),

@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import BannerCore
+import OwnerIPC
 
 package struct AppearanceOptions: ParsableArguments {
     package init() {}

@@ -10,6 +10,7 @@
 
 import BannerCore
 import Glibc
+import OwnerIPC
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -20,9 +21,6 @@ import Foundation
 package struct OwnerState {
     /// `--once` keys remembered: when one more is shown, the one shown longest ago is forgotten.
     package static let maximumOnceKeys = 4096
-    /// A state file larger than this is not read but kept aside (the bounded contents take a
-    /// few MiB at most, even with every key at its longest).
-    package static let maximumFileSize = 16 << 20
 
     /// `--once` keys that have been shown, with when (seconds since 1970).
     private(set) var shownOnce: [String: Double] = [:]
@@ -41,38 +39,20 @@ package struct OwnerState {
     package init(directory: String?) {
         self.directory = directory
         guard let directory else { return }
-        switch Self.load([String: Double].self, from: directory + "/once.json") {
+        switch OwnerStateFiles.load([String: Double].self, from: directory + "/once.json") {
         case .success(let keys):
             shownOnce = keys ?? [:]
             trimOnce()
         case .failure(let problem):
             problems.append(Self.keepAside(directory + "/once.json", because: problem, starting: "with no --once keys"))
         }
-        switch Self.load(BannerStats.self, from: directory + "/stats.json") {
+        switch OwnerStateFiles.load(BannerStats.self, from: directory + "/stats.json") {
         case .success(let stats):
             self.stats = stats ?? BannerStats()
             self.stats.trim()
         case .failure(let problem):
             problems.append(Self.keepAside(directory + "/stats.json", because: problem, starting: "with empty stats"))
         }
-    }
-
-    /// The state directory for this environment, created if needed; nil when there is no home.
-    package static func defaultDirectory(environment: [String: String]) -> String? {
-        let base: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = state
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = home + "/.local/state"
-        } else {
-            return nil
-        }
-        var path = ""
-        for part in (base + "/window-banner").split(separator: "/") {
-            path += "/" + part
-            mkdir(path, 0o700)
-        }
-        return path
     }
 
     package func wasShown(once key: String) -> Bool { shownOnce[BannerStats.bounded(key)] != nil }
@@ -100,17 +80,6 @@ package struct OwnerState {
         unsaved.removeAll()
     }
 
-    /// The stats file of `directory` without an owner (for `stats` when none runs), or why it
-    /// cannot be read (it is left where it is: the next owner keeps it aside).
-    package static func stats(in directory: String) -> Result<BannerStats, StateFileProblem> {
-        load(BannerStats.self, from: directory + "/stats.json").map { $0 ?? BannerStats() }
-    }
-
-    /// Why a state file was not read.
-    package struct StateFileProblem: Error, CustomStringConvertible {
-        package var description: String
-    }
-
     /// Forgets the keys shown longest ago beyond `maximumOnceKeys`.
     private mutating func trimOnce() {
         guard shownOnce.count > Self.maximumOnceKeys else { return }
@@ -132,35 +101,8 @@ package struct OwnerState {
         try? SmallFile.write(Array(data), to: "\(directory)/\(name)", mode: 0o600)
     }
 
-    /// The file at `path` decoded as `type`; nil when there is none.
-    private static func load<Value: Decodable>(_ type: Value.Type, from path: String) -> Result<Value?, StateFileProblem> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            return errno == ENOENT ? .success(nil) : .failure(StateFileProblem(description: String(cString: strerror(errno))))
-        }
-        defer { close(fd) }
-        let tooLarge = StateFileProblem(description: "larger than \(maximumFileSize >> 20) MiB")
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_size > maximumFileSize { return .failure(tooLarge) }
-        // The size is checked again while reading: the file may grow meanwhile.
-        let bytes: [UInt8]
-        do throws(SmallFile.ReadError) {
-            bytes = try SmallFile.read(fd, limit: maximumFileSize)
-        } catch {
-            switch error {
-            case .tooLarge: return .failure(tooLarge)
-            case .failed(let why): return .failure(StateFileProblem(description: why))
-            }
-        }
-        do {
-            return .success(try JSONDecoder().decode(type, from: Data(bytes)))
-        } catch {
-            return .failure(StateFileProblem(description: "not a window-banner state file"))
-        }
-    }
-
     /// Renames the unreadable file at `path` to `path.corrupt-YYYYMMDDTHHMMSSZ`; the line to log.
-    private static func keepAside(_ path: String, because problem: StateFileProblem, starting: String) -> String {
+    private static func keepAside(_ path: String, because problem: OwnerStateFiles.Problem, starting: String) -> String {
         var seconds = time(nil)
         var parts = tm()
         gmtime_r(&seconds, &parts)

@@ -1,7 +1,6 @@
 // How the command talks back: one line on stderr per problem, prefixed with the program name,
 // and the documented exit codes.
 
-import ArgumentParser
 import BannerCore
 import Glibc
 
@@ -41,8 +40,11 @@ package struct CommandFailure: Error {
         self.code = code
     }
 
-    /// Prints the message and gives the exit code to throw.
-    package var exit: ExitCode { fail(message, code: code) }
+    /// Prints the message and gives the exit status to end with.
+    package func report() -> Int32 {
+        Terminal.error(message)
+        return code
+    }
 }
 
 /// The exit codes the socket commands add to the library's (documented in `--help` and the README).
@@ -75,12 +77,6 @@ extension ExitStatus {
         case .secondaryAction: 16
         }
     }
-}
-
-/// Prints `message` and ends the command with `code`.
-package func fail(_ message: String, code: Int32) -> ExitCode {
-    Terminal.error(message)
-    return ExitCode(code)
 }
 
 /// The process environment as a dictionary.

@@ -11,6 +11,7 @@ import BannerCore
 import Glibc
 import OwnerProtocol
 import Reactor
+import Spawning
 
 /// The files of one display's owner.
 package struct OwnerPaths {
@@ -241,7 +242,6 @@ package struct Errno: Error, Equatable {
 }
 
 /// The failing call's errno as text.
-package func errorText() -> String { String(cString: strerror(errno)) }
 
 /// An environment variable, nil when unset.
 package func environment(_ name: String) -> String? {
