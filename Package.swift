@@ -187,7 +187,7 @@ let package = Package(
         // and fake banners.
         .testTarget(
             name: "BannerMonitorTests",
-            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "PipeWireCalls", "OwnerIPC", "OwnerProtocol", "BannerRuntime", "BannerCore", "ProcessTestSupport"]
+            dependencies: ["MonotonicClock", "BannerMonitor", "EmbeddedTestSupport", "NetworkPath", "PipeWireCalls", "OwnerIPC", "OwnerProtocol", "BannerRuntime", "BannerCore", "BannerConfig", "ProcessTestSupport"]
         ),
         .testTarget(name: "OwnerProtocolTests", dependencies: ["OwnerProtocol", "OwnerIPC", "BannerCore", "ProcessTestSupport"]),
         // The config file (~/.config/window-banner/config.toml): defaults, named styles, daemon
@@ -288,7 +288,7 @@ let package = Package(
         .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore", "MonotonicClock", "Spawning"]),
         // Calls: the rule and the timing on their own, the watcher against a real PipeWire.
         .testTarget(name: "PipeWireCallsTests", dependencies: ["MonotonicClock", "PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
-        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "MonotonicClock", "BannerCore", "netpath-probe", "ProcessTestSupport"]),
+        .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "MonotonicClock", "BannerCore", "BannerConfig", "BannerMonitor", "netpath-probe", "ProcessTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

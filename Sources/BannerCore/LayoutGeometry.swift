@@ -69,7 +69,7 @@ public struct BannerPlacement: Sendable, Hashable {
 }
 
 /// Columns side panels take from a monitor's edges at the banner's rows (see
-/// ``BannerLayout/sideInsets(of:panels:placement:panelInset:bannerHeight:)``).
+/// BannerX11's `StrutLayout.sideInsets`).
 public struct SideInsets: Sendable, Hashable {
     /// Columns from the monitor's left edge: a left panel's.
     public var left: Int
@@ -117,7 +117,7 @@ public struct TopStrut: Sendable, Hashable {
     /// Last column reserved, inclusive (`top_end_x`).
     public var endX: Int
 
-    /// A strut as ``BannerLayout/topStrut(monitor:reservedHeight:)`` computes it.
+    /// A strut as BannerX11's `StrutLayout.topStrut` computes it.
     public init(top: Int, startX: Int, endX: Int) {
         self.top = top
         self.startX = startX

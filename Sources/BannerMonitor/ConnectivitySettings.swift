@@ -1,6 +1,7 @@
 // What `monitor`'s flags and the config file's `[monitor]` say about connectivity, checked:
 // the source, the HTTP check's rule and pacing. The command fills it; the monitor reads it.
 
+import BannerConfig
 import BannerCore
 import OwnerIPC
 

@@ -2,6 +2,7 @@
 // one libcurl transfer at a time (NetworkPath's HTTPCheck), its sockets and timer armed on the
 // monitor's loop before each sleep, a check at every route change and every interval.
 
+import BannerConfig
 import BannerCore
 import BannerProcess
 import BannerRuntime

@@ -3,6 +3,7 @@
 // sd-bus, the watch served by the monitor's loop (a LoopSource). Losing the bus falls back to the
 // routes.
 
+import BannerConfig
 import BannerCore
 import BannerProcess
 import BannerRuntime

@@ -11,6 +11,7 @@
 import BannerCore
 import Glibc
 import OwnerIPC
+import OwnerProtocol
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -42,6 +42,6 @@ public enum DisplayLoss {
         for farewell in farewells { farewell(reason) }
         for path in pathsToRemove.withLock({ $0 }) { unlink(path) }
         for process in processesToStop.withLock({ $0 }) { kill(process, SIGTERM) }
-        _exit(ExitStatus.displayUnavailable)
+        _exit(EX_UNAVAILABLE)
     }
 }

@@ -1,6 +1,6 @@
 // Other clients' top, left and right struts — status bars, docks, vertical panels — kept current
 // from X events, so each banner can sit directly under the top ones and between the side ones
-// (BannerLayout.panelInset and sideInsets decide where). Nothing is polled:
+// (StrutLayout.panelInset and sideInsets decide where). Nothing is polled:
 // the root's SubstructureNotify says when top-level windows come, go, map and unmap,
 // PropertyChangeMask on every other client's window says when a strut changes, and a window
 // that carries one has its own structure watched too, so it is heard inside a WM's frame.

@@ -37,7 +37,7 @@ final class ReservationWindow {
 
         /// The dock's rectangle in root coordinates.
         var frame: MonitorGeometry {
-            var area = BannerLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides)
+            var area = StrutLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides)
             area.height = max(height, 1)
             return area
         }
@@ -145,7 +145,7 @@ final class ReservationWindow {
             askedBack = true
             XMoveWindow(connection.display, window, Int32(wanted.x), Int32(wanted.y))
         } else {
-            placedInset = BannerLayout.dockInset(dockY: Int(rootY), on: geometry.monitor, bannerHeight: geometry.height)
+            placedInset = StrutLayout.dockInset(dockY: Int(rootY), on: geometry.monitor, bannerHeight: geometry.height)
         }
         return bannerInset != before
     }
@@ -161,11 +161,11 @@ final class ReservationWindow {
 
     /// The strut this dock holds while it reserves: the panels' rows and the banner's.
     var strut: TopStrut {
-        BannerLayout.topStrut(monitor: geometry.monitor, reservedHeight: geometry.panelInset + geometry.height, sides: geometry.sides)
+        StrutLayout.topStrut(monitor: geometry.monitor, reservedHeight: geometry.panelInset + geometry.height, sides: geometry.sides)
     }
 
     private func applyStrut(reserving: Bool) {
-        let strut = reserving ? strut : BannerLayout.topStrut(monitor: geometry.monitor, reservedHeight: 0)
+        let strut = reserving ? strut : StrutLayout.topStrut(monitor: geometry.monitor, reservedHeight: 0)
         connection.setCardinals(window, "_NET_WM_STRUT_PARTIAL", strut.partial)
         connection.setCardinals(window, "_NET_WM_STRUT", strut.legacy)
     }

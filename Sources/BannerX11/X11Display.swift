@@ -424,7 +424,7 @@ public final class X11Display: BannerBackend {
            let states = connection.cardinals(activeWindow, "_NET_WM_STATE"),
            states.contains(Int(bitPattern: UInt(connection.atom("_NET_WM_STATE_FULLSCREEN")))),
            let rect = connection.rootGeometry(of: activeWindow) {
-            covered = Set(hosts.filter { BannerLayout.isOnMonitor(rect, $0.monitor) }.map(\.monitorName))
+            covered = Set(hosts.filter { StrutLayout.isOnMonitor(rect, $0.monitor) }.map(\.monitorName))
         }
         guard covered != fullscreenMonitors else { return false }
         fullscreenMonitors = covered

@@ -30,7 +30,7 @@ public final class X11Host: ControlledBannerHost {
     /// The monitor's rectangle in root coordinates; follows RandR changes.
     public private(set) var monitor: MonitorGeometry
     /// The banner's width in pixels: the monitor's, less the columns side panels take at the
-    /// banner's rows (see ``BannerLayout/sideInsets(of:panels:placement:panelInset:bannerHeight:)``).
+    /// banner's rows (see ``StrutLayout/sideInsets(of:panels:placement:panelInset:bannerHeight:)``).
     /// Its text is fitted and centred to it; followed by a visible banner at its next frame.
     public private(set) var bannerWidth: Int
     public private(set) var isPrimary: Bool
@@ -158,10 +158,10 @@ public final class X11Host: ControlledBannerHost {
     /// fitted between the side panels and under the top ones.
     public func draw(_ frame: ComposedFrame) -> RenderedFrame? {
         var frame = frame
-        let panelInset = BannerLayout.panelInset(of: monitor, panels: context.topPanels, placement: placement, bannerHeight: frame.reservedHeight)
-        let sides = BannerLayout.sideInsets(
+        let panelInset = StrutLayout.panelInset(of: monitor, panels: context.topPanels, placement: placement, bannerHeight: frame.reservedHeight)
+        let sides = StrutLayout.sideInsets(
             of: monitor, panels: context.panels.sidePanels, placement: placement, panelInset: panelInset, bannerHeight: frame.reservedHeight)
-        let width = BannerLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides).width
+        let width = StrutLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides).width
         if width != bannerWidth {
             // Side panels came, went or changed: the text is fitted and centred again for the
             // banner's new width (its height does not depend on the width).
@@ -180,9 +180,9 @@ public final class X11Host: ControlledBannerHost {
 
         // Over the dock: under the panels, unless the WM laid the dock out elsewhere itself.
         let inset = reservation?.bannerInset ?? panelInset
-        let area = BannerLayout.bannerArea(on: monitor, panelInset: inset, sides: sides)
+        let area = StrutLayout.bannerArea(on: monitor, panelInset: inset, sides: sides)
         let placement = frame.placement
-        let clipsAtEdge = BannerLayout.clipsAtTopEdge(of: area, on: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
+        let clipsAtEdge = StrutLayout.clipsAtTopEdge(of: area, on: monitor, bannerHeight: height, among: context.hosts.map(\.monitor))
         let radius = frame.cornerRadius
 
         let banner = ensureBannerWindow(surface: surface, area: area, height: height, placement: placement, clipsAtEdge: clipsAtEdge)

@@ -5,6 +5,7 @@
 
 import BannerCore
 import Glibc
+import OwnerProtocol
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -47,38 +47,6 @@ package struct CommandFailure: Error {
     }
 }
 
-/// The exit codes the socket commands add to the library's (documented in `--help` and the README).
-extension ExitStatus {
-    /// The owner process cannot be reached or started; try again (EX_TEMPFAIL).
-    package static let unreachable: Int32 = 75
-    /// Client and owner speak different protocol versions, or a reply was unreadable (EX_PROTOCOL).
-    package static let protocolMismatch: Int32 = 76
-    /// The config file is broken (EX_CONFIG).
-    package static let config: Int32 = 78
-    /// `--user`/`--all-users`: the program cannot be run as that user, who cannot reach the
-    /// place it lies in (EX_NOPERM).
-    package static let notRunnableAsUser: Int32 = 77
-    /// `show --wait`: the banner was dismissed.
-    package static let waitDismissed: Int32 = 10
-    /// `show --wait`: another banner took its place.
-    package static let waitReplaced: Int32 = 11
-
-    /// `show --wait`'s exit code for each way a banner ends: 0 timeout, 10 dismissed,
-    /// 11 replaced, 12 clicked, 13 closed, 14 swiped, 15 action, 16 secondary action.
-    package static func wait(_ reason: BannerEndReason) -> Int32 {
-        switch reason {
-        case .timeout: 0
-        case .dismissed: waitDismissed
-        case .replaced: waitReplaced
-        case .clicked: 12
-        case .closed: 13
-        case .swiped: 14
-        case .action: 15
-        case .secondaryAction: 16
-        }
-    }
-}
-
 /// The process environment as a dictionary.
 package func processEnvironment() -> [String: String] {
     var result: [String: String] = [:]

@@ -24,7 +24,7 @@ func complain(_ line: String) {
 let arguments = CommandLine.arguments
 guard arguments.count == 2, !arguments[1].hasPrefix("-") || arguments[1] == "-" else {
     complain("usage: window-banner-config PATH (prints the file's settings as JSON; exit 78 if it is broken)")
-    exit(arguments.count == 2 && (arguments[1] == "--help" || arguments[1] == "-h") ? 0 : ExitStatus.usage)
+    exit(arguments.count == 2 && (arguments[1] == "--help" || arguments[1] == "-h") ? 0 : EX_USAGE)
 }
 
 let outcome: ConfigOutcome

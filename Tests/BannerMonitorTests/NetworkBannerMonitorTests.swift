@@ -6,6 +6,7 @@
 // real owner, NetworkManager on a real bus, HTTP checks against a local server — stays in
 // NetworkPathTests and WindowBannerCLITests.
 
+import BannerConfig
 import BannerCore
 import BannerMonitor
 import BannerRuntime

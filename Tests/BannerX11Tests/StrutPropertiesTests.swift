@@ -4,6 +4,7 @@
 
 @testable import BannerX11
 import BannerCore
+import BannerX11
 import Glibc
 import ProcessTestSupport
 import Testing
@@ -16,7 +17,7 @@ struct StrutPropertiesTests {
         let reserved = TopStrut(top: 110, startX: 1328, endX: 2495)
         #expect(reserved.partial == [0, 0, 110, 0, 0, 0, 0, 0, 1328, 2495, 0, 0])
         #expect(reserved.legacy == [0, 0, 110, 0])
-        let none = BannerLayout.topStrut(monitor: MonitorGeometry(x: 128, y: 800, width: 1024, height: 600), reservedHeight: 0)
+        let none = StrutLayout.topStrut(monitor: MonitorGeometry(x: 128, y: 800, width: 1024, height: 600), reservedHeight: 0)
         #expect(none.partial == Array(repeating: 0, count: 12))
         #expect(none.legacy == [0, 0, 0, 0])
     }
@@ -73,12 +74,12 @@ struct StrutFuzzTests {
             let sides = SideStrut.struts(partial: partial, legacy: legacy, screenWidth: 1280, screenHeight: 1400)
             let top = TopStrut(partial: partial, legacy: legacy, screenWidth: 1280)
             for monitor in monitors {
-                let inset = BannerLayout.panelInset(of: monitor, panels: top.map { [$0] } ?? [], placement: .belowPanels, bannerHeight: 80)
-                let insets = BannerLayout.sideInsets(of: monitor, panels: sides, placement: .belowPanels, panelInset: inset, bannerHeight: 80)
-                let area = BannerLayout.bannerArea(on: monitor, panelInset: inset, sides: insets)
+                let inset = StrutLayout.panelInset(of: monitor, panels: top.map { [$0] } ?? [], placement: .belowPanels, bannerHeight: 80)
+                let insets = StrutLayout.sideInsets(of: monitor, panels: sides, placement: .belowPanels, panelInset: inset, bannerHeight: 80)
+                let area = StrutLayout.bannerArea(on: monitor, panelInset: inset, sides: insets)
                 #expect(insets.left >= 0 && insets.right >= 0, "\(String(describing: partial)) \(String(describing: legacy))")
                 #expect(area.x >= monitor.x && area.x + area.width <= monitor.x + monitor.width && area.width >= monitor.width / 2)
-                let reserved = BannerLayout.topStrut(monitor: monitor, reservedHeight: inset + 80, sides: insets)
+                let reserved = StrutLayout.topStrut(monitor: monitor, reservedHeight: inset + 80, sides: insets)
                 #expect(reserved.startX == area.x && reserved.endX == area.x + area.width - 1)
             }
         }

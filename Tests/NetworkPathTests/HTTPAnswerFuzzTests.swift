@@ -4,7 +4,9 @@
 // bytes: no crash, every amount within its limit, and every report one printable line.
 // `make test` runs a short pass; `make fuzz` sets WINDOW_BANNER_FUZZ_ITERATIONS=200000.
 
+import BannerConfig
 import BannerCore
+import BannerMonitor
 import Glibc
 import NetworkPath
 import ProcessTestSupport

@@ -5,6 +5,8 @@
 // end: the `maximumKeys` keys used most recently are kept, and a key is counted under its first
 // `maximumKeyLength` bytes.
 
+import BannerCore
+
 /// Counts for one key.
 public struct BannerCounts: Sendable, Hashable, Codable {
     /// Times a banner of this key came on screen.

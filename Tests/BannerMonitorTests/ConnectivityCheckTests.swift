@@ -1,7 +1,9 @@
 // The connectivity rules: NetworkManager's values, what an HTTP check's answer means, how a
 // route and a report make offline / portal / online, and the check URL's parts.
 
+import BannerConfig
 import BannerCore
+import BannerMonitor
 import Testing
 
 @Suite("Connectivity check rules")

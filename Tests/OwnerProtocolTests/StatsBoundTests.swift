@@ -1,4 +1,5 @@
 import BannerCore
+import OwnerProtocol
 import Testing
 
 @Suite("Stats: a bounded history, read in pages")

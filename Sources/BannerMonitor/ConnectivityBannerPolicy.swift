@@ -7,7 +7,7 @@
 import MonotonicClock
 
 /// What the banners tell the user about the network.
-public enum NetworkConnectivity: Sendable, Hashable {
+package enum NetworkConnectivity: Sendable, Hashable {
     /// No internet: no route, or a route that leads nowhere (NetworkManager's `none` or
     /// `limited`, a check that got no answer).
     case offline
@@ -34,9 +34,9 @@ public enum NetworkConnectivity: Sendable, Hashable {
 /// A report equal to the last one is not a change: it does nothing and keeps any pending hide.
 /// Drive time with ``advance(to:)`` at ``nextDeadline``; every input first catches up with the
 /// clock, so a change reported after a missed deadline still sees the hide happen first.
-public struct ConnectivityBannerPolicy: Sendable, Hashable {
+package struct ConnectivityBannerPolicy: Sendable, Hashable {
     /// What the caller should do with the banner.
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// Present (or cross-fade to) the offline banner.
         case presentOffline
         /// Present (or cross-fade to) the restored banner.
@@ -48,7 +48,7 @@ public struct ConnectivityBannerPolicy: Sendable, Hashable {
     }
 
     /// Which banner of ours is on screen.
-    public enum Phase: Sendable, Hashable {
+    package enum Phase: Sendable, Hashable {
         /// None.
         case idle
         /// The offline banner, until connectivity returns.
@@ -60,37 +60,37 @@ public struct ConnectivityBannerPolicy: Sendable, Hashable {
     }
 
     /// Default seconds the restored banner stays up (`--hide-delay`).
-    public static let defaultHideDelay: Double = 2.0
+    package static let defaultHideDelay: Double = 2.0
 
     /// Seconds the restored banner stays up.
-    public let hideDelay: Double
+    package let hideDelay: Double
     /// Which banner of ours is on screen now.
-    public private(set) var phase: Phase = .idle
+    package private(set) var phase: Phase = .idle
     /// The last connectivity reported; nil before the first report.
-    public private(set) var connectivity: NetworkConnectivity?
+    package private(set) var connectivity: NetworkConnectivity?
 
     /// Whether the last report was `online`; nil before the first report.
-    public var isOnline: Bool? { connectivity.map { $0 == .online } }
+    package var isOnline: Bool? { connectivity.map { $0 == .online } }
 
     /// A policy with nothing on screen and no connectivity reported yet. A negative
     /// `hideDelay` counts as 0.
-    public init(hideDelay: Double = ConnectivityBannerPolicy.defaultHideDelay) {
+    package init(hideDelay: Double = ConnectivityBannerPolicy.defaultHideDelay) {
         self.hideDelay = max(0, hideDelay)
     }
 
     /// When ``advance(to:)`` has something to do: the pending hide; nil when none is pending.
-    public var nextDeadline: MonotonicTime? {
+    package var nextDeadline: MonotonicTime? {
         if case .restored(let hideAt) = phase { return hideAt }
         return nil
     }
 
     /// Connectivity is now `online` or offline (reported at `now`); returns what to do, in order.
-    public mutating func connectivityChanged(isOnline online: Bool, at now: MonotonicTime) -> [Action] {
+    package mutating func connectivityChanged(isOnline online: Bool, at now: MonotonicTime) -> [Action] {
         connectivityChanged(to: online ? .online : .offline, at: now)
     }
 
     /// Connectivity is now `new` (reported at `now`); returns what to do, in order.
-    public mutating func connectivityChanged(to new: NetworkConnectivity, at now: MonotonicTime) -> [Action] {
+    package mutating func connectivityChanged(to new: NetworkConnectivity, at now: MonotonicTime) -> [Action] {
         var actions = advance(to: now)
         guard new != connectivity else { return actions }
         connectivity = new
@@ -113,7 +113,7 @@ public struct ConnectivityBannerPolicy: Sendable, Hashable {
     }
 
     /// Moves the clock to `now`: dismisses the restored banner once its time is up.
-    public mutating func advance(to now: MonotonicTime) -> [Action] {
+    package mutating func advance(to now: MonotonicTime) -> [Action] {
         guard case .restored(let hideAt) = phase, !(now < hideAt) else { return [] }
         phase = .idle
         return [.dismiss]
@@ -121,7 +121,7 @@ public struct ConnectivityBannerPolicy: Sendable, Hashable {
 
     /// The banner was taken away by someone else (a click, `window-banner dismiss`): forget it,
     /// so no hide fires later and coming back online does not announce itself.
-    public mutating func bannerWasDismissed() {
+    package mutating func bannerWasDismissed() {
         phase = .idle
     }
 }

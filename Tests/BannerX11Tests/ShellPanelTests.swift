@@ -3,6 +3,7 @@
 // that keep status bars, other banners and a WM slow to give space back from counting as one.
 
 import BannerCore
+import BannerX11
 import Testing
 
 @Suite("A shell's own top bar, from the work area")
@@ -41,9 +42,9 @@ struct ShellPanelTests {
     @Test func theBannerSitsUnderTheBarAndReservesBoth() {
         let bar = ShellPanel.strut(bottom: 32, on: monitor)
         #expect(bar == TopStrut(top: 32, startX: 0, endX: 1279))
-        let inset = BannerLayout.panelInset(of: monitor, panels: [bar], placement: .belowPanels, bannerHeight: 40)
+        let inset = StrutLayout.panelInset(of: monitor, panels: [bar], placement: .belowPanels, bannerHeight: 40)
         #expect(inset == 32)
-        #expect(BannerLayout.topStrut(monitor: monitor, reservedHeight: inset + 40).top == 72)
-        #expect(BannerLayout.panelInset(of: monitor, panels: [bar], placement: .screenEdge, bannerHeight: 40) == 0)
+        #expect(StrutLayout.topStrut(monitor: monitor, reservedHeight: inset + 40).top == 72)
+        #expect(StrutLayout.panelInset(of: monitor, panels: [bar], placement: .screenEdge, bannerHeight: 40) == 0)
     }
 }

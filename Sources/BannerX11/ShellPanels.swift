@@ -5,6 +5,8 @@
 // banner's and hides the bar, so the bar's bottom is remembered from a work area that no strut
 // explains. Pure: the X11 layer reads the work area and the struts, this decides.
 
+import BannerCore
+
 /// Where a shell's own top panel ends on one monitor, learnt from the window manager's work area.
 public enum ShellPanel {
     /// The root row where a top panel that only the work area shows ends on `monitor`, or nil
@@ -24,7 +26,7 @@ public enum ShellPanel {
     }
 
     /// The shell's panel as a strut across `monitor`, ending at root row `bottom`, for
-    /// ``BannerLayout/panelInset(of:panels:placement:bannerHeight:)`` to sit the banner under.
+    /// ``StrutLayout/panelInset(of:panels:placement:bannerHeight:)`` to sit the banner under.
     public static func strut(bottom: Int, on monitor: MonitorGeometry) -> TopStrut {
         TopStrut(top: bottom, startX: monitor.x, endX: monitor.x + monitor.width - 1)
     }

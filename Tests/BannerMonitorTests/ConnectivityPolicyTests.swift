@@ -2,6 +2,8 @@
 // driven by a manual clock: each test reads as one user-visible story.
 
 import BannerCore
+import BannerMonitor
+import MonotonicClock
 import Testing
 
 @Suite("Connectivity policy")
@@ -164,4 +166,9 @@ struct ConnectivityPolicyTests {
         #expect(policy.nextDeadline == nil)
         #expect(policy.advance(to: at(10)) == [])
     }
+}
+
+/// A point on the manual clock these tests move by hand.
+private func at(_ seconds: Double) -> MonotonicTime {
+    MonotonicTime(seconds: seconds)
 }
