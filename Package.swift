@@ -46,11 +46,11 @@ let package = Package(
         // The event loop (one poll, its timers, the sources it serves) and the one blocking wait the
         // clients share: a leaf over the clock, so every reader below the runtime is served by it.
         .target(name: "Reactor", dependencies: ["MonotonicClock"]),
-        // Pure Swift: decides every look and every frame; no X11, no I/O.
+        // Pure Swift: decides every look and every frame; no display server, no I/O, no C module.
         .target(name: "BannerCore", dependencies: ["MonotonicClock"]),
         // Where a process's time goes on its way to the first banner (WINDOW_BANNER_TRACE_STARTUP).
         .target(name: "StartupTrace"),
-        // Runs what BannerCore decides, for either backend: fonts and shaped text (CText), icons
+        // Runs what BannerCore decides, for every backend: fonts and shaped text (CText), icons
         // read from disk (CPNG), the backend interface, on Reactor's loop.
         .target(name: "BannerRuntime", dependencies: ["MonotonicClock", "Reactor", "CText", "CPNG", "BannerCore", "StartupTrace"]),
         // Draws on a real X server: the override-redirect banner, its DOCK reservation, Xft text.
@@ -68,14 +68,14 @@ let package = Package(
         // an X11 owner never maps it. Its header is read as <pixman-1/pixman.h> (CPixman.h), so
         // no include path is needed: a system library target's pkgConfig would link pixman too.
         .target(name: "CPixman"),
-        // Draws what BannerCore decides on a layer-shell compositor (sway, Hyprland, KWin…): the
-        // connection and its outputs, a layer surface with an exclusive zone, pixman drawing.
         // The drawing Wayland and GNOME share: the pixman canvas, FreeType glyphs cached as pixman
         // images, a banner drawn into a back buffer, fonts and icons at a monitor's scale.
         .target(
             name: "BannerPixman",
             dependencies: ["CPixman", "CText", "BannerRuntime", "BannerCore"]
         ),
+        // Draws what BannerCore decides on a layer-shell compositor (sway, labwc, KWin…): the
+        // connection and its outputs, a layer surface with an exclusive zone, BannerPixman's drawing.
         .target(
             name: "BannerWayland",
             dependencies: ["Reactor", "MonotonicClock", "CWayland", "CWaylandProtocols", "CPixman", "BannerPixman", "BannerRuntime", "BannerCore", "SDBus", "DesktopPortal"]
@@ -284,8 +284,8 @@ let package = Package(
         ),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the
-        // frames it expects.
-        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore", "MonotonicClock", "Spawning"]),
+        // frames it expects. Kept in bench/ beside its C probes and results, out of Sources/.
+        .executableTarget(name: "window-banner-bench", dependencies: ["BannerCore", "MonotonicClock", "Spawning"], path: "bench/window-banner-bench"),
         // Calls: the rule and the timing on their own, the watcher against a real PipeWire.
         .testTarget(name: "PipeWireCallsTests", dependencies: ["MonotonicClock", "PipeWireCalls", "BannerCore", "ProcessTestSupport"]),
         .testTarget(name: "NetworkPathTests", dependencies: ["NetworkPath", "MonotonicClock", "BannerCore", "BannerConfig", "BannerMonitor", "netpath-probe", "ProcessTestSupport"]),

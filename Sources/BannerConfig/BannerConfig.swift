@@ -2,7 +2,7 @@
 // named styles (`--style offline`), and the owner process's settings. This module is the model
 // and its rules: what a config says, the built-in styles, how a style resolves, where the file
 // is. Reading TOML is ConfigTOML's job, done in a process of its own: `BannerConfig.load(path:)`
-// (WindowBannerClient's ConfigLoading.swift) runs `window-banner-config`, so toml++ — and the
+// (ConfigLoading.swift) runs `window-banner-config`, so toml++ — and the
 // Foundation and C++ runtime it brings — never loads into the owner or the commands that draw.
 //
 // A file's styles replace the built-in style of the same name whole, never field by field, so

@@ -1,6 +1,6 @@
 // What `window-banner-config PATH` answers on stdout, as one JSON object: the file's settings,
 // or why it cannot be used. The helper encodes it (with ConfigTOML's reading); the programs
-// that must not parse TOML themselves decode it (WindowBannerClient's `BannerConfig.load`).
+// that must not parse TOML themselves decode it (`BannerConfig.load`, ConfigLoading.swift).
 
 /// What `window-banner-config` answers: the config, or why the file cannot be used.
 public struct ConfigOutcome: Codable, Sendable, Equatable {

@@ -1,6 +1,6 @@
 // What the desktop asks of every application's looks and motion, whichever way its session
 // says so: XSETTINGS on X11 (BannerX11's XSettings), xdg-desktop-portal's Settings on Wayland
-// (BannerWayland's PortalSettings). One value, so every backend does the same with it: text
+// and GNOME, else GSettings (DesktopPortal's PortalSettings and DesktopGSettings). One value, so every backend does the same with it: text
 // scaled, motion reduced, high-contrast colours, the icon theme, the system font.
 
 /// The desktop's preferences that banners follow when no flag or config file decides.

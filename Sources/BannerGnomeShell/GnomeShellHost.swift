@@ -1,5 +1,5 @@
 // One banner on one GNOME Shell monitor: what its BannerController (the runtime's, shared with
-// X11 and Wayland) decides, drawn here into an image (BannerWayland's pixman drawing: the same
+// X11 and Wayland) decides, drawn here into an image (BannerPixman's drawing, which Wayland shares: the same
 // pixels as on any desktop) and handed to the shell extension. The extension reserves the
 // height once per show and once per dismissal and runs the slide itself with Clutter's easing
 // of the same curve, so a slide costs one call, not one per frame; a cross-fade or a moving

@@ -1,7 +1,8 @@
 // The small interface the owner and the drawing commands use, whichever display server draws:
-// a backend (X11's X11Display, Wayland's WaylandDisplay) has a host per monitor or output,
-// an event loop, and the fonts, icons and colours its banners are laid out with. The owner is
-// generic over it, so it holds and schedules banners the same way on both. When the display
+// a backend (X11's X11Display, Wayland's WaylandDisplay, GNOME Shell's GnomeShellDisplay) has a
+// host per monitor or output, an event loop, and the fonts, icons and colours its banners are
+// laid out with. The owner is generic over it, so it holds and schedules banners the same way on
+// each. When the display
 // server goes away, every backend ends the process the same way: DisplayLoss (exit 69).
 
 import BannerCore
@@ -53,7 +54,7 @@ public protocol BannerBackendHost: AnyObject {
     func activate(_ reason: BannerDismissReason) -> Bool
 }
 
-/// A display server's banners: what the owner needs of X11 or Wayland.
+/// A display server's banners: what the owner needs of X11, Wayland or GNOME Shell.
 public protocol BannerBackend: LookResources {
     associatedtype Host: BannerBackendHost
     /// The display's name as the user gave it (`:0`, `wayland-1`), for messages and logs.

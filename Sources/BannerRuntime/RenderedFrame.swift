@@ -1,4 +1,4 @@
-// One frame as a backend drew it, in the same terms on X11 and Wayland.
+// One frame as a backend drew it, in the same terms on X11, Wayland and GNOME Shell.
 
 import BannerCore
 import MonotonicClock

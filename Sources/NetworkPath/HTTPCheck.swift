@@ -8,7 +8,7 @@
 // What remains ours is HTTPAnswerReader: it counts the header lines curl hands over, notices the
 // end of the final header block, keeps its `Location` and the start of the body, every amount
 // bounded (and fuzzed: NetworkPathTests' HTTPAnswerFuzzTests).
-// Deciding what an answer means is BannerCore's HTTPCheckRule. Start reading at `HTTPCheck.init`.
+// Deciding what an answer means is the network monitor's (BannerMonitor's HTTPCheckRule.report). Start reading at `HTTPCheck.init`.
 
 import CCurl
 import Glibc

@@ -1,7 +1,7 @@
 // `window-banner-config PATH`: reads and checks one config file and prints it, merged over the
 // built-in styles, as one JSON object on stdout — {"config": …} and exit 0, or {"error": …}
 // (file, line, key, message) and exit 78 with the error as one line on stderr too. The owner and
-// `run`/`monitor` start it instead of parsing TOML themselves (see WindowBannerClient's
+// `run`/`monitor` start it instead of parsing TOML themselves (see BannerConfig's
 // ConfigLoading.swift); it is also a quick check of a file being edited.
 
 import BannerConfig

@@ -1,7 +1,7 @@
 // The `window-banner` command as window-banner-full runs it: every subcommand (the small
 // window-banner binary runs show/dismiss/status/stats itself and hands the rest here). Each subcommand is a declarative type;
 // values are parsed by BannerCore so every bad value gets the same one-line message and
-// exit code 64. Start reading at `ShowCommand.run()` (SocketCommands.swift), then `Owner`.
+// exit code 64. Start reading at `ShowCommand.run()` (ShowArguments's ShowCommand.swift), then `Owner`.
 
 import ArgumentParser
 import BannerProcess
