@@ -280,7 +280,7 @@ let package = Package(
         // GNOME's host held to the one frame order in-process, in a real session as its user
         // (GnomeShellExtensionTests runs it there: the extension serves no other user).
         .executableTarget(
-            name: "gnome-frame-order", dependencies: ["BannerGnomeShell", "BannerWayland", "BannerCore", "EmbeddedTestSupport"], path: "Tests/GnomeFrameOrder"
+            name: "gnome-frame-order", dependencies: ["BannerGnomeShell", "BannerWayland", "BannerRuntime", "BannerCore", "MonotonicClock", "EmbeddedTestSupport"], path: "Tests/GnomeFrameOrder"
         ),
         // `make bench`: WindowBanner next to dunst, osd_cat and a C floor on one private X server,
         // timed on the server's clock (X RECORD, bench/xrecord-probe.c); BannerCore for the

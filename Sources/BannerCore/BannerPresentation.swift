@@ -142,6 +142,9 @@ public struct BannerPresentation: Sendable {
     /// The slide running now (the banner's reveal, 0 hidden … 1 down); nil while it stands
     /// still. A backend whose display server animates for it (GNOME Shell's Clutter) hands it on.
     public var runningSlide: Animation? { slide }
+    /// True while something other than the slide moves (a cross-fade, a progress bar): frames
+    /// the driver itself must draw, even where the display server runs the slide.
+    public var animatesBesidesTheSlide: Bool { fade != nil || progressMove != nil }
     /// When the running animations end; nil when nothing moves.
     public var animationEnd: MonotonicTime? {
         [slide?.end, fade?.end, progressMove?.end].compactMap { $0 }.max()

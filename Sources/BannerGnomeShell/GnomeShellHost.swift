@@ -77,6 +77,9 @@ public final class GnomeShellHost: ControlledBannerHost {
 
     /// True while the banner moves: a slide, a cross-fade, a progress bar.
     public var isAnimating: Bool { nextFrameDue != nil }
+    /// When this host draws its next frame; nil when nothing moves. While the shell runs a slide
+    /// alone, the slide's end.
+    public var frameDeadline: MonotonicTime? { nextFrameDue }
     /// Logical pixels reserved for the banner now; 0 when none is.
     public var reservedHeight: Int { sent?.reserve ?? 0 }
 
@@ -117,15 +120,19 @@ public final class GnomeShellHost: ControlledBannerHost {
         controller.renderFrame(at: now)
     }
 
-    /// Sends `frame` to the extension (when it is there) as far as it changed.
+    /// Sends `frame` to the extension (when it is there) as far as it changed; the frame as
+    /// the shell was asked to show it, or nil when nothing went to the shell (no extension,
+    /// nothing changed, or the image could not be drawn): only what something drew is reported.
     public func draw(_ frame: ComposedFrame) -> RenderedFrame? {
-        if display.extensionIsThere { send(frame) }
+        guard display.extensionIsThere, send(frame), controller.onFrame != nil else { return nil }
         return frame.rendered(panelInset: placement == .belowPanels ? monitor.topInset : 0)
     }
 
     /// The one call this frame needs, if any: a new image when the content changed, the
-    /// reservation when its height or policies did, a slide when one started.
-    private func send(_ composed: ComposedFrame) {
+    /// reservation when its height or policies did, a slide when one started. Whether a call
+    /// went to the shell.
+    @discardableResult
+    private func send(_ composed: ComposedFrame) -> Bool {
         let (frame, height, reserve, now) = (composed.frame, composed.height, composed.reservedHeight, composed.time)
         var state = sent ?? SentState()
         let placementName = placement == .belowPanels ? "below-panels" : "screen-edge"
@@ -134,7 +141,7 @@ public final class GnomeShellHost: ControlledBannerHost {
         var changed = sent == nil || state.reserve != reserve || state.placement != placementName || state.fullscreen != fullscreenName
 
         if composed.content != state.content {
-            guard image.draw(composed.content, radius: composed.cornerRadius, scale: resources.pixelsPerPoint) else { return }
+            guard image.draw(composed.content, radius: composed.cornerRadius, scale: resources.pixelsPerPoint) else { return false }
             fields.image = image
             state.content = composed.content
             changed = true
@@ -161,13 +168,14 @@ public final class GnomeShellHost: ControlledBannerHost {
                 changed = true
             }
         }
-        guard changed else { return }
+        guard changed else { return false }
         state.reserve = reserve
         state.placement = placementName
         state.fullscreen = fullscreenName
         serial = fields.serial
         sent = state
         display.shell.show(monitorName, fields)
+        return true
     }
 
     private func offset(reveal: Double, height: Int) -> Int {
@@ -206,7 +214,7 @@ extension GnomeShellHost: BannerSurface {
         }
         return resources
     }
-    public var lookWidth: Int { monitor.width }
+    public func lookWidth(reservedHeight: Int) -> Int { monitor.width }
     /// A frame at 60 Hz, for cross-fades and progress bars (slides are the shell's).
     public var frameSlot: Double { display.pacer.interval }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { display.withLoadedIcon(appearance) }
@@ -216,7 +224,14 @@ extension GnomeShellHost: BannerSurface {
         sent = nil
         stopFrames()
     }
+    /// The next frame at the next slot while a cross-fade or a progress bar moves; while only
+    /// a slide runs, which the shell animates itself, none until the slide ends: the owner sleeps
+    /// through it.
     public func scheduleFrame(after now: MonotonicTime) {
-        schedule(at: display.pacer.nextFrame(after: now, origin: controller.frameOrigin))
+        if let slide = controller.runningSlide, !controller.animatesBesidesTheSlide, now < slide.end {
+            schedule(at: slide.end)
+        } else {
+            schedule(at: display.pacer.nextFrame(after: now, origin: controller.frameOrigin))
+        }
     }
 }

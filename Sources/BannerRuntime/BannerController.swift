@@ -16,8 +16,10 @@ public protocol BannerSurface: AnyObject {
     var compactGeometry: MonitorGeometry { get }
     /// The fonts, icons and colours looks are laid out with, at the scale banners are drawn at now.
     var lookResources: any LookResources { get }
-    /// The width, in drawn pixels, a banner's text is fitted and centred to.
-    var lookWidth: Int { get }
+    /// The width, in drawn pixels, a banner's text is fitted and centred to, for a banner that
+    /// keeps `reservedHeight` px (where side panels stop short of the top, a taller banner may
+    /// reach theirs: X11). Asked before a frame is composed, so it is composed once.
+    func lookWidth(reservedHeight: Int) -> Int
     /// The length of one frame slot: a presentation starts at the next one.
     var frameSlot: Double { get }
     /// `appearance` with its icon found and read, or without it (reported as a warning).
@@ -83,6 +85,8 @@ public final class BannerController {
     public var isAnimating: Bool { presentation.isAnimating }
     /// The slide running now (see ``BannerPresentation/runningSlide``); nil while none runs.
     public var runningSlide: Animation? { presentation.runningSlide }
+    /// True while a cross-fade or a progress bar moves (see ``BannerPresentation/animatesBesidesTheSlide``).
+    public var animatesBesidesTheSlide: Bool { presentation.animatesBesidesTheSlide }
     /// The banner presented now (or sliding out), as given.
     public var appearance: TopBannerAppearance? { presentation.appearance }
 
@@ -138,17 +142,6 @@ public final class BannerController {
         presentation = BannerPresentation(timing: presentation.timing)
     }
 
-    /// Moves the presentation on to `now`; the milestones reached on the way.
-    /// (``renderFrame(at:)`` does this, and reports them.)
-    public func advance(to now: MonotonicTime) -> [BannerPresentation.Milestone] {
-        presentation.advance(to: now)
-    }
-
-    /// What to draw at `now`; nil once the banner is gone.
-    public func frame(at now: MonotonicTime) -> BannerFrame? {
-        presentation.frame(at: now)
-    }
-
     /// The frame at `now`, every backend's way, in this order: the presentation moves on to
     /// `now`; the surface draws the frame composed for it (``compose(_:at:)``), or releases
     /// itself once the banner is gone; while something still moves, it schedules the next
@@ -171,11 +164,23 @@ public final class BannerController {
     }
 
     /// `frame` composed at `now`: its looks laid out for this monitor at the surface's scale and
-    /// width (``lookWidth``), with the height, radius, reservation and placement between them.
+    /// at the width the surface gives the frame's reservation (``BannerSurface/lookWidth(reservedHeight:)``:
+    /// heights do not depend on the width, so it is known first), with the height, radius,
+    /// reservation and placement between them.
     public func compose(_ frame: BannerFrame, at now: MonotonicTime) throws(BannerValueError) -> ComposedFrame {
-        let new = try look(for: effective(frame.appearance))
-        let old = try frame.fadingFrom.map { (look: TopBannerAppearance) throws(BannerValueError) in try self.look(for: effective(look)) }
-        return ComposedFrame(time: now, frame: frame, new: new, old: old, width: surface.lookWidth)
+        let appearance = effective(frame.appearance)
+        let fading = frame.fadingFrom.map(effective)
+        let reserved = BannerLayout.reservedHeight(settled: height(of: appearance), fadingFrom: fading.map(height(of:)))
+        let width = surface.lookWidth(reservedHeight: reserved)
+        let new = try look(for: appearance, width: width)
+        let old = try fading.map { (look: TopBannerAppearance) throws(BannerValueError) in try self.look(for: look, width: width) }
+        return ComposedFrame(time: now, frame: frame, new: new, old: old, width: width)
+    }
+
+    /// The height `appearance` is laid out at on this surface now (as its ``Look`` has it).
+    private func height(of appearance: TopBannerAppearance) -> Int {
+        let resources = surface.lookResources
+        return BannerLayout.bannerHeight(appearance, scale: resources.pixelsPerPoint, step: resources.heightStep)
     }
 
     // MARK: The user's pointer
@@ -223,12 +228,17 @@ public final class BannerController {
     /// Whether a banner presented now is drawn in the compact style on this monitor.
     public var isCompact: Bool { CompactRule.isCompact(surface.compactGeometry, policy: compactPolicy) }
 
-    /// `appearance` laid out at the surface's scale and width: one layout per look (a progress
+    /// `appearance` laid out at the surface's scale and the width it gives a banner of that
+    /// look alone.
+    public func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
+        try look(for: appearance, width: surface.lookWidth(reservedHeight: height(of: appearance)))
+    }
+
+    /// `appearance` laid out at the surface's scale and `width`: one layout per look (a progress
     /// bar's position is drawn frame by frame, so every progress value shares one), made again
     /// when the scale or the width changes.
-    public func look(for appearance: TopBannerAppearance) throws(BannerValueError) -> Look {
+    private func look(for appearance: TopBannerAppearance, width: Int) throws(BannerValueError) -> Look {
         let resources = surface.lookResources
-        let width = surface.lookWidth
         if resources.pixelsPerPoint != looksScale || width != looksWidth {
             forgetLooks()
             looksScale = resources.pixelsPerPoint

@@ -246,7 +246,7 @@ extension WaylandHost: BannerSurface {
         }
         return resources
     }
-    public var lookWidth: Int { surface.map(\.pixelWidth).flatMap { $0 > 0 ? $0 : nil } ?? max(output.pixelWidth, 1) }
+    public func lookWidth(reservedHeight: Int) -> Int { surface.map(\.pixelWidth).flatMap { $0 > 0 ? $0 : nil } ?? max(output.pixelWidth, 1) }
     /// A frame at 60 Hz, the rate compositors' frame callbacks usually come at.
     public var frameSlot: Double { 1.0 / 60 }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { display.withLoadedIcon(appearance) }

@@ -157,18 +157,9 @@ public final class X11Host: ControlledBannerHost {
     /// Draws `frame`: the dock reserving its space first, then the banner's window over it,
     /// fitted between the side panels and under the top ones.
     public func draw(_ frame: ComposedFrame) -> RenderedFrame? {
-        var frame = frame
-        let panelInset = StrutLayout.panelInset(of: monitor, panels: context.topPanels, placement: placement, bannerHeight: frame.reservedHeight)
-        let sides = StrutLayout.sideInsets(
-            of: monitor, panels: context.panels.sidePanels, placement: placement, panelInset: panelInset, bannerHeight: frame.reservedHeight)
-        let width = StrutLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides).width
-        if width != bannerWidth {
-            // Side panels came, went or changed: the text is fitted and centred again for the
-            // banner's new width (its height does not depend on the width).
-            bannerWidth = width
-            guard let fitted = try? controller.compose(frame.frame, at: frame.time) else { return nil }
-            frame = fitted
-        }
+        // Composed at the width `lookWidth(reservedHeight:)` gave it, between the panels now.
+        let (panelInset, sides) = insets(reservedHeight: frame.reservedHeight)
+        bannerWidth = frame.content.width
         let height = frame.height
 
         let surface = self.surface ?? context.connection.surfaceForNewBanner()
@@ -319,7 +310,21 @@ public final class X11Host: ControlledBannerHost {
 extension X11Host: BannerSurface {
     public var compactGeometry: MonitorGeometry { monitor }
     public var lookResources: any LookResources { context }
-    public var lookWidth: Int { bannerWidth }
+    /// The banner's width between the side panels, for a banner keeping `reservedHeight` px
+    /// under the top ones: what its frame is composed at.
+    public func lookWidth(reservedHeight: Int) -> Int {
+        let (panelInset, sides) = insets(reservedHeight: reservedHeight)
+        return StrutLayout.bannerArea(on: monitor, panelInset: panelInset, sides: sides).width
+    }
+
+    /// How far under the top panels a banner keeping `reservedHeight` px goes, and how far in
+    /// from the side panels it reaches.
+    private func insets(reservedHeight: Int) -> (panelInset: Int, sides: SideInsets) {
+        let panelInset = StrutLayout.panelInset(of: monitor, panels: context.topPanels, placement: placement, bannerHeight: reservedHeight)
+        let sides = StrutLayout.sideInsets(
+            of: monitor, panels: context.panels.sidePanels, placement: placement, panelInset: panelInset, bannerHeight: reservedHeight)
+        return (panelInset, sides)
+    }
     public var frameSlot: Double { context.pacer.interval }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { context.withLoadedIcon(appearance) }
     public func frameNeeded() { requestFrame() }

@@ -13,7 +13,17 @@ import Testing
 final class FakeSurface: BannerSurface {
     let resources = FakeResources()
     var compactGeometry = MonitorGeometry(x: 0, y: 0, width: 1280, height: 800)
-    var lookWidth = 1280
+    /// The width a banner's text is fitted to: `width` for a banner up to `tallBanner` px,
+    /// `widthWhenTaller` above it (a side panel starting below the smaller banner's rows).
+    var width = 1280
+    var tallBanner = Int.max
+    var widthWhenTaller = 1280
+    /// The reserved heights the controller asked widths for, in order.
+    private(set) var widthsAsked: [Int] = []
+    func lookWidth(reservedHeight: Int) -> Int {
+        widthsAsked.append(reservedHeight)
+        return reservedHeight > tallBanner ? widthWhenTaller : width
+    }
     var frameSlot: Double { 1.0 / 60 }
     var lookResources: any LookResources { resources }
     private(set) var framesNeeded = 0
@@ -65,19 +75,48 @@ struct BannerControllerTests {
         #expect(try controller.present(appearance("No Internet Connection")))
         #expect(surface.framesNeeded >= 1)
         #expect(controller.phase == .presenting)
+        var milestones: [BannerPresentation.Milestone] = []
+        controller.onMilestone = { milestones.append($0) }
         let start = controller.frameOrigin
-        #expect(controller.advance(to: start).isEmpty)
-        #expect(controller.frame(at: start)?.reveal == 0)
-        #expect(controller.advance(to: start + 0.25) == [.presentationFinished])
+        controller.renderFrame(at: start)
+        #expect(milestones.isEmpty)
+        #expect(surface.drawn.last?.frame.reveal == 0)
+        controller.renderFrame(at: start + 0.25)
+        #expect(milestones == [.presentationFinished])
         #expect(controller.phase == .presented)
-        #expect(controller.frame(at: start + 0.25)?.reveal == 1)
+        #expect(surface.drawn.last?.frame.reveal == 1)
 
         clock.advance(by: 5)
         controller.dismiss()
         #expect(controller.phase == .dismissing)
-        #expect(controller.advance(to: clock.now + 0.25) == [.dismissalFinished])
-        #expect(controller.frame(at: clock.now + 0.25) == nil)
+        controller.renderFrame(at: clock.now + 0.25)
+        #expect(milestones == [.presentationFinished, .dismissalFinished])
+        #expect(surface.calls.last == "gone")
         #expect(!controller.isBannerPresented)
+    }
+
+    /// The width is known before a frame is composed: the surface is asked for the width of the
+    /// frame's reservation (the larger of two looks during a cross-fade), and each frame is
+    /// composed once, at that width.
+    @Test func eachFrameIsComposedOnceAtTheWidthOfItsReservation() throws {
+        surface.tallBanner = 80
+        surface.widthWhenTaller = 1000
+        try controller.present(appearance("No Internet Connection"))
+        let start = controller.frameOrigin
+        controller.renderFrame(at: start + 0.25)
+        #expect(surface.drawn.last?.content.width == 1280)
+        #expect(surface.drawn.last?.new.titleX == (try controller.look(for: appearance("No Internet Connection")).titleX))
+
+        let taller = try TopBannerConfigBuilder().title("Call in progress").height(100).closeButton(true).build()
+        try controller.present(taller)
+        let asked = surface.widthsAsked.count
+        let drawn = surface.drawn.count
+        controller.renderFrame(at: clock.now + 0.1)
+        #expect(surface.drawn.count == drawn + 1)
+        #expect(surface.widthsAsked.dropFirst(asked).first == 100)
+        #expect(surface.drawn.last?.content.width == 1000)
+        #expect(surface.drawn.last?.old?.height == 80)
+        #expect(surface.drawn.last.map { $0.new.titleX < 500 } == true)
     }
 
     @Test func theSameLookTwiceDrawsNothingNew() throws {
@@ -132,7 +171,7 @@ struct BannerControllerTests {
     @Test func looksAreLaidOutAgainForANewWidth() throws {
         let look = try controller.look(for: appearance("A title"))
         #expect(try controller.look(for: appearance("A title")).hitAreas == look.hitAreas)
-        surface.lookWidth = 640
+        surface.width = 640
         let narrow = try controller.look(for: appearance("A title"))
         #expect(narrow.hitAreas != look.hitAreas)
     }

@@ -170,7 +170,7 @@ public final class FakeMonitor: ControlledBannerHost, BannerSurface {
 
     public var compactGeometry: MonitorGeometry { MonitorGeometry(x: 0, y: 0, width: width, height: height) }
     public var lookResources: any LookResources { display }
-    public var lookWidth: Int { width }
+    public func lookWidth(reservedHeight: Int) -> Int { width }
     public var frameSlot: Double { 1.0 / 60 }
     public func withLoadedIcon(_ appearance: TopBannerAppearance) -> TopBannerAppearance { appearance }
 

@@ -7,9 +7,33 @@
 
 import BannerCore
 import BannerGnomeShell
+import BannerRuntime
 import BannerWayland
 import EmbeddedTestSupport
 import Glibc
+import MonotonicClock
+
+/// The shell runs a slide itself (Clutter's easing): once the host has handed it over, its
+/// next frame is the slide's end, so the owner sleeps through it — on the loop's deadlines, not
+/// by counting frames.
+func wakeupsDuringTheShellsSlide(on host: GnomeShellHost, serve: (() -> Bool) throws -> Bool) throws -> [String] {
+    var frames: [RenderedFrame] = []
+    host.onFrame = { frames.append($0) }
+    defer { host.onFrame = nil }
+    try host.presentTopBanner(try TopBannerConfigBuilder().title("Sharing your screen").height(40).build())
+    guard try serve({ !frames.isEmpty }), let first = frames.first else { return ["the slide was never handed to the shell"] }
+    guard let slide = host.controller.runningSlide else { return [] }
+    var problems: [String] = []
+    if first.reveal != 0 { problems.append("the slide was handed over at reveal \(first.reveal), not 0") }
+    if let due = host.frameDeadline, due < slide.end {
+        problems.append("the owner wakes \(slide.end - due) s before the end of the slide the shell runs")
+    }
+    guard try serve({ !host.isAnimating }) else { return problems + ["the slide never ended"] }
+    if frames.count != 2 { problems.append("\(frames.count) frames went to the shell for one slide, not 2 (its start and its end)") }
+    host.dismissTopBanner()
+    _ = try serve({ !host.isAnimating })
+    return problems
+}
 
 do {
     let name = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
@@ -21,7 +45,9 @@ do {
         print("gnome-frame-order: the shell reports no monitor")
         exit(2)
     }
-    let problems = try frameOrderProblems(on: host) { condition in display.loop.run(timeout: 20, until: condition) }
+    let serve = { (condition: () -> Bool) in display.loop.run(timeout: 20, until: condition) }
+    var problems = try frameOrderProblems(on: host, serve: serve)
+    problems += try wakeupsDuringTheShellsSlide(on: host, serve: serve)
     for problem in problems { print(problem) }
     exit(problems.isEmpty ? 0 : 1)
 } catch {
