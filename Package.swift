@@ -274,7 +274,7 @@ let package = Package(
         .target(name: "CPipeWire", cSettings: [.unsafeFlags(pipewireHeaders)]),
         // Calls from PipeWire: who captures a microphone or a camera (CallRule, pure), the call
         // banner's timing (CallBannerPolicy, pure), and the connection that feeds them.
-        .target(name: "PipeWireCalls", dependencies: ["MonotonicClock", "CPipeWire", "BannerCore"]),
+        .target(name: "PipeWireCalls", dependencies: ["MonotonicClock", "Reactor", "CPipeWire", "BannerCore"]),
         // Prints each path status as a line; the namespace tests run it inside `ip netns exec`.
         .executableTarget(name: "netpath-probe", dependencies: ["NetworkPath", "MonotonicClock"]),
         // GNOME's host held to the one frame order in-process, in a real session as its user

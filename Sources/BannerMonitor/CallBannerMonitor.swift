@@ -2,8 +2,8 @@
 // PipeWire on the monitor's event loop (PipeWireWatch), asks CallRule who is in a call after
 // every change PipeWire reports, and CallBannerPolicy when the banner shows, changes and goes;
 // the banner is shown by the display's owner with an id of its own, so it never replaces the
-// network banners or a script's. Without PipeWire it waits quietly: inotify on the runtime
-// directory says when PipeWire's socket appears (no polling); when PipeWire goes away it
+// network banners or a script's. Without PipeWire it waits quietly: a PathWatch (inotify) on the
+// socket says when PipeWire's socket appears (no polling); when PipeWire goes away it
 // reconnects, after a short backoff while the socket is there but refuses, and derives the
 // state afresh. Start reading at `start()`.
 
@@ -32,7 +32,7 @@ package final class CallBannerMonitor {
     private let policyTimer: LoopTimer
     private let retryTimer: LoopTimer
     private var retryDelay = 0.1
-    private var socketWatch: (fd: Int32, token: EventLoop.Token)?
+    private var socketWatch: PathWatch?
     private var waitingSaid = false
     private var onScreen: (any ShownBannerHandle)?
     private var stopped = false
@@ -86,10 +86,6 @@ package final class CallBannerMonitor {
         stopped = true
         disconnect()
         retryTimer.cancel()
-        if let socketWatch {
-            loop.cancel(socketWatch.token)
-            close(socketWatch.fd)
-        }
         socketWatch = nil
         policyTimer.cancel()
         if policy.shown != nil || onScreen != nil { dismiss() }
@@ -102,7 +98,8 @@ package final class CallBannerMonitor {
         do throws(PipeWireError) {
             let made = try PipeWireWatch(remote: socketDirectory + "/" + socketName)
             watch = made
-            watchToken = loop.watch(fd: made.fileDescriptor) { [unowned self] in serve() }
+            made.onChange = { [unowned self] in graphChanged() }
+            watchToken = loop.serve(made) { [unowned self] error in lost(error) }
             retryDelay = 0.1
             if waitingSaid { log("PipeWire is back") }
             waitingSaid = false
@@ -119,21 +116,20 @@ package final class CallBannerMonitor {
         watch = nil
     }
 
-    private func serve() {
-        guard let watch else { return }
-        do throws(PipeWireError) {
-            try watch.dispatch()
-        } catch {
-            log("lost PipeWire: \(error)")
-            disconnect()
-            // Nothing is known of calls without PipeWire: the banner goes as at a call's end.
-            observe(.none)
-            waitingSaid = true
-            connect()
-            return
-        }
-        guard watch.isSynced else { return }
+    private func graphChanged() {
+        guard let watch, watch.isSynced else { return }
         observe(rule.state(of: watch.graph))
+    }
+
+    /// The loop stopped serving the watch: PipeWire went away.
+    private func lost(_ error: any Error) {
+        log("lost PipeWire: \(error)")
+        watchToken = nil
+        watch = nil
+        // Nothing is known of calls without PipeWire: the banner goes as at a call's end.
+        observe(.none)
+        waitingSaid = true
+        connect()
     }
 
     /// PipeWire's socket is not there or refuses: inotify says when it is (re)made; while it is
@@ -145,24 +141,17 @@ package final class CallBannerMonitor {
             return
         }
         guard socketWatch == nil else { return }
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0, inotify_add_watch(fd, socketDirectory, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {
-            if fd >= 0 { close(fd) }
+        guard let made = PathWatch(paths: [socketDirectory + "/" + socketName], loop: loop, onChange: { [unowned self] in socketDirectoryChanged() }) else {
             log("cannot watch \(socketDirectory) for PipeWire's socket: \(String(cString: strerror(errno)))")
             return
         }
-        let token = loop.watch(fd: fd) { [unowned self] in socketDirectoryChanged() }
-        socketWatch = (fd, token)
+        socketWatch = made
     }
 
     private func socketDirectoryChanged() {
-        guard let socketWatch else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while read(socketWatch.fd, &buffer, buffer.count) > 0 {}
-        guard access(socketDirectory + "/" + socketName, F_OK) == 0 else { return }
-        loop.cancel(socketWatch.token)
-        close(socketWatch.fd)
-        self.socketWatch = nil
+        guard socketWatch != nil, access(socketDirectory + "/" + socketName, F_OK) == 0 else { return }
+        // Not from inside its own callback: the watch goes once this turn of the loop is over.
+        loop.after(seconds: 0) { [unowned self] in socketWatch = nil }
         retryDelay = 0.1
         connect()
     }

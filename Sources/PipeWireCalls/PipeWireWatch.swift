@@ -1,10 +1,13 @@
-// The call watcher's connection to PipeWire (through CPipeWire): its descriptor for the caller's
-// poll loop, and the graph it keeps up to date from what PipeWire reports. When PipeWire goes
-// away the caller drops the watch and makes a new one later: nothing is carried over, so the
-// state after a restart is derived afresh. Start reading at `init()`.
+// The call watcher's connection to PipeWire (through CPipeWire): a source the event loop serves
+// (`EventLoop.serve`), and the graph it keeps up to date from what PipeWire reports, telling
+// `onChange` after each batch. When PipeWire goes away, `process` throws `.lost` and the loop
+// stops serving it; the caller makes a new one later: nothing is carried over, so the state
+// after a restart is derived afresh. Start reading at `init()`.
 
 import CPipeWire
 import Glibc
+import MonotonicClock
+import Reactor
 
 /// Why PipeWire cannot be watched.
 public enum PipeWireError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -25,8 +28,10 @@ public enum PipeWireError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One connection to PipeWire and the graph heard on it.
-public final class PipeWireWatch {
+public final class PipeWireWatch: LoopSource {
     public private(set) var graph = CallGraph()
+    /// Runs after each batch of what PipeWire reported, the graph up to date.
+    public var onChange: (() -> Void)?
     /// True once everything there was at connection time has been heard.
     public private(set) var isSynced = false
     private let connection: OpaquePointer
@@ -47,6 +52,16 @@ public final class PipeWireWatch {
 
     /// The descriptor to poll for reading.
     public var fileDescriptor: Int32 { wbpw_fd(connection) }
+
+    public var descriptors: [PollDescriptor] { [PollDescriptor(fd: fileDescriptor, events: Int16(POLLIN))] }
+    /// PipeWire's own timers run on its side: the watch only reads.
+    public var deadline: MonotonicTime? { nil }
+
+    /// Handles what PipeWire sent and tells `onChange`; throws `.lost` when the connection is gone.
+    public func process(ready: [PollDescriptor]) throws {
+        try dispatch()
+        onChange?()
+    }
 
     /// Handles what PipeWire sent; the graph is up to date after. Throws `.lost` when the
     /// connection is gone.
