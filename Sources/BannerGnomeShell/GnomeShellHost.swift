@@ -13,7 +13,7 @@ import MonotonicClock
 import Reactor
 
 /// The banner of one monitor of GNOME Shell.
-public final class GnomeShellHost: ControlledBannerHost {
+public final class GnomeShellHost: BannerBackendHost {
     /// The monitor's connector name (`DP-1`, `Meta-0`), as GNOME's Settings shows it.
     public let monitorName: String
     /// Over full-screen windows (`show`) or hidden under them until they end (`delay`).

@@ -26,20 +26,21 @@ public enum BannerDisplayError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
-/// One monitor's (or output's) banner, as the owner drives it.
+/// One monitor's (or output's) banner, as the owner drives it. Its banner is run by its
+/// ``BannerController`` (presenting, dismissing, clicks, the callbacks: the iOS surface of the
+/// original, written once in an extension below); a host adds only what its display server knows.
 public protocol BannerBackendHost: AnyObject {
+    /// The controller of this monitor's banner, whose ``BannerSurface`` the host is.
+    var controller: BannerController { get }
     /// The monitor's name (RandR's on X11, the output's on Wayland).
     var monitorName: String { get }
-    var compactPolicy: CompactPolicy { get set }
+    /// Under the panels or at the screen's edge; the next show takes it.
     var placement: EdgePlacement { get set }
+    /// Whether the banner stays over a full-screen window or waits; the next show takes it.
     var fullscreenPolicy: FullscreenPolicy { get set }
-    var onFrame: ((RenderedFrame) -> Void)? { get set }
-    var onMilestone: ((BannerPresentation.Milestone) -> Void)? { get set }
-    var onDismiss: ((BannerDismissReason) -> Void)? { get set }
-    var isBannerPresented: Bool { get }
-    var phase: BannerPresentation.Phase { get }
+    /// True while the host has a frame to draw (a slide, a cross-fade, a progress bar, or a
+    /// frame the server has not shown yet).
     var isAnimating: Bool { get }
-    var isCompact: Bool { get }
     /// The settled banner's height in the display server's pixels; nil when none is presented.
     var presentedHeight: Int? { get }
     /// Pixels reserved for the banner now (strut or exclusive zone); 0 when none.
@@ -47,11 +48,6 @@ public protocol BannerBackendHost: AnyObject {
     /// Why a presented banner is off the screen now (`locked`, `fullscreen`), as far as the
     /// display server tells; nil while it shows or when none is presented.
     var hiddenReason: String? { get }
-    @discardableResult
-    func presentTopBanner(_ appearance: TopBannerAppearance) throws(BannerValueError) -> Bool
-    func dismissTopBanner()
-    @discardableResult
-    func activate(_ reason: BannerDismissReason) -> Bool
 }
 
 /// A display server's banners: what the owner needs of X11, Wayland or GNOME Shell.

@@ -260,14 +260,9 @@ public final class BannerController {
     }
 }
 
-/// A backend's host whose banner a ``BannerController`` runs: the iOS surface of the original
-/// (`presentTopBanner`, `dismissTopBanner`, `isBannerPresented`), once for every backend.
-public protocol ControlledBannerHost: BannerBackendHost {
-    /// The controller of this monitor's banner.
-    var controller: BannerController { get }
-}
-
-extension ControlledBannerHost {
+/// The iOS surface of the original (`presentTopBanner`, `dismissTopBanner`,
+/// `isBannerPresented`), once for every backend: each host's controller runs it.
+extension BannerBackendHost {
     /// Regular or compact: re-evaluated for every frame, so changing it re-lays out a visible banner.
     public var compactPolicy: CompactPolicy {
         get { controller.compactPolicy }

@@ -18,7 +18,7 @@ import BannerRuntime
 import MonotonicClock
 
 /// The banner of one output.
-public final class WaylandHost: ControlledBannerHost {
+public final class WaylandHost: BannerBackendHost {
     /// The output's name (`HEADLESS-1`, `DP-2`).
     public let monitorName: String
     let output: WaylandOutput

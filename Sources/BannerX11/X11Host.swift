@@ -24,7 +24,7 @@ import MonotonicClock
 /// host.dismissTopBanner()
 /// display.runUntilIdle()
 /// ```
-public final class X11Host: ControlledBannerHost {
+public final class X11Host: BannerBackendHost {
     /// The RandR monitor name (`screen`, `HDMI-1`, a `--setmonitor` name, or `default`).
     public let monitorName: String
     /// The monitor's rectangle in root coordinates; follows RandR changes.

@@ -132,7 +132,7 @@ public final class FakeDisplay: BannerBackend {
 }
 
 /// One fake monitor: a BannerController on a surface that records the frames it draws.
-public final class FakeMonitor: ControlledBannerHost, BannerSurface {
+public final class FakeMonitor: BannerBackendHost, BannerSurface {
     public let monitorName: String
     public var placement: EdgePlacement = .belowPanels
     public var fullscreenPolicy: FullscreenPolicy = .show
