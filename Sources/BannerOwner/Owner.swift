@@ -1,16 +1,16 @@
 // The owner process of one display (`window-banner daemon`, started by the first `show`): it
 // holds the display connection, so every banner on that display lives in this process, and it
 // serves requests from `show`, `dismiss` and `status` on the display's socket, and pushes
-// every change of what it shows to `status --follow` subscribers. One `BannerSchedule` per
-// monitor decides what shows; this file only turns requests into schedule calls and schedule
-// changes into presents, dismissals and replies. The socket's connections are
-// OwnerConnections'; a `show` is made ready by ShowPreparation. Generic over the backend, with
-// no display of its own: the tests run it on an embedded loop and a fake display.
-// This file holds its state, its connections and the routing of requests; the rest is split
-// by responsibility: OwnerSchedules (schedule changes into what shows, replies, timeouts,
-// hot-plug), OwnerSubscribers (status, `status --follow`, the accessibility view),
-// OwnerStatsAndHandover (stats pages, handover, actions) and OwnerLifecycle (idle exit,
-// shutdown). Start reading at `handle(_:from:)`.
+// every change of what it shows to `status --follow` subscribers. Its state is split by what
+// it is about: a lane per monitor (MonitorLane: the schedule of what shows there, its banners
+// sliding away, its host with callbacks bound once), the ledger of requests (RequestLedger:
+// tokens, waiters, `--once` keys, stats) and the replies owed until a banner is drawn
+// (ReplyQueue, each with its timer); the owner routes requests to them and their reports back
+// (OwnerSchedules). The socket's connections are OwnerConnections'; a `show` is made ready by
+// ShowPreparation. Generic over the backend, with no display of its own: the tests run it on an
+// embedded loop and a fake display. Beside this file: OwnerSubscribers (status, `status
+// --follow`, the accessibility view), OwnerStatsAndHandover (stats pages, handover, actions)
+// and OwnerLifecycle (idle exit, shutdown). Start reading at `handle(_:from:)`.
 
 import Accessibility
 import BannerConfig
@@ -48,19 +48,16 @@ package final class Owner<Backend: BannerBackend> {
     var config = ConfigCache()
     /// Reads forwarded `show` command lines (`show-arguments`): the client's own parser, given.
     var showParser: any ShowArgumentsReader
-    var schedules: [String: BannerSchedule] = [:]
+    /// One lane per monitor a banner went to: its schedule, its banners sliding away, its host.
+    var lanes: [String: MonitorLane<Backend.Host>] = [:]
     /// The monitors there were at the last look: one not among them is new.
     var knownMonitors: Set<String>
-    var nextToken = 0
-    /// Per `show` token: monitors it is still on (visible or queued), and the clients waiting.
-    var requests: [Int: RequestState] = [:]
-    var pendingReplies: [PendingReply] = []
+    /// Every `show` taken and not finished, and what outlives the process (`--once`, stats).
+    let ledger: RequestLedger
+    /// The replies owed until a banner is drawn.
+    lazy var replies = ReplyQueue(loop: banners.loop) { [unowned self] response, client, close in send(response, to: client, closing: close) }
     /// Set by every request: once nothing moves, save the state and trim the heap.
     var settleAfterWork = false
-    /// `--once` keys shown and per-key stats, kept on disk across restarts.
-    var state: OwnerState
-    /// Requests that ended on a monitor whose banner is still sliding away.
-    var hiding: [String: [(token: Int, reason: BannerEndReason)]] = [:]
     /// The earliest transient deadline of any monitor.
     lazy var timeoutTimer = LoopTimer(on: banners.loop)
     /// Exiting once idle for `idleExit` seconds.
@@ -97,8 +94,8 @@ package final class Owner<Backend: BannerBackend> {
         self.idleExit = idleExit
         self.log = log
         knownMonitors = Set(banners.hosts.map(\.monitorName))
-        state = OwnerState(directory: stateDirectory)
-        for problem in state.problems { log(problem) }
+        ledger = RequestLedger(stateDirectory: stateDirectory)
+        for problem in ledger.problems { log(problem) }
         connections.onRequest = { [unowned self] body, id in handle(body, from: id) }
         connections.onClosed = { [unowned self] id, token in clientClosed(id, waitingFor: token) }
         banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
@@ -106,9 +103,9 @@ package final class Owner<Backend: BannerBackend> {
         // sync never delays a frame) and the heap's free pages go back to the system, so an
         // owner that sits idle holds only what it uses.
         banners.loop.beforeSleep { [unowned self] in
-            guard settleAfterWork || state.hasUnsavedChanges, !banners.hosts.contains(where: \.isAnimating) else { return }
+            guard settleAfterWork || ledger.hasUnsavedChanges, !banners.hosts.contains(where: \.isAnimating) else { return }
             settleAfterWork = false
-            state.saveChanges()
+            ledger.saveChanges()
             showParser.learn()
             _ = malloc_trim(0)
             // Once, after the first banner: the code and tables only start-up needed (the
@@ -158,8 +155,8 @@ package final class Owner<Backend: BannerBackend> {
     /// A connection closed: nothing waits on it any more.
     func clientClosed(_ id: Int, waitingFor token: Int?) {
         subscribers.remove(id)
-        if let token { requests[token]?.waiters.remove(id) }
-        pendingReplies.removeAll { $0.client == id }
+        if let token { ledger.removeWaiter(id, from: token) }
+        replies.drop(client: id)
         updateIdle()
     }
 
@@ -219,7 +216,7 @@ package final class Owner<Backend: BannerBackend> {
             handOver(to: id)
         }
         requestsHandled += 1
-        if endsWhenItsFirstRequestIsRefused, requestsHandled == 1, refusedARequest, requests.isEmpty, connections.isEmpty {
+        if endsWhenItsFirstRequestIsRefused, requestsHandled == 1, refusedARequest, ledger.isEmpty, connections.isEmpty {
             shutDown()
             return
         }
@@ -247,7 +244,7 @@ package final class Owner<Backend: BannerBackend> {
         _ request: ShowRequest, from id: Int, environment: [String: String]? = nil, loadedIcon: Result<BannerIcon, IconProblem>? = nil
     ) {
         // Once per key, ever: shown before, or on its way (visible or queued) now.
-        if let once = request.once, state.wasShown(once: once) || requests.values.contains(where: { $0.once == once }) {
+        if let once = request.once, ledger.isTaken(once: once) {
             reply(id, OwnerResponse(shown: ShownReply(state: .skipped, monitors: [], wait: request.wait ? true : nil)), thenClose: true)
             return
         }
@@ -263,18 +260,17 @@ package final class Owner<Backend: BannerBackend> {
         }
         let hosts = prepared.hosts
         var warnings = prepared.warnings
-        nextToken += 1
-        let banner = ScheduledBanner(
-            token: nextToken, id: request.id, appearance: prepared.appearance, compactPolicy: prepared.compactPolicy,
-            placement: prepared.placement, fullscreen: prepared.fullscreen, mode: prepared.mode)
-        requests[banner.token] = RequestState(
+        let token = ledger.open(RequestState(
             monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
             key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style, assertive: prepared.assertive,
             everyMonitor: request.monitor == "all", enqueue: request.enqueue,
-            show: request, environment: environment ?? request.environment)
+            show: request, environment: environment ?? request.environment))
+        let banner = ScheduledBanner(
+            token: token, id: request.id, appearance: prepared.appearance, compactPolicy: prepared.compactPolicy,
+            placement: prepared.placement, fullscreen: prepared.fullscreen, mode: prepared.mode)
         var keepalive: Double?
         if request.wait {
-            requests[banner.token]?.waiters.insert(id)
+            ledger.addWaiter(id, to: banner.token)
             keepalive = request.keepalive.map { max(OwnerLimits.minimumKeepalive, $0) }
             connections.wait(id, for: banner.token, keepalive: keepalive)
         }
@@ -282,9 +278,9 @@ package final class Owner<Backend: BannerBackend> {
         var placements: [BannerSchedule.Placement] = []
         var drawing: Set<String> = []
         for host in hosts {
-            let (change, placement) = schedules[host.monitorName, default: BannerSchedule()].show(banner, enqueue: request.enqueue, at: now)
+            let (drawn, placement) = lane(for: host).show(banner, enqueue: request.enqueue, at: now)
             placements.append(placement)
-            if apply(change, on: host) { drawing.insert(host.monitorName) }
+            if drawn { drawing.insert(host.monitorName) }
         }
         let names = hosts.map(\.monitorName)
         let shown: ShownReply
@@ -305,10 +301,7 @@ package final class Owner<Backend: BannerBackend> {
             send(response, to: id, closing: !request.wait)
         } else {
             // "Returns once the banner is on screen": answer after each monitor drew a frame.
-            let timer = banners.loop.after(seconds: OwnerLimits.frameReplyTimeout) { [unowned self] in
-                flushPendingReplies(force: true)
-            }
-            pendingReplies.append(PendingReply(client: id, monitors: drawing, response: response, close: !request.wait, timer: timer))
+            replies.add(response, to: id, closing: !request.wait, after: drawing)
         }
         rescheduleTimeouts()
     }
@@ -319,16 +312,13 @@ package final class Owner<Backend: BannerBackend> {
             guard let hosts = try? banners.hosts(named: monitor) else { return 0 }
             names = hosts.map(\.monitorName)
         } else {
-            names = Array(schedules.keys)
+            names = Array(lanes.keys)
         }
         let now = banners.loop.now
         var ended: Set<Int> = []
         for name in names {
-            guard var schedule = schedules[name] else { continue }
-            let change = schedule.dismiss(id: request.id, all: request.all, at: now)
-            schedules[name] = schedule
-            ended.formUnion(change.ended.map(\.token))
-            if let host = try? banners.host(named: name) { _ = apply(change, on: host) } else { endAll(change, on: name) }
+            guard let lane = lanes[name] else { continue }
+            ended.formUnion(lane.dismiss(id: request.id, all: request.all, at: now))
         }
         rescheduleTimeouts()
         return ended.count

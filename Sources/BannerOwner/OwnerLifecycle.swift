@@ -18,8 +18,8 @@ extension Owner {
 
     /// No banner showing or moving, none queued, and nobody waiting.
     var isIdle: Bool {
-        schedules.values.allSatisfy(\.isIdle) && banners.hosts.allSatisfy { $0.phase == .hidden }
-            && pendingReplies.isEmpty && requests.values.allSatisfy(\.waiters.isEmpty)
+        lanes.values.allSatisfy(\.isIdle) && banners.hosts.allSatisfy { $0.phase == .hidden }
+            && replies.isEmpty && !ledger.hasWaiters
     }
 
     func updateIdle() {
@@ -45,46 +45,10 @@ extension Owner {
         guard !finished else { return }
         finished = true
         connections.stopListening()
-        for name in Array(schedules.keys) {
-            guard var schedule = schedules[name] else { continue }
-            let change = schedule.clear()
-            schedules[name] = schedule
-            endAll(change, on: name)
-        }
-        for name in Array(hiding.keys) { finishHiding(on: name) }
+        for lane in Array(lanes.values) { lane.endEverything() }
         for id in connections.ids { connections.drop(id) }
         for host in banners.hosts where host.phase != .hidden { host.dismissTopBanner() }
-        state.saveChanges()
+        ledger.saveChanges()
         banners.loop.stop()
-    }
-
-    struct RequestState {
-        var monitors: Set<String>
-        var commands: ClickCommands
-        /// What the stats count it under.
-        var key: String
-        var once: String?
-        /// The `--style` it was shown with, for `status`.
-        var style: String?
-        /// Spoken by a screen reader at once (`--politeness`, the style's, the built-in default).
-        var assertive: Bool
-        /// Asked for on every monitor (`--monitor all`): a monitor added while it shows gets it.
-        var everyMonitor: Bool
-        /// Asked for with `--enqueue`: wherever it goes later, it waits behind what shows there.
-        var enqueue: Bool
-        /// On screen at least once (counted as an impression).
-        var presented = false
-        var waiters: Set<Int> = []
-        /// The request as received, and the client's environment: what a `handover` describes.
-        var show: ShowRequest
-        var environment: [String: String]?
-    }
-
-    struct PendingReply {
-        var client: Int
-        var monitors: Set<String>
-        var response: OwnerResponse
-        var close: Bool
-        var timer: EventLoop.Token
     }
 }

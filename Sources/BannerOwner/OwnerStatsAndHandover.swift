@@ -19,7 +19,7 @@ extension Owner {
     /// One page of `stats`: the keys after `after`, as many as fit in a frame with room to spare.
     func statsPage(after: String?) -> OwnerResponse {
         let budget = Frame.maximumLength - 1024
-        let (page, more) = state.stats.page(after: after, budget: budget) { key, counts in
+        let (page, more) = ledger.stats.page(after: after, budget: budget) { key, counts in
             OwnerProtocol.encode([key: counts]).count
         }
         return OwnerResponse(stats: page, more: more)
@@ -34,9 +34,9 @@ extension Owner {
         var visible: [(ScheduledBanner, remaining: Double?, monitor: String)] = []
         var queued: [(ScheduledBanner, monitor: String)] = []
         for host in banners.hosts {
-            guard let schedule = schedules[host.monitorName] else { continue }
-            if let current = schedule.current { visible.append((current, schedule.remaining(at: now), host.monitorName)) }
-            queued += schedule.queue.map { ($0, host.monitorName) }
+            guard let lane = lanes[host.monitorName] else { continue }
+            if let current = lane.current { visible.append((current, lane.remaining(at: now), host.monitorName)) }
+            queued += lane.queue.map { ($0, host.monitorName) }
         }
         // A banner shown on several monitors (`--monitor all`) is one request, described once.
         var seen: Set<Int> = []
@@ -45,7 +45,7 @@ extension Owner {
         var left = 0
         let candidates = visible.map { ($0.0, $0.remaining, $0.monitor, false) } + queued.map { ($0.0, nil as Double?, $0.monitor, true) }
         for (banner, remaining, monitor, enqueue) in candidates where seen.insert(banner.token).inserted {
-            guard var request = requests[banner.token] else { continue }
+            guard var request = ledger[banner.token] else { continue }
             var mode = banner.mode
             // A banner about to time out still comes back, for the shortest time a timeout takes.
             if case .transient = mode, let remaining { mode = .transient(max(remaining, 0.1)) }
@@ -83,7 +83,7 @@ extension Owner {
             hosts = banners.hosts.filter { $0 === banners.preferredHost } + banners.hosts.filter { $0 !== banners.preferredHost }
         }
         for host in hosts {
-            guard let current = schedules[host.monitorName]?.current, request.id == nil || current.id == request.id,
+            guard let current = lanes[host.monitorName]?.current, request.id == nil || current.id == request.id,
                   let reason = current.appearance.actionButton(labelled: request.label, secondary: request.secondary),
                   host.activate(reason) else { continue }
             return .success(())

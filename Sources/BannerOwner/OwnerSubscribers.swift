@@ -22,10 +22,10 @@ extension Owner {
     func accessibleBanners() -> [AccessibleBanner] {
         var seen: Set<Int> = []
         return banners.hosts.compactMap { host in
-            guard host.isBannerPresented, host.phase != .dismissing, let current = schedules[host.monitorName]?.current,
+            guard host.isBannerPresented, host.phase != .dismissing, let current = lanes[host.monitorName]?.current,
                   seen.insert(current.token).inserted else { return nil }
             let appearance = current.appearance
-            let request = requests[current.token]
+            let request = ledger[current.token]
             var buttons = [(appearance.actionLabel, BannerDismissReason.action), (appearance.secondaryActionLabel, .secondaryAction)]
                 .filter { !$0.0.isEmpty }.map { AccessibleButton(name: $0.0, reason: $0.1) }
             if appearance.closeButton, let accessibility {
@@ -42,7 +42,7 @@ extension Owner {
     /// request `token` — the primary first — exactly as the pointer would.
     func activate(_ token: Int, _ reason: BannerDismissReason) -> Bool {
         let hosts = banners.hosts.filter { $0 === banners.preferredHost } + banners.hosts.filter { $0 !== banners.preferredHost }
-        return hosts.contains { host in schedules[host.monitorName]?.current?.token == token && host.activate(reason) }
+        return hosts.contains { host in lanes[host.monitorName]?.current?.token == token && host.activate(reason) }
     }
 
     // MARK: Subscribers
@@ -57,7 +57,7 @@ extension Owner {
     func subscriberView() -> SubscriberView {
         var status = status()
         for index in status.monitors.indices { status.monitors[index].remaining = nil }
-        return SubscriberView(status: status, deadlines: schedules.compactMapValues(\.deadline))
+        return SubscriberView(status: status, deadlines: lanes.compactMapValues(\.deadline))
     }
 
     /// `status --follow`: the status now, then (`pushToSubscribers`) at every change, and a
@@ -85,7 +85,7 @@ extension Owner {
     func status() -> OwnerStatus {
         let now = banners.loop.now
         let monitors = banners.hosts.map { host in
-            let schedule = schedules[host.monitorName] ?? BannerSchedule()
+            let schedule = lanes[host.monitorName]?.schedule ?? BannerSchedule()
             let current = schedule.current
             return MonitorStatus(
                 monitor: host.monitorName, primary: host === banners.preferredHost, presented: host.isBannerPresented,
@@ -94,7 +94,7 @@ extension Owner {
                 reserved: host.reservedHeight, compact: current.map { _ in host.isCompact }, mode: current?.mode.name,
                 remaining: schedule.remaining(at: now).map { ($0 * 1000).rounded() / 1000 }, queue: schedule.queue.count,
                 hidden: host.hiddenReason,
-                style: current.flatMap { requests[$0.token]?.style }, progress: current?.appearance.progress,
+                style: current.flatMap { ledger[$0.token]?.style }, progress: current?.appearance.progress,
                 actions: current.flatMap { $0.appearance.actionLabels.isEmpty ? nil : $0.appearance.actionLabels })
         }
         return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors).fitted(within: Frame.maximumLength - 1024)
