@@ -9,7 +9,6 @@ import BannerRuntime
 import EmbeddedTestSupport
 import Glibc
 import OwnerProtocol
-import ProcessTestSupport
 import Testing
 
 @Suite("The owner's replies, until a banner is drawn")
