@@ -95,7 +95,7 @@ let package = Package(
         // What the owner and the watchers share with the commands.
         .target(
             name: "OwnerIPC",
-            dependencies: ["Reactor", "BannerCore", "BannerConfig", "OwnerProtocol", "CSpawn", "Spawning", "StartupTrace"]
+            dependencies: ["Reactor", "BannerCore", "BannerConfig", "OwnerProtocol", "Spawning", "StartupTrace"]
         ),
         // `show`'s arguments as swift-argument-parser reads them (ShowCommand, its appearance and
         // connection options) and ShowParser, which the owner is handed to read a forwarded `show`.
@@ -142,7 +142,7 @@ let package = Package(
             name: "BannerOwner",
             dependencies: ["Reactor", 
                 "MonotonicClock", "OwnerIPC", "BannerProcess", "BannerRuntime", "BannerCore", "BannerConfig", "OwnerProtocol", "Accessibility",
-                "CSpawn", "Spawning", "CMalloc", "StartupTrace",
+                "Spawning", "CMalloc", "StartupTrace",
             ],
             swiftSettings: [.unsafeFlags(["-enable-cmo-everything"], .when(configuration: .release))]
         ),
@@ -181,7 +181,7 @@ let package = Package(
         // The owner on an embedded loop and a fake display, spoken to over its real socket.
         .testTarget(
             name: "BannerOwnerTests",
-            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "OwnerIPC", "ShowArguments", "OwnerProtocol", "BannerRuntime", "BannerCore"]
+            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "OwnerIPC", "ShowArguments", "Spawning", "OwnerProtocol", "BannerRuntime", "BannerCore"]
         ),
         // The network monitor and the call watcher's glue on an embedded loop, with fake routes
         // and fake banners.

@@ -45,17 +45,13 @@ extension BannerConfig {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(ends[0]) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        let spawn = SpawnAttributes(newSession: false)
-        let argv = CStringArray([reader, path])
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, reader, &actions, &spawn.attributes, argv.pointers, environ)
+        // Its answer on the pipe, its errors where ours go.
+        let spawned = ChildSpec([reader, path], descriptors: [.null, .descriptor(ends[1]), .inherited]).start()
         close(ends[1])
-        guard spawned == 0 else { throw failure("cannot start \(reader): \(String(cString: strerror(spawned)))") }
+        guard case .success(let pid) = spawned else {
+            if case .failure(let error) = spawned { throw failure("cannot start \(reader): \(error)") }
+            throw failure("cannot start \(reader)")
+        }
 
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)

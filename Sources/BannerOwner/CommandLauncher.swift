@@ -7,7 +7,6 @@
 // Start reading at `BannerCommand.launch()`.
 
 import BannerCore
-import CSpawn
 import Glibc
 import OwnerIPC
 import OwnerProtocol
@@ -70,22 +69,15 @@ package struct BannerCommand: Equatable {
         guard let path = executablePath(of: program) else {
             return .failure(LaunchFailure(description: "command not found: \(program.printable)"))
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if let directory { posix_spawn_file_actions_addchdir_np(&actions, directory) }
-
-        let spawn = SpawnAttributes(newSession: true)
-        let argv = CStringArray(arguments)
-        let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &spawn.attributes, argv.pointers, envp.pointers)
-        guard status == 0 else {
+        // Its output goes where the owner's goes (its log); nothing else of the owner's.
+        var child = ChildSpec([path] + arguments.dropFirst(), environment: environment, directory: directory, newSession: true)
+        child.arguments[0] = path
+        switch child.start() {
+        case .success(let pid): return .success(pid)
+        case .failure(let error):
             let place = directory.map { " in \($0.printable)" } ?? ""
-            return .failure(LaunchFailure(description: "cannot start \(program.printable)\(place): \(String(cString: strerror(status)))"))
+            return .failure(LaunchFailure(description: "cannot start \(program.printable)\(place): \(error)"))
         }
-        return .success(pid)
     }
 
     /// `program` as posix_spawn should open it: as given when it names a path (relative ones

@@ -59,16 +59,14 @@ package struct ChildProcess {
 
     package static func spawn(_ arguments: [String]) throws(SpawnError) -> ChildProcess {
         let program = arguments[0]
-        let argv = CStringArray(arguments)
         // The command starts with nothing blocked and default dispositions, whatever this
-        // process inherited.
-        let spawn = SpawnAttributes(newSession: false)
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, nil, &spawn.attributes, argv.pointers, environ)
-        switch status {
-        case 0: return ChildProcess(pid: pid)
-        case ENOENT: throw .notFound(program)
-        default: throw .notExecutable(program)
+        // process inherited, and every descriptor this process was given (a terminal, a file
+        // the user redirected to it), as a command run by `env` or `nice` would.
+        let child = ChildSpec(arguments, descriptors: [.inherited, .inherited, .inherited], searchesPath: true, closesOthers: false)
+        switch child.start() {
+        case .success(let pid): return ChildProcess(pid: pid)
+        case .failure(let error) where error.code == ENOENT: throw .notFound(program)
+        case .failure: throw .notExecutable(program)
         }
     }
 

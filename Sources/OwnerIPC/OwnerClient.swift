@@ -7,7 +7,6 @@
 // hang (docs/timeouts.md).
 
 import BannerCore
-import CSpawn
 import Glibc
 import OwnerProtocol
 import Reactor
@@ -264,20 +263,12 @@ package struct OwnerClient {
 /// meanwhile so that an owner that ends before it does is never left a zombie.
 private func spawnDetached(_ arguments: [String], readyFD: Int32, log: String) -> Int32 {
     signal(SIGCHLD, SIG_IGN)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, readyFD, 3)
     // Nothing else of the caller's: a pipe it inherited (cron's to its mailer, a shell's process
     // substitution) would otherwise stay open for the owner's whole life, and whoever reads it
     // would wait for its end as long.
-    posix_spawn_file_actions_addclosefrom_np(&actions, 4)
-
-    let spawn = SpawnAttributes(newSession: true)
-    let argv = CStringArray(arguments)
-    var pid: pid_t = 0
-    return posix_spawn(&pid, arguments[0], &actions, &spawn.attributes, argv.pointers, environ)
+    let child = ChildSpec(arguments, descriptors: [.null, .null, .appending(log), .descriptor(readyFD)], newSession: true)
+    switch child.start() {
+    case .success: return 0
+    case .failure(let error): return error.code
+    }
 }

@@ -2,7 +2,7 @@
 // posix_spawn_file_actions_addchdir_np (2.29+), posix_spawn_file_actions_addclosefrom_np (2.34+)
 // and POSIX_SPAWN_SETSID (2.26+) only under
 // _GNU_SOURCE, which that module is built without, so they are declared again here exactly as
-// <spawn.h> has them: CommandLauncher.swift and OwnerClient.swift make the calls. And one function
+// <spawn.h> has them: Spawning's ChildSpec makes the calls. And one function
 // posix_spawn cannot do: start a program as another user (root's `--user`), which Swift cannot
 // write itself since it has no fork.
 
