@@ -89,7 +89,7 @@ public struct AppearanceSettings: Sendable, Hashable, Codable {
     /// The fields a config file's `[defaults]` and `[style.NAME]` may set: all but the actions
     /// and `progress`, which describe one message (and a command) rather than a look.
     public static var styleFields: [(name: String, keyPath: WritableKeyPath<AppearanceSettings, String?>)] {
-        fields.filter { !["action", "secondary-action", "progress"].contains($0.name) }
+        fields.filter { AppearanceField.named($0.name).inStyles }
     }
 
     /// This layer with every field `top` sets replaced by `top`'s value.

@@ -103,18 +103,30 @@ public struct BannerColor: Sendable, Hashable, CustomStringConvertible {
     public static let white = BannerColor(RGBA(hex: 0xFFFFFF))
     public static let black = BannerColor(RGBA(hex: 0x000000))
 
+    /// The iOS system colours by name, as a user writes them.
+    static let systemColourNames: [(name: String, hex: UInt32)] = [
+        ("systemRed", 0xFF3B30), ("systemOrange", 0xFF9500), ("systemYellow", 0xFFCC00),
+        ("systemGreen", 0x34C759), ("systemMint", 0x00C7BE), ("systemTeal", 0x30B0C7),
+        ("systemCyan", 0x32ADE6), ("systemBlue", 0x007AFF), ("systemIndigo", 0x5856D6),
+        ("systemPurple", 0xAF52DE), ("systemPink", 0xFF2D55), ("systemBrown", 0xA2845E),
+        ("systemGray", 0x8E8E93), ("systemGray2", 0xAEAEB2), ("systemGray3", 0xC7C7CC),
+        ("systemGray4", 0xD1D1D6), ("systemGray5", 0xE5E5EA), ("systemGray6", 0xF2F2F7),
+    ]
+
     /// Lower-cased name → value, for parsing.
     static let systemColours: [String: RGBA] = {
-        let named: [(String, UInt32)] = [
-            ("systemRed", 0xFF3B30), ("systemOrange", 0xFF9500), ("systemYellow", 0xFFCC00),
-            ("systemGreen", 0x34C759), ("systemMint", 0x00C7BE), ("systemTeal", 0x30B0C7),
-            ("systemCyan", 0x32ADE6), ("systemBlue", 0x007AFF), ("systemIndigo", 0x5856D6),
-            ("systemPurple", 0xAF52DE), ("systemPink", 0xFF2D55), ("systemBrown", 0xA2845E),
-            ("systemGray", 0x8E8E93), ("systemGray2", 0xAEAEB2), ("systemGray3", 0xC7C7CC),
-            ("systemGray4", 0xD1D1D6), ("systemGray5", 0xE5E5EA), ("systemGray6", 0xF2F2F7),
-        ]
-        return Dictionary(uniqueKeysWithValues: named.map { ($0.0.lowercased(), RGBA(hex: $0.1)) })
+        Dictionary(uniqueKeysWithValues: systemColourNames.map { ($0.name.lowercased(), RGBA(hex: $0.hex)) })
     }()
+
+    /// The colour as help text names it: a system colour by its name and value
+    /// (`systemGreen (#34c759)`), white and black by name, any other by its value.
+    public var spokenName: String {
+        guard case .rgba(let rgba) = value else { return description }
+        if let named = Self.systemColourNames.first(where: { RGBA(hex: $0.hex) == rgba }) { return "\(named.name) (\(rgba))" }
+        if rgba == RGBA(hex: 0xFFFFFF) { return "white" }
+        if rgba == RGBA(hex: 0x000000) { return "black" }
+        return rgba.description
+    }
 
     /// X11 colour names are letters, digits and spaces (`rgb.txt`), e.g. `SteelBlue`, `gray50`.
     static func isPlausibleX11Name(_ name: String) -> Bool {

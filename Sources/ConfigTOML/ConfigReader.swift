@@ -104,9 +104,10 @@ struct ConfigReader {
         return String(file[...slash]) + path
     }
 
-    /// Appearance fields written as TOML numbers, and as booleans; the rest are strings.
-    private static let numericFields: Set<String> = ["height", "title-top-inset", "corner-radius"]
-    private static let booleanFields: Set<String> = ["close-button", "reduce-motion"]
+    /// Appearance fields written as TOML numbers, and as booleans (AppearanceField's table); the
+    /// rest are strings.
+    private static let numericFields = Set(AppearanceField.all.filter { $0.value == .number }.map(\.name))
+    private static let booleanFields = Set(AppearanceField.all.filter { $0.value == .boolean }.map(\.name))
 
     /// `[daemon]`: `idle-exit` only.
     private func idleExit(_ table: TOMLNode, at path: [String]) throws(ConfigError) -> Double? {

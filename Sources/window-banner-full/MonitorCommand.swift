@@ -387,34 +387,34 @@ struct MonitorBannerOptions<Role: MonitorBannerRole>: ParsableArguments {
     @Option(name: .customLong("\(Role.name)-style"), help: ArgumentHelp("Config file style of the \(Role.name) banner; the flags below go on top. Default: \(Role.defaultStyle) (built in: \(MonitorHelp.builtInLook(of: Role.defaultStyle))).", valueName: "name"))
     var style: String?
 
-    @Option(name: .customLong("\(Role.name)-title"), parsing: .unconditional, help: ArgumentHelp("Title of the \(Role.name) banner. Default: the style's.", valueName: "text"))
+    @Option(name: .customLong("\(Role.name)-title"), parsing: .unconditional, help: AppearanceField.monitorHelp("title", role: Role.name))
     var title: String?
 
-    @Option(name: .customLong("\(Role.name)-background"), help: ArgumentHelp("Background colour of the \(Role.name) banner (forms as for show). Default: the style's.", valueName: "colour"))
+    @Option(name: .customLong("\(Role.name)-background"), help: AppearanceField.monitorHelp("background", role: Role.name))
     var background: String?
 
-    @Option(name: .customLong("\(Role.name)-text-color"), help: ArgumentHelp("Title colour of the \(Role.name) banner. Default: the style's, else white.", valueName: "colour"))
+    @Option(name: .customLong("\(Role.name)-text-color"), help: AppearanceField.monitorHelp("text-color", role: Role.name))
     var textColor: String?
 
-    @Option(name: .customLong("\(Role.name)-height"), parsing: .unconditional, help: ArgumentHelp("Height of the \(Role.name) banner in points. Default: the style's, else 80, compact 18.", valueName: "pt"))
+    @Option(name: .customLong("\(Role.name)-height"), parsing: .unconditional, help: AppearanceField.monitorHelp("height", role: Role.name))
     var height: String?
 
-    @Option(name: .customLong("\(Role.name)-title-top-inset"), parsing: .unconditional, help: ArgumentHelp("Space above the \(Role.name) banner's title, in points. Default: the style's, else 20, compact 0.", valueName: "pt"))
+    @Option(name: .customLong("\(Role.name)-title-top-inset"), parsing: .unconditional, help: AppearanceField.monitorHelp("title-top-inset", role: Role.name))
     var titleTopInset: String?
 
-    @Option(name: .customLong("\(Role.name)-font"), help: ArgumentHelp("fontconfig pattern of the \(Role.name) banner. Default: the style's, else sans-serif:semibold:size=17, compact 14.", valueName: "pattern"))
+    @Option(name: .customLong("\(Role.name)-font"), help: AppearanceField.monitorHelp("font", role: Role.name))
     var font: String?
 
-    @Option(name: .customLong("\(Role.name)-subtitle"), parsing: .unconditional, help: ArgumentHelp("A second, smaller line under the \(Role.name) banner's title. Default: the style's, else none.", valueName: "text"))
+    @Option(name: .customLong("\(Role.name)-subtitle"), parsing: .unconditional, help: AppearanceField.monitorHelp("subtitle", role: Role.name))
     var subtitle: String?
 
-    @Option(name: .customLong("\(Role.name)-subtitle-font"), help: ArgumentHelp("fontconfig pattern of the \(Role.name) banner's subtitle. Default: the style's, else the title's family, regular, 13/17 of its size.", valueName: "pattern"))
+    @Option(name: .customLong("\(Role.name)-subtitle-font"), help: AppearanceField.monitorHelp("subtitle-font", role: Role.name))
     var subtitleFont: String?
 
-    @Option(name: .customLong("\(Role.name)-compact"), help: ArgumentHelp("Compact style of the \(Role.name) banner: auto (landscape monitors), always, never. Default: the style's, else auto.", valueName: "auto|always|never"))
+    @Option(name: .customLong("\(Role.name)-compact"), help: AppearanceField.monitorHelp("compact", role: Role.name))
     var compact: String?
 
-    @Option(name: .customLong("\(Role.name)-placement"), help: ArgumentHelp("Where the \(Role.name) banner goes: below-panels or screen-edge. Default: --placement, else the style's, else below-panels.", valueName: "below-panels|screen-edge"))
+    @Option(name: .customLong("\(Role.name)-placement"), help: AppearanceField.monitorHelp("placement", role: Role.name))
     var placement: String?
 
     /// `--NAME-style`, or the role's default style.
