@@ -136,6 +136,36 @@ struct ArchitecturePageTests {
         #expect(listed == expected, "docs/architecture.md's list of imports differs from the import lines; it should read:\n\(expected)")
     }
 
+    /// The page's "where a change goes" table: each row names one module of the package and
+    /// files that module holds.
+    @Test func whereAChangeGoesNamesModulesThatHoldTheirFiles() throws {
+        let page = try String(contentsOfFile: Self.packageRoot + "/docs/architecture.md", encoding: .utf8)
+        let marker = "<!-- changes: checked by ArchitecturePageTests -->\n"
+        let start = try #require(page.range(of: marker), "docs/architecture.md has no checked table of where a change goes")
+        let rows = page[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("|") }.dropFirst(2)
+        #expect(rows.count >= 6)
+        let targets = try Self.targets()
+        let quoted = try Regex(#"`([^`]+)`"#)
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 3 else {
+                Issue.record("a row that is not change | module | files: \(row)")
+                continue
+            }
+            let modules = cells[1].matches(of: quoted).compactMap { $0.output[1].substring.map(String.init) }
+            #expect(modules.count == 1, "one module per row: \(row)")
+            guard let module = modules.first, let target = targets.first(where: { $0.name == module }) else {
+                Issue.record("no module \(modules) in Package.swift: \(row)")
+                continue
+            }
+            let files = cells[2].matches(of: quoted).compactMap { $0.output[1].substring.map(String.init) }
+            #expect(!files.isEmpty, "no files named: \(row)")
+            for file in files {
+                #expect(FileManager.default.fileExists(atPath: Self.packageRoot + "/" + target.path + "/" + file), "\(module) holds no \(file)")
+            }
+        }
+    }
+
     /// docs/tests.md's "about N tests" is the suite as it is: within 5 % of the `@Test`
     /// functions in Tests/ (a parameterized test counts once, as the runner counts it).
     @Test func testsPageCountsTheTestsThereAre() throws {
