@@ -136,6 +136,8 @@ BENCH_SCRATCH ?= .build
 BENCH_FLAGS ?=
 SWIFTC ?= swiftc
 BENCH_BIN := bench/out/bin
+# What the shaped floor links, pinned (bench/floor-shaped.c; Lineup.shapedFloorLibraries says the same).
+SHAPED_FLOOR_LIBS := x11 xft xrender fontconfig freetype2 harfbuzz fribidi
 
 bench: deps static-cxx
 	@bench/install-deps.sh
@@ -151,6 +153,7 @@ bench: deps static-cxx
 	cc -O2 -Wall -Ibench/out/glue -o $(BENCH_BIN)/screencopy-probe bench/screencopy-probe.c \
 		bench/out/glue/wlr-screencopy-unstable-v1-protocol.c $$(pkg-config --cflags --libs wayland-client)
 	cc -O2 -Wall -o $(BENCH_BIN)/floor bench/floor.c $$(pkg-config --cflags --libs x11 xft)
+	cc -O2 -Wall -o $(BENCH_BIN)/floor-shaped bench/floor-shaped.c $$(pkg-config --cflags --libs $(SHAPED_FLOOR_LIBS))
 	cc -O2 -Wall -o $(BENCH_BIN)/maximized-client bench/maximized-client.c $$(pkg-config --cflags --libs x11)
 	cc -O2 -Wall -o $(BENCH_BIN)/self-raising-locker bench/self-raising-locker.c $$(pkg-config --cflags --libs x11)
 	cc -O2 -o $(BENCH_BIN)/hello-c bench/startup/hello.c

@@ -161,4 +161,16 @@ struct BenchFiguresTests {
         try Self.expectInReadme(
             "(\(range(warmRatios, Self.ratio))×; cold \(range(coldRatios, Self.ratio))×)", "GNOME sentence's ratios")
     }
+
+    /// The shaped floor links a pinned list of libraries: the Makefile's and the bench's agree.
+    @Test func theShapedFloorsLibrariesArePinnedOnce() throws {
+        let makefile = try String(contentsOfFile: Self.root + "/Makefile", encoding: .utf8)
+        let line = try #require(makefile.split(separator: "\n").first { $0.hasPrefix("SHAPED_FLOOR_LIBS := ") })
+        let made = line.dropFirst("SHAPED_FLOOR_LIBS := ".count).split(separator: " ").map(String.init)
+        let lineup = try String(contentsOfFile: Self.root + "/bench/window-banner-bench/Lineup.swift", encoding: .utf8)
+        let declared = try #require(lineup.firstMatch(of: try Regex(#"shapedFloorLibraries = \[([^\]]*)\]"#))?.output[1].substring)
+        let named = declared.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"")) }
+        #expect(made == named)
+        #expect(made == ["x11", "xft", "xrender", "fontconfig", "freetype2", "harfbuzz", "fribidi"])
+    }
 }

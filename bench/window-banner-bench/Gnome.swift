@@ -60,6 +60,8 @@ struct GnomeResults {
     var firstFrames: [(tool: String, samples: [Double])] = []
     /// foot's resizes per show + dismiss, by tool.
     var relayouts: [(tool: String, counts: [Double])] = []
+    /// The warm owner's wakeups in the first 0.2 s of each slide in, which the shell runs itself.
+    var slideWakeups: [Double] = []
 }
 
 /// A private headless GNOME Shell with the extension, foot in it and the probe in the shell.
@@ -334,7 +336,7 @@ struct GnomeBench {
             for tool in [Self.warm, Self.cold, Self.notification] {
                 var environment = desktop.environment
                 if tool == Self.cold { environment["XDG_RUNTIME_DIR"] = try desktop.freshRuntimeDirectory() }
-                let run: (firstFrame: Double, relayouts: Double)
+                let run: (firstFrame: Double, relayouts: Double, slideWakeups: Double?)
                 do { run = try once(tool, environment: environment, initial: initial, space: space) } catch { throw BenchFailure("\(tool): \(error)") }
                 if tool == Self.cold {
                     guard try desktop.poll(seconds: 10, until: { desktop.owners() == [owner] }) else { throw BenchFailure("the cold owner did not quit within 10 s") }
@@ -342,6 +344,7 @@ struct GnomeBench {
                 guard round >= warmup else { continue }
                 firstFrames[tool, default: []].append(run.firstFrame)
                 relayouts[tool, default: []].append(run.relayouts)
+                if let wakeups = run.slideWakeups { results.slideWakeups.append(wakeups) }
             }
         }
         try supervisor.run(GnomeDesktop.asUser + [banner, "dismiss", "--all", "--quit"], environment: desktop.environment)
@@ -358,7 +361,7 @@ struct GnomeBench {
     /// unless `footMustFollow` is false.
     private func once(
         _ tool: String, environment: [String: String], initial: (resizes: Int, height: Int), space: String, footMustFollow: Bool = true
-    ) throws -> (firstFrame: Double, relayouts: Double) {
+    ) throws -> (firstFrame: Double, relayouts: Double, slideWakeups: Double?) {
         guard let before = desktop.footSize() else { throw BenchFailure("foot is gone") }
         let isNotification = tool == Self.notification
         if isNotification { try desktop.clearNotifications() }
@@ -374,6 +377,13 @@ struct GnomeBench {
             supervisor.stop(child)
             let exit = child.exit.map { "exited \($0.status)" } ?? "still running"
             throw BenchFailure("the probe saw nothing on screen within 10 s (the command \(exit); see \(errors))")
+        }
+        // The shell runs the slide (0.25 s) from its first frame on; the owner should sleep through
+        // it: its wakeups in the next 0.2 s (its scheduler's count, /proc/PID/task/*/schedstat).
+        var slideWakeups: Double?
+        if tool == Self.warm, let owner = desktop.owners().first, let counted = ProcessCounters.read(owner) {
+            supervisor.observe(seconds: 0.2)
+            if let after = ProcessCounters.read(owner) { slideWakeups = (after - counted).wakeups }
         }
         guard supervisor.waitForExit(child, timeout: 10) == 0 else { throw BenchFailure("the command failed (see \(errors))") }
         try desktop.settleFoot()
@@ -391,7 +401,7 @@ struct GnomeBench {
         guard try desktop.poll(seconds: 10, until: { try desktop.workArea() == space }) else {
             throw BenchFailure("the shell kept the banner's space for 10 s (work area \(try desktop.workArea()), was \(space))")
         }
-        guard footMustFollow else { return (seen - child.startedAt, 0) }
+        guard footMustFollow else { return (seen - child.startedAt, 0, slideWakeups) }
         guard try desktop.poll(seconds: 10, until: { desktop.footSize()?.height == initial.height }) else {
             throw BenchFailure("foot did not get its height back within 10 s (\(desktop.footSize()?.height ?? 0) px, was \(initial.height) px), "
                 + "though the shell gave the space back (work area \(space))")
@@ -400,7 +410,7 @@ struct GnomeBench {
         guard settled.height == initial.height else {
             throw BenchFailure("foot did not keep its height (\(settled.height) px, was \(initial.height) px)")
         }
-        return (seen - child.startedAt, Double(settled.resizes - before.resizes))
+        return (seen - child.startedAt, Double(settled.resizes - before.resizes), slideWakeups)
     }
 }
 

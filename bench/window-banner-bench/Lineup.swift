@@ -31,6 +31,13 @@ final class Lineup {
     static let dunstWindow = WindowMatch.overrideRedirect(instance: "Dunst")
     static let osdWindow = WindowMatch.overrideRedirect(name: "XOSD")
     static let floorWindow = WindowMatch.overrideRedirect(instance: "bench-floor")
+    static let shapedFloorWindow = WindowMatch.overrideRedirect(instance: "bench-floor-shaped")
+    /// The floor the cold start is held to (bench/floor-shaped.c): a command that starts a
+    /// process which shapes (HarfBuzz, FriBidi), draws (Xft) and stays, linking exactly
+    /// `pkg-config --libs` of these — pinned here and in the Makefile, so the floor does not
+    /// move when the owner changes what it loads.
+    static let shapedFloorLibraries = ["x11", "xft", "xrender", "fontconfig", "freetype2", "harfbuzz", "fribidi"]
+    static let shapedFloorName = "C shaped floor (launcher + HarfBuzz, FriBidi, Xft; stays)"
 
     init(screen: ScreenLatency, banner: String, floor: String) throws {
         self.screen = screen
@@ -124,6 +131,16 @@ final class Lineup {
             clear: { [unowned self] child, _ in supervisor.stop(child) })
     }
 
+    var shapedFloorClient: ScreenTool {
+        let shaped = floor + "-shaped"
+        return ScreenTool(name: Self.shapedFloorName, window: Self.shapedFloorWindow, command: [shaped, Self.title], clear: { [unowned self] child, appearance in
+            try returned(child, "floor-shaped")
+            // The process it started stays, in a session of its own, as an owner does.
+            _ = try? supervisor.run(["pkill", "-f", "\(shaped) --stay"], environment: ["PATH": basePath])
+            try screen.waitUntilGone(appearance.window, what: "the shaped floor's process")
+        })
+    }
+
     var floorClient: ScreenTool {
         ScreenTool(name: "C Xlib+Xft floor", window: Self.floorWindow, command: [floor, Self.title], clear: { [unowned self] child, _ in
             supervisor.stop(child)
@@ -133,7 +150,7 @@ final class Lineup {
     /// Every tool of item 1, in the order each round runs them.
     var appearanceTools: [ScreenTool] {
         [warmShow, warmShowOfNewTitle("Latin", Self.title), warmShowOfNewTitle("Arabic", Self.arabicTitle), coldShow, run,
-         notifySend, notifySendArabic, osdCat, floorClient]
+         notifySend, notifySendArabic, osdCat, floorClient, shapedFloorClient]
     }
 
     // MARK: Update in place

@@ -25,7 +25,7 @@ struct Report {
     private static func rows(_ results: Results) -> [Row] {
         var rows: [Row] = []
         let tools = ["window-banner show (warm)", Self.newLatin, Self.newArabic, "window-banner show (cold)", "window-banner run",
-                     "notify-send → dunst", Self.dunstArabic, "osd_cat -p top", "C Xlib+Xft floor"]
+                     "notify-send → dunst", Self.dunstArabic, "osd_cat -p top", "C Xlib+Xft floor", Lineup.shapedFloorName]
         let present = tools.filter { results.appearances[$0] != nil }
         for tool in present { rows.append(Row(metric: "command → MapNotify", tool: tool, unit: "ms", samples: results.appearances[tool]!.map(\.map), reference: warm)) }
         for tool in present { rows.append(Row(metric: "command → first frame", tool: tool, unit: "ms", samples: results.appearances[tool]!.map(\.frame), reference: warm)) }
@@ -132,6 +132,10 @@ struct Report {
             rows.append(Row(metric: "\(gnome.shell): foot re-laid out per show + dismiss", tool: tool, unit: "", samples: counts,
                             note: tool == GnomeBench.notification ? "a notification reserves no space: it covers the terminal" : "once when the extension's strut is set, once when it goes"))
         }
+        if !gnome.slideWakeups.isEmpty {
+            rows.append(Row(metric: "\(gnome.shell): owner wakeups in the first 0.2 s of a slide the shell runs", tool: GnomeBench.warm, unit: "",
+                            samples: gnome.slideWakeups, note: "target 0: the owner sleeps until the slide's end"))
+        }
         return rows
     }
 
@@ -199,9 +203,11 @@ struct Report {
                                       measured: "\(fixed(warm)) ms vs \(fixed(dunst)) ms = \(fixed(warm / dunst, 2)) ×", met: warm <= 0.45 * dunst))
             }
         }
-        if let cold = median(frame, "window-banner show (cold)"), let floor = median(frame, "C Xlib+Xft floor") {
-            targets.append(Target(text: "cold show → first frame ≤ 1.5 × the C+Xft floor",
-                                  measured: "\(fixed(cold)) ms vs \(fixed(floor)) ms = \(fixed(cold / floor, 2)) ×", met: cold <= 1.5 * floor))
+        // Issue 53: the floor that does what a banner must (shape, draw, stay); the Xft-only floor
+        // is kept as a row for information.
+        if let cold = median(frame, "window-banner show (cold)"), let floor = median(frame, Lineup.shapedFloorName) {
+            targets.append(Target(text: "cold show → first frame ≤ 1.25 × the shaped C floor",
+                                  measured: "\(fixed(cold)) ms vs \(fixed(floor)) ms = \(fixed(cold / floor, 2)) ×", met: cold <= 1.25 * floor))
         }
         for (name, traces) in [("slide-in", results.slides), ("cross-fade", results.fades)] {
             guard let all = Summary(traces.flatMap(\.intervals)), let paced = Summary(traces.flatMap(\.pacedIntervals)) else { continue }
