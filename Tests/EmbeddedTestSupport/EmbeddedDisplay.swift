@@ -207,10 +207,11 @@ public final class HostReports {
 
     public private(set) var events: [Event] = []
 
-    /// Listens to `host`'s frames and milestones (replacing its handlers).
+    /// Listens to `host`'s frames and milestones (replacing its handlers) while it exists; a
+    /// host that outlives it hears nothing more through them.
     public init(listeningTo host: some BannerBackendHost) {
-        host.onFrame = { [unowned self] in events.append(.frame($0)) }
-        host.onMilestone = { [unowned self] in events.append(.milestone($0)) }
+        host.onFrame = { [weak self] in self?.events.append(.frame($0)) }
+        host.onMilestone = { [weak self] in self?.events.append(.milestone($0)) }
     }
 
     public var frames: [RenderedFrame] {

@@ -18,6 +18,9 @@ import MonotonicClock
 /// by counting frames.
 func wakeupsDuringTheShellsSlide(on host: GnomeShellHost, serve: (() -> Bool) throws -> Bool) throws -> [String] {
     var frames: [RenderedFrame] = []
+    // frameOrderProblems' listener is gone: none of its callbacks may be called again.
+    host.onMilestone = nil
+    host.onDismiss = nil
     host.onFrame = { frames.append($0) }
     defer { host.onFrame = nil }
     try host.presentTopBanner(try TopBannerConfigBuilder().title("Sharing your screen").height(40).build())
