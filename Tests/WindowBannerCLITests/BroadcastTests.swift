@@ -301,10 +301,12 @@ extension WindowBannerCLITests {
             let bus = try PrivateSystemBus(public: true)
             let set = try Self.broadcast(["set", "--id", "maint", "--title", "Maintenance tonight at 18:00", "--compact", "never"], root: root, bus: bus)
             #expect(set.status == 0, "\(set.error)")
-            _ = try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 80, width: 1280, height: 640) }
+            // Bounds, not a pace: the monitor sway's exec line started may still be starting (and
+            // starting its owner) while CI's other suites load the machine; once it took over 10 s.
+            _ = try sway.awaitWindowRect(appID: "foot", timeout: 60) { $0 == SwayRect(x: 0, y: 80, width: 1280, height: 640) }
             let cleared = try Self.broadcast(["clear", "--id", "maint"], root: root, bus: bus)
             #expect(cleared.status == 0, "\(cleared.error)")
-            _ = try sway.awaitWindowRect(appID: "foot") { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
+            _ = try sway.awaitWindowRect(appID: "foot", timeout: 60) { $0 == SwayRect(x: 0, y: 0, width: 1280, height: 720) }
         }
     }
 }
