@@ -48,9 +48,10 @@ extension BannerConfig {
         // Its answer on the pipe, its errors where ours go.
         let spawned = ChildSpec([reader, path], descriptors: [.null, .descriptor(ends[1]), .inherited]).start()
         close(ends[1])
-        guard case .success(let pid) = spawned else {
-            if case .failure(let error) = spawned { throw failure("cannot start \(reader): \(error)") }
-            throw failure("cannot start \(reader)")
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let error): throw failure("cannot start \(reader): \(error)")
         }
 
         var output: [UInt8] = []

@@ -72,7 +72,8 @@ public struct AppearanceField: Sendable {
 
     /// The field's value in `settings`.
     public var keyPath: WritableKeyPath<AppearanceSettings, String?> {
-        AppearanceSettings.fields.first { $0.name == name }?.keyPath ?? \.title
+        guard let field = AppearanceSettings.fields.first(where: { $0.name == name }) else { preconditionFailure("no settings field \(name)") }
+        return field.keyPath
     }
 
     /// The field called `name`; the table is fixed, so a name that is not in it is a mistake here.

@@ -70,8 +70,7 @@ package struct BannerCommand: Equatable {
             return .failure(LaunchFailure(description: "command not found: \(program.printable)"))
         }
         // Its output goes where the owner's goes (its log); nothing else of the owner's.
-        var child = ChildSpec([path] + arguments.dropFirst(), environment: environment, directory: directory, newSession: true)
-        child.arguments[0] = path
+        let child = ChildSpec([path] + arguments.dropFirst(), environment: environment, directory: directory, newSession: true)
         switch child.start() {
         case .success(let pid): return .success(pid)
         case .failure(let error):

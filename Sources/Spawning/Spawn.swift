@@ -105,18 +105,11 @@ package struct ChildSpec {
         if let directory { posix_spawn_file_actions_addchdir_np(&actions, directory) }
         let spawn = SpawnAttributes(newSession: newSession)
         let argv = CStringArray(arguments)
+        let envp = environment.map { CStringArray($0.map { "\($0.key)=\($0.value)" }) }
+        let spawner = searchesPath ? posix_spawnp : posix_spawn
         var pid: pid_t = 0
-        let status: Int32
-        if let environment {
-            let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
-            status = searchesPath
-                ? posix_spawnp(&pid, program, &actions, &spawn.attributes, argv.pointers, envp.pointers)
-                : posix_spawn(&pid, program, &actions, &spawn.attributes, argv.pointers, envp.pointers)
-        } else {
-            status = searchesPath
-                ? posix_spawnp(&pid, program, &actions, &spawn.attributes, argv.pointers, environ)
-                : posix_spawn(&pid, program, &actions, &spawn.attributes, argv.pointers, environ)
-        }
+        let status = envp.map { spawner(&pid, program, &actions, &spawn.attributes, argv.pointers, $0.pointers) }
+            ?? spawner(&pid, program, &actions, &spawn.attributes, argv.pointers, environ)
         return status == 0 ? .success(pid) : .failure(SpawnErrno(code: status))
     }
 }
