@@ -4,7 +4,7 @@
 // Each run execs `pw-record` (the calling app) and follows the call banner onto the screen on
 // the X server's clock, as the network path does; then the caller is stopped and the banner
 // awaited gone. Then the monitor idle with calls on (no call going), and the resident memory of
-// a monitor with calls on next to one without.
+// a monitor with calls on next to one without, alike in everything else.
 
 import Glibc
 
@@ -89,7 +89,7 @@ extension Lineup {
             let hidden = monitor.lines.filter { $0.hasSuffix("call banner hidden") }.count
             supervisor.stop(caller)
             guard supervisor.wait(seconds: 10, until: { monitor.lines.filter { $0.hasSuffix("call banner hidden") }.count > hidden }) else {
-                throw BenchFailure("the monitor never hid the call banner")
+                throw BenchFailure("the monitor never hid the call banner; it said: \(monitor.lines.suffix(6).joined(separator: " | "))")
             }
             try screen.waitUntilGone(window, what: "the call banner")
         }
@@ -98,18 +98,27 @@ extension Lineup {
         supervisor.observe(seconds: 1)
         guard let before = ProcessCounters.read(monitor.pid) else { throw BenchFailure("the monitor is gone") }
         supervisor.observe(seconds: idleSeconds)
-        guard let after = ProcessCounters.read(monitor.pid), let withCalls = rollupResidentKiB(monitor.pid) else { throw BenchFailure("the monitor ended while idle") }
+        guard let after = ProcessCounters.read(monitor.pid) else { throw BenchFailure("the monitor ended while idle") }
         results.idle = IdleCost(tool: "window-banner monitor --calls (no call)", seconds: idleSeconds, counters: after - before)
 
-        // The same monitor without calls (the network alone, routes only: no bus, no check).
+        // Memory: two more monitors that differ in `--calls` alone (the network from routes only:
+        // no system bus, so no NetworkManager, no check and no logind), each settled.
         var plain = desktop.environment
         plain["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/window-banner-bench-no-bus"
-        let network = try supervisor.spawn([banner, "monitor", "--monitor", "primary"], environment: plain, name: "window-banner monitor", stdout: .pipe)
-        defer { supervisor.stop(network, grace: 5) }
-        guard supervisor.wait(seconds: 10, until: { network.lines.contains { $0.contains(" online via ") || $0.hasSuffix(" offline") } || !network.isRunning }),
-              network.isRunning else { throw BenchFailure("window-banner monitor did not start") }
-        supervisor.observe(seconds: 1)
-        guard let without = rollupResidentKiB(network.pid) else { throw BenchFailure("window-banner monitor is gone") }
+        plain["PIPEWIRE_REMOTE"] = runtime + "/pipewire-0"
+        let networkKnown = { (line: String) in line.contains(" online via ") || line.hasSuffix(" offline") }
+        func settledResidentKiB(_ arguments: [String], name: String, calls: Bool) throws -> Double {
+            let child = try supervisor.spawn([banner, "monitor", "--monitor", "primary"] + arguments, environment: plain, name: name, stdout: .pipe)
+            defer { supervisor.stop(child, grace: 5) }
+            guard supervisor.wait(seconds: 10, until: {
+                (child.lines.contains(where: networkKnown) && (!calls || child.lines.contains { $0.hasSuffix("calls from PipeWire") })) || !child.isRunning
+            }), child.isRunning else { throw BenchFailure("\(name) did not start") }
+            supervisor.observe(seconds: 1)
+            guard let resident = rollupResidentKiB(child.pid) else { throw BenchFailure("\(name) is gone") }
+            return resident
+        }
+        let withCalls = try settledResidentKiB(["--calls"], name: "window-banner monitor --calls", calls: true)
+        let without = try settledResidentKiB([], name: "window-banner monitor", calls: false)
         results.memory = (withCalls, without)
         return results
     }

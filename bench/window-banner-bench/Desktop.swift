@@ -1,7 +1,8 @@
 // The private desktop every tool is measured on, in one run: Xvfb (1280x800, a free display
 // number from -displayfd), the X RECORD probe watching it from the start, openbox with a private
 // HOME, and for dunst a private session bus (dbus-daemon) and dunst itself with a generated
-// config. Every tool gets the same clean environment: this desktop, a private HOME, config and
+// config (and a second bus that starts dunst only when a notification comes, for its cold start).
+// Every tool gets the same clean environment: this desktop, a private HOME, config and
 // runtime directory, nothing from the user who runs `make bench`.
 
 import Glibc
@@ -34,6 +35,9 @@ final class Desktop {
         environment = [
             "PATH": basePath, "LANG": "C.UTF-8", "DISPLAY": display, "HOME": home,
             "XDG_CONFIG_HOME": "\(home)/.config", "XDG_RUNTIME_DIR": "\(work)/runtime",
+            // The system's paths (broadcast spools, /run/reboot-required) under an empty root:
+            // a machine waiting for a restart would put its notice in every monitor's way.
+            "WINDOW_BANNER_ROOT": "\(work)/system-root",
         ]
         recorder = try Recorder(supervisor: supervisor, executable: probe, environment: environment)
         windowManager = try supervisor.spawn(["openbox"], environment: environment, name: "openbox")
@@ -69,8 +73,20 @@ final class Desktop {
 
     var dunstPID: pid_t? { dunst?.pid }
 
+    /// A second private bus on which dunst is not running but is started by the first
+    /// notification (D-Bus activation, as at a login), with the same config.
+    private(set) var activatedDunst: ActivatedServer?
+
+    func startActivatableDunst() throws {
+        var display = environment
+        display["DBUS_SESSION_BUS_ADDRESS"] = nil
+        activatedDunst = try ActivatedServer(supervisor: supervisor, work: work, label: "dunst", environment: display,
+                                             server: ["/usr/bin/dunst", "-config", "\(work)/dunstrc"])
+    }
+
     /// Ends everything, Xvfb last and for sure.
     func stop() {
+        activatedDunst?.stop()
         recorder.stop()
         supervisor.stopAll()
     }
@@ -78,6 +94,7 @@ final class Desktop {
     /// Ends this desktop alone (one of several): the probe, dunst, openbox, then Xvfb. Clients
     /// still on it (an owner) end with the display.
     func stopOwn() {
+        activatedDunst?.stop()
         recorder.stop()
         for child in [dunst, windowManager, server].compactMap({ $0 }) { supervisor.stop(child) }
     }

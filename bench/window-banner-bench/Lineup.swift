@@ -4,6 +4,7 @@
 //   XDG_RUNTIME_DIR, and `dismiss --all --quit` after each run), and window-banner run: the
 //   override-redirect window of class window-banner (the dock that reserves the space is not it);
 // - notify-send → dunst on the private session bus: dunst's override-redirect window (Dunst);
+//   and cold, on a second bus that starts dunst for the notification (D-Bus activation);
 // - osd_cat -p top: xosd's override-redirect window (WM_NAME XOSD);
 // - the floor (bench/floor.c): its override-redirect window (bench-floor).
 
@@ -124,6 +125,23 @@ final class Lineup {
         })
     }
 
+    static let dunstCold = "notify-send → dunst (cold: started by D-Bus activation)"
+
+    /// dunst not running: the notification makes the bus start it, as at a login. Ended after
+    /// each run (and its X connection awaited gone), so every run starts it again.
+    var notifySendCold: ScreenTool {
+        var environment = desktop.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = desktop.activatedDunst?.address
+        return ScreenTool(name: Self.dunstCold, window: Self.dunstWindow, command: ["notify-send", Self.title], environment: environment,
+                          clear: { [unowned self] child, appearance in
+            try returned(child, "notify-send")
+            try desktop.activatedDunst?.endServer()
+            guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == appearance.client }) != nil else {
+                throw BenchFailure("dunst's X connection did not close within 5 s of its end")
+            }
+        })
+    }
+
     var osdCat: ScreenTool {
         ScreenTool(
             name: "osd_cat -p top", window: Self.osdWindow,
@@ -137,7 +155,10 @@ final class Lineup {
             try returned(child, "floor-shaped")
             // The process it started stays, in a session of its own, as an owner does.
             _ = try? supervisor.run(["pkill", "-f", "\(shaped) --stay"], environment: ["PATH": basePath])
-            try screen.waitUntilGone(appearance.window, what: "the shaped floor's process")
+            // Killed, it sends no DestroyWindow: its X connection closing is what shows it gone.
+            guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == appearance.client }) != nil else {
+                throw BenchFailure("the shaped floor's process did not end within 5 s of SIGTERM")
+            }
         })
     }
 
@@ -150,7 +171,7 @@ final class Lineup {
     /// Every tool of item 1, in the order each round runs them.
     var appearanceTools: [ScreenTool] {
         [warmShow, warmShowOfNewTitle("Latin", Self.title), warmShowOfNewTitle("Arabic", Self.arabicTitle), coldShow, run,
-         notifySend, notifySendArabic, osdCat, floorClient, shapedFloorClient]
+         notifySend, notifySendArabic, notifySendCold, osdCat, floorClient, shapedFloorClient]
     }
 
     // MARK: Update in place

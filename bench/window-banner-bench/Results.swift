@@ -74,9 +74,15 @@ final class Results {
             ("notify-send → dunst", shellLine(lineup.notifySend.command),
              "dunst on a private session bus with a generated config: top edge, full width, 80 px, the banner's font and colours, sticky; `dunstctl close-all` after each run"),
             ("notify-send → dunst (Arabic)", shellLine(lineup.notifySendArabic.command), "the same dunst; pango shapes and orders the Arabic title"),
+            (Lineup.dunstCold, shellLine(lineup.notifySendCold.command),
+             "dunst not running: a second private bus whose service file starts it (the same config) for the notification, as a login's bus does; dunst ended after each run"),
             ("osd_cat -p top", shellLine(Array(lineup.osdCat.command.dropLast()) + ["title.txt"]), "title.txt holds the title; SIGTERM after each run"),
             ("C Xlib+Xft floor", shellLine(["floor", Lineup.title]),
              "bench/floor.c: XOpenDisplay, XftFontOpenName(sans-serif:semibold:size=17), an override-redirect window, map, one line"),
+            (Lineup.shapedFloorName, shellLine(["floor-shaped", Lineup.title]),
+             "bench/floor-shaped.c, the cold start's floor: a command that starts a process (its own session, as the owner's) which orders the title with FriBidi, "
+             + "shapes it with HarfBuzz, draws it with Xft in an override-redirect window and stays; it links `pkg-config --libs "
+             + Lineup.shapedFloorLibraries.joined(separator: " ") + "`, pinned"),
             ("update in place", shellLine(["window-banner"] + lineup.showCommand(Lineup.newTitle).dropFirst()),
              "over the settled first banner; vs `dunstify -r ID \"\(Lineup.newTitle)\"` over `dunstify -p`'s notification"),
             ("network path", "ip -n NS route del default via 10.1.0.1 dev veth0",
@@ -103,6 +109,8 @@ extension Results {
              "the same owner; the banner at the screen's edge, over the status bars, its own surface reserving its height, instead of under the bars"),
             (SwayBench.mako, shellLine(["notify-send", Lineup.title]),
              "mako on a private session bus with a generated config: top, full width, 80 px, the banner's font and colours, sticky; `makoctl dismiss --all` after each run"),
+            (SwayBench.makoCold, shellLine(["notify-send", Lineup.title]),
+             "mako not running: a second private bus whose service file starts it (the same config) for the notification, as a login's bus does; mako ended after each run"),
         ]
     }
 }

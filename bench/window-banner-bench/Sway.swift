@@ -222,6 +222,17 @@ final class SwayDesktop {
         }), mako.isRunning else { throw BenchFailure("mako never answered on the session bus (see \(work)/mako.log)") }
     }
 
+    /// A second private bus on which mako is not running but is started by the first
+    /// notification (D-Bus activation, as at a login), with the same config.
+    private(set) var activatedMako: ActivatedServer?
+
+    func startActivatableMako(work: String) throws {
+        var display = environment
+        display["DBUS_SESSION_BUS_ADDRESS"] = nil
+        activatedMako = try ActivatedServer(supervisor: supervisor, work: work, label: "mako", environment: display,
+                                            server: ["/usr/bin/mako", "-c", "\(work)/mako.conf"])
+    }
+
     /// mako's look: one notification across the top like the banner (80 px: 27 px above and
     /// below the line), no icon, sticky until dismissed. Everything else is mako's default.
     static let makoConfig = """
@@ -256,6 +267,7 @@ final class SwayDesktop {
 
     /// Ends the owners, the probe, mako, foot and sway, and removes sway's directory.
     func stop() {
+        activatedMako?.stop()
         for pid in owners() { kill(pid, SIGKILL) }
         for child in children.reversed() { supervisor.stop(child) }
         _ = try? supervisor.run(["rm", "-rf", directory, runtimes], environment: ["PATH": basePath])
@@ -310,6 +322,7 @@ struct SwayBench {
     static let coldWithoutBus = "window-banner show (cold, sway, no session bus)"
     static let screenEdge = "window-banner show --placement screen-edge (warm, sway)"
     static let mako = "notify-send → mako"
+    static let makoCold = "notify-send → mako (cold: started by D-Bus activation)"
 
     /// One tool's run: its command, and what takes its banner away again.
     private struct Tool {
@@ -361,6 +374,15 @@ struct SwayBench {
             Tool(name: Self.mako, command: { (["notify-send", Lineup.title], desktop.environment) }, clear: { environment in
                 try supervisor.run(["makoctl", "dismiss", "--all"], environment: environment)
             }),
+            // mako not running: the notification makes the bus start it, as at a login.
+            Tool(name: Self.makoCold, command: {
+                guard let activated = desktop.activatedMako else { throw BenchFailure("no activation bus for mako") }
+                var environment = desktop.environment
+                environment["DBUS_SESSION_BUS_ADDRESS"] = activated.address
+                return (["notify-send", Lineup.title], environment)
+            }, clear: { _ in
+                try desktop.activatedMako?.endServer()
+            }),
             // The banner at the screen's edge, its own surface reserving its height, instead of
             // under the status bars (a zone-less top-layer surface over a background-layer zone,
             // the zone made once its first frame is shown): the two ways the owner places it.
@@ -395,7 +417,8 @@ struct SwayBench {
 
         // Idle with a banner up and still, then memory with it up and with nothing shown.
         guard let mako = desktop.mako else { throw BenchFailure("mako is not running") }
-        for (name, pid, tool) in [("window-banner owner (show, sway)", owner, tools[0]), ("mako", mako.pid, tools[2])] {
+        guard let makoTool = tools.first(where: { $0.name == Self.mako }) else { throw BenchFailure("no mako tool") }
+        for (name, pid, tool) in [("window-banner owner (show, sway)", owner, warm), ("mako", mako.pid, makoTool)] {
             let since = desktop.frames.count
             let invocation = try tool.command()
             let child = try supervisor.spawn(invocation.arguments, environment: invocation.environment)

@@ -113,6 +113,7 @@ func main() throws {
     let desktop = try Desktop(supervisor: supervisor, work: options.work, probe: "\(options.bin)/xrecord-probe")
     defer { desktop.stop() }
     try desktop.startDunst()
+    try desktop.startActivatableDunst()
     let screen = ScreenLatency(desktop: desktop)
     let lineup = try Lineup(screen: screen, banner: options.banner, floor: "\(options.bin)/floor")
     results.describe(desktop: desktop, lineup: lineup)
@@ -175,6 +176,7 @@ func main() throws {
         let sway = try SwayDesktop(supervisor: supervisor, work: options.work, probe: "\(options.bin)/screencopy-probe", refresh: options.swayRefresh)
         defer { sway.stop() }
         try sway.startMako(work: options.work)
+        try sway.startActivatableMako(work: options.work)
         results.describe(sway: sway, banner: options.banner)
         results.sway = try SwayBench(desktop: sway, banner: options.banner, work: options.work)
             .run(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds)
