@@ -51,11 +51,20 @@ final class ActivatedServer {
         }
     }
 
+    /// Whether a server owns the notifications name now.
+    private func nameIsOwned() throws -> Bool {
+        try call("NameHasOwner").contains { $0.contains("boolean true") }
+    }
+
     /// The bus asked about its notifications name: the server's pid, nil when none owns it.
     private func serverPID() throws -> pid_t? {
-        let owned = try call("NameHasOwner")
-        guard owned.contains(where: { $0.contains("boolean true") }) else { return nil }
-        let reply = try call("GetConnectionUnixProcessID")
+        guard try nameIsOwned() else { return nil }
+        let reply: [String]
+        do { reply = try call("GetConnectionUnixProcessID") } catch {
+            // The server let the name go between the two questions.
+            if try !nameIsOwned() { return nil }
+            throw error
+        }
         guard let line = reply.first(where: { $0.contains("uint32") }), let field = line.split(separator: " ").last, let pid = pid_t(field) else {
             throw BenchFailure("the bus did not name the notification server's process: \(reply)")
         }
@@ -72,7 +81,7 @@ final class ActivatedServer {
     func endServer() throws {
         guard let pid = try serverPID() else { return }
         kill(pid, SIGTERM)
-        guard try supervisor.check(seconds: 5, until: { try serverPID() == nil }) else {
+        guard try supervisor.check(seconds: 5, until: { try !nameIsOwned() }) else {
             kill(pid, SIGKILL)
             throw BenchFailure("the activated notification server (pid \(pid)) did not end within 5 s of SIGTERM")
         }

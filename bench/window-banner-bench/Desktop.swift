@@ -24,8 +24,11 @@ final class Desktop {
         self.work = work
         let home = "\(work)/home"
         for directory in [home, "\(home)/.config", "\(work)/runtime"] { try makeDirectory(directory) }
+        // No screen saver (`-s 0`): nothing here types, so after Xvfb's default 10 minutes the
+        // saver would blank the screen, and the owner holds banners back from a blanked screen
+        // as from a locked one (section 12 waited 10 s for a banner that was held).
         let xvfb = try supervisor.spawn(
-            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+            ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset", "-s", "0"],
             environment: ["PATH": basePath], name: "Xvfb", stdout: .pipe)
         server = xvfb
         guard supervisor.wait(seconds: 15, until: { !xvfb.lines.isEmpty || !xvfb.isRunning }), let number = xvfb.lines.first else {

@@ -219,8 +219,13 @@ final class Lineup {
     @discardableResult
     func presentBanner(_ arguments: [String] = []) throws -> UInt32 {
         try recorder.mark()
-        let child = try supervisor.spawn(showCommand() + arguments, environment: desktop.environment)
-        let window = try mapped(Self.bannerWindow, "window-banner show")
+        let log = "\(desktop.work)/show.log"
+        let child = try supervisor.spawn(showCommand() + arguments, environment: desktop.environment, stderr: .file(log))
+        let window: UInt32
+        do { window = try mapped(Self.bannerWindow, "window-banner show") } catch {
+            let status = child.exit.map { "exited \($0.status)" } ?? "still running"
+            throw BenchFailure("\(error) (the command \(status); it said: \(readFile(log)?.split(separator: "\n").suffix(3).joined(separator: " | ") ?? ""))")
+        }
         try returned(child, "show")
         try settled(window)
         return window
