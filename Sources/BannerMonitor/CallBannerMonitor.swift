@@ -25,6 +25,8 @@ package final class CallBannerMonitor {
     private let request: ShowRequest
     private let rule: CallRule
     private var policy: CallBannerPolicy
+    /// The apps sharing the screen, as last said in the log.
+    private var sharingSaid: [String] = []
     private let banners: any WatcherBanners
     private let log: (String) -> Void
     private var watch: PipeWireWatch?
@@ -161,7 +163,15 @@ package final class CallBannerMonitor {
     /// Who is in a call now, as PipeWire's graph says after every change it reports (tests
     /// say it themselves, with no PipeWire).
     package func observe(_ state: CallState) {
-        carryOut(policy.observe(state, at: loop.now))
+        // Screen sharing is told apart from a camera (docs/calls.md) and said in the log; it is
+        // not a call.
+        if state.sharing != sharingSaid {
+            log(state.sharing.isEmpty ? "screen sharing ended" : "screen shared by \(state.sharing.map { $0.isEmpty ? "an app" : $0 }.joined(separator: ", "))")
+            sharingSaid = state.sharing
+        }
+        var call = state
+        call.sharing = []
+        carryOut(policy.observe(call, at: loop.now))
     }
 
     private func carryOut(_ actions: [CallBannerPolicy.Action]) {

@@ -165,6 +165,8 @@ static void describe(struct wbpw_event *event, const struct spa_dict *props) {
     event->monitor = is_true(spa_dict_lookup(props, PW_KEY_STREAM_MONITOR));
     event->passive = is_true(spa_dict_lookup(props, PW_KEY_NODE_PASSIVE));
     event->is_virtual = is_true(spa_dict_lookup(props, PW_KEY_NODE_VIRTUAL));
+    event->is_device = spa_dict_lookup(props, PW_KEY_DEVICE_ID) != NULL;
+    copy_text(event->access, spa_dict_lookup(props, PW_KEY_ACCESS));
 }
 
 void wbpw_describe(const char *const *pairs, int count, struct wbpw_event *event) {

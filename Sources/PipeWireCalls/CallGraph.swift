@@ -32,12 +32,15 @@ public struct GraphNode: Sendable, Hashable {
     public var isMonitor: Bool
     public var isPassive: Bool
     public var isVirtual: Bool
+    /// `device.id` is set: a device's node (a real camera or microphone), not a stream an app made.
+    public var isDevice: Bool
 
     public init(
         mediaClass: String, state: NodeState = .creating, applicationName: String = "", binary: String = "", appID: String = "",
         pid: Int32 = 0, clientID: UInt32? = nil, mediaName: String = "", nodeName: String = "", isMonitor: Bool = false, isPassive: Bool = false,
-        isVirtual: Bool = false
+        isVirtual: Bool = false, isDevice: Bool = false
     ) {
+        self.isDevice = isDevice
         self.clientID = clientID
         self.mediaClass = mediaClass
         self.state = state
@@ -54,18 +57,21 @@ public struct GraphNode: Sendable, Hashable {
 }
 
 /// A process connected to PipeWire: its pid as its socket vouches for it, its name, its binary
-/// (from /proc) and its Flatpak app id.
+/// (from /proc), its Flatpak app id, and how its access is controlled (`pipewire.access`:
+/// "portal" for a remote that a portal opened for an app).
 public struct GraphClient: Sendable, Hashable {
     public var pid: Int32
     public var applicationName: String
     public var binary: String
     public var appID: String
+    public var access: String
 
-    public init(pid: Int32 = 0, applicationName: String = "", binary: String = "", appID: String = "") {
+    public init(pid: Int32 = 0, applicationName: String = "", binary: String = "", appID: String = "", access: String = "") {
         self.pid = pid
         self.applicationName = applicationName
         self.binary = binary
         self.appID = appID
+        self.access = access
     }
 }
 
@@ -92,18 +98,22 @@ public struct CallGraph: Sendable {
     }
 }
 
-/// Who is in a call now: the apps capturing a microphone or a camera, and whether a camera is.
+/// Who is in a call now: the apps capturing a microphone or a camera, and whether a camera is;
+/// and, apart, the apps reading a screen cast.
 public struct CallState: Sendable, Hashable {
     /// The capturing apps' names, shortened and cleaned, sorted, each once.
     public var apps: [String]
     public var camera: Bool
     /// The processes capturing (for raising a window), sorted.
     public var pids: [Int32]
+    /// The apps reading a screen cast (named as ``apps`` are): sharing the screen, never a camera.
+    public var sharing: [String]
 
-    public init(apps: [String] = [], camera: Bool = false, pids: [Int32] = []) {
+    public init(apps: [String] = [], camera: Bool = false, pids: [Int32] = [], sharing: [String] = []) {
         self.apps = apps
         self.camera = camera
         self.pids = pids
+        self.sharing = sharing
     }
 
     /// No call.
@@ -128,32 +138,47 @@ public struct CallRule: Sendable {
         self.ownPID = ownPID
     }
 
+    /// What feeds a capturing stream.
+    private enum Feed { case microphone, camera, screen }
+
     public func state(of graph: CallGraph) -> CallState {
-        var sources: [UInt32: Bool] = [:] // node id → is a camera
-        for (id, node) in graph.nodes {
-            if node.mediaClass.hasPrefix("Audio/Source") { sources[id] = false }
-            if node.mediaClass.hasPrefix("Video/Source") { sources[id] = true }
-        }
-        var fedBy: [UInt32: Set<Bool>] = [:] // stream → kinds of source feeding it
+        var fedBy: [UInt32: Set<Feed>] = [:] // stream → what feeds it
         for link in graph.links.values {
-            guard let camera = sources[link.output] else { continue }
-            fedBy[link.input, default: []].insert(camera)
+            guard let producer = graph.nodes[link.output], let feed = Self.feed(from: producer, into: graph.nodes[link.input], graph) else { continue }
+            fedBy[link.input, default: []].insert(feed)
         }
         var apps: Set<String> = []
+        var sharing: Set<String> = []
         var pids: Set<Int32> = []
         var camera = false
         for (id, stream) in graph.nodes where stream.state == .running {
             // What the stream leaves unsaid, its client says.
             let node = Self.completed(stream, by: stream.clientID.flatMap { graph.clients[$0] })
             guard countsAsCapture(node) else { continue }
-            guard let kinds = fedBy[id] else { continue }
-            let video = node.mediaClass == "Stream/Input/Video"
-            guard video ? kinds.contains(true) : kinds.contains(false) else { continue }
-            if video { camera = true }
+            guard let feeds = fedBy[id] else { continue }
+            if node.mediaClass == "Stream/Input/Video" {
+                if feeds.contains(.screen) { sharing.insert(Self.displayName(of: node)) }
+                guard feeds.contains(.camera) else { continue }
+                camera = true
+            } else {
+                guard feeds.contains(.microphone) else { continue }
+            }
             apps.insert(Self.displayName(of: node))
             if node.pid > 0 { pids.insert(node.pid) }
         }
-        return CallState(apps: apps.sorted(), camera: camera, pids: pids.sorted())
+        return CallState(apps: apps.sorted(), camera: camera, pids: pids.sorted(), sharing: sharing.sorted())
+    }
+
+    /// What `producer` is to the stream it feeds (`consumer`), by what PipeWire says of them, not
+    /// by app names (docs/calls.md): a microphone; a screen cast (a compositor's cast stream,
+    /// `Stream/Output/Video`: Mutter's, KWin's; or a `Video/Source` that is no device's node, read
+    /// through a remote a portal opened: xdg-desktop-portal-wlr's); else a camera.
+    private static func feed(from producer: GraphNode, into consumer: GraphNode?, _ graph: CallGraph) -> Feed? {
+        if producer.mediaClass.hasPrefix("Audio/Source") { return .microphone }
+        if producer.mediaClass == "Stream/Output/Video" { return .screen }
+        guard producer.mediaClass.hasPrefix("Video/Source") else { return nil }
+        let throughPortal = consumer?.clientID.flatMap { graph.clients[$0] }?.access == "portal"
+        return !producer.isDevice && throughPortal ? .screen : .camera
     }
 
     private static func completed(_ node: GraphNode, by client: GraphClient?) -> GraphNode {

@@ -84,7 +84,7 @@ public final class PipeWireWatch: LoopSource {
             var copy = event
             graph.update(client: event.id, GraphClient(
                 pid: event.pid, applicationName: Self.text(&copy.application_name), binary: event.pid > 0 ? Self.binary(of: event.pid) : "",
-                appID: Self.text(&copy.app_id)))
+                appID: Self.text(&copy.app_id), access: Self.text(&copy.access)))
         case Int32(WBPW_LINK.rawValue):
             graph.link(event.id, from: event.output_node, to: event.input_node)
         case Int32(WBPW_REMOVED.rawValue):
@@ -103,7 +103,7 @@ public final class PipeWireWatch: LoopSource {
             mediaClass: text(&copy.media_class), state: NodeState(rawValue: event.state) ?? .error,
             applicationName: text(&copy.application_name), binary: text(&copy.binary), appID: text(&copy.app_id),
             pid: event.pid, clientID: event.client == UInt32.max ? nil : event.client, mediaName: text(&copy.media_name), nodeName: text(&copy.node_name),
-            isMonitor: event.monitor != 0, isPassive: event.passive != 0, isVirtual: event.is_virtual != 0)
+            isMonitor: event.monitor != 0, isPassive: event.passive != 0, isVirtual: event.is_virtual != 0, isDevice: event.is_device != 0)
     }
 
     /// The node PipeWire would be heard to describe with `properties` (as it sends them: a key

@@ -21,18 +21,44 @@ final class CallHarness {
         settings.title = "Call in progress"
         let request = ShowRequest(
             settings: settings, style: "call", sticky: true, monitor: "all", id: CallBannerMonitor.bannerID, enqueue: true, wait: true)
+        let lines = LogLines()
         watcher = CallBannerMonitor(
             loop: embedded.loop, request: request, rule: CallRule(ignoring: [], ownPID: 1), hideDelay: hideDelay, banners: banners,
-            environment: [:], log: { _ in })
+            environment: [:], log: { lines.all.append($0) })
+        self.lines = lines
     }
+
+    private let lines: LogLines
+    /// What the watcher wrote to its log, in order.
+    var log: [String] { lines.all }
 
     /// The subtitles of the banners shown, in order.
     var subtitles: [String?] { banners.shown.map(\.request.settings.subtitle) }
 }
 
+/// The log's lines, kept by the closure the watcher is given.
+final class LogLines {
+    var all: [String] = []
+}
+
 @Suite("The call watcher's banner, on an embedded loop with fake banners")
 struct CallBannerMonitorTests {
     let zoom = CallState(apps: ["Zoom"], pids: [4242])
+
+    /// Sharing the screen (issue 55) is no call: no banner, and the log says it.
+    @Test func aScreenSharedIsSaidInTheLogAndShowsNoCallBanner() {
+        let harness = CallHarness()
+        harness.watcher.observe(CallState(sharing: ["Zoom"]))
+        harness.embedded.advance(by: 10)
+        #expect(harness.banners.asked.isEmpty)
+        harness.watcher.observe(CallState(apps: ["Zoom"], pids: [4242], sharing: ["Zoom"]))
+        harness.embedded.advance(by: CallBannerPolicy.defaultStartDelay)
+        #expect(harness.subtitles == ["Zoom"], "a microphone call beside it says no camera")
+        harness.watcher.observe(zoom)
+        harness.embedded.advance(by: 10)
+        #expect(harness.subtitles == ["Zoom"], "the sharing's end changes nothing of the call banner")
+        #expect(harness.log == ["screen shared by Zoom", "call banner shown (Zoom)", "screen sharing ended"])
+    }
 
     @Test func aCallShowsTheBannerAfterTheStartDelayWithTheAppAndItsProcessToRaise() throws {
         let harness = CallHarness()

@@ -53,6 +53,43 @@ struct CallRuleTests {
         #expect(CallRule(ownPID: 77).state(of: graph).apps == ["Discord"])
     }
 
+    /// Screen casts (issue 55): read by an app, they are sharing, never a camera. xdg-desktop-
+    /// portal-wlr's stream is a `Video/Source` too, but no device's node, and the app reads it
+    /// through a remote the portal opened; Mutter's and KWin's are `Stream/Output/Video`.
+    @Test func aScreenCastIsSharingAndNeverACamera() {
+        var graph = Self.graph([10: Self.capture("Zoom", video: true)], links: [])
+        graph.update(node: 20, GraphNode(mediaClass: "Video/Source", clientID: 31, nodeName: "xdpw-stream"))
+        graph.update(client: 31, GraphClient(pid: 500, applicationName: "xdg-desktop-portal-wlr"))
+        var reader = Self.capture("Zoom", video: true)
+        reader.clientID = 30
+        graph.update(node: 10, reader)
+        graph.update(client: 30, GraphClient(pid: 4242, access: "portal"))
+        graph.link(100, from: 20, to: 10)
+        #expect(CallRule().state(of: graph) == CallState(apps: [], camera: false, pids: [], sharing: ["Zoom"]))
+
+        // The same stream read without a portal: a program's own video source, as a camera.
+        graph.update(client: 30, GraphClient(pid: 4242))
+        #expect(CallRule().state(of: graph) == CallState(apps: ["Zoom"], camera: true, pids: [4242]))
+
+        // Mutter's cast, read by anyone, and with a microphone in the same call.
+        var mutter = Self.graph([10: Self.capture("Zoom", video: true), 11: Self.capture("Zoom")], links: [(1, 11)])
+        mutter.update(node: 21, GraphNode(mediaClass: "Stream/Output/Video", nodeName: "meta-screen-cast-src"))
+        mutter.link(101, from: 21, to: 10)
+        #expect(CallRule().state(of: mutter) == CallState(apps: ["Zoom"], camera: false, pids: [4242], sharing: ["Zoom"]))
+    }
+
+    /// A camera device read through the camera portal (a Flatpak app) stays a camera.
+    @Test func aCameraDeviceThroughThePortalIsACamera() {
+        var graph = Self.graph([:], links: [])
+        graph.update(node: 2, GraphNode(mediaClass: "Video/Source", nodeName: "v4l2_input.webcam", isDevice: true))
+        var reader = Self.capture("org.gnome.Snapshot", video: true)
+        reader.clientID = 30
+        graph.update(node: 10, reader)
+        graph.update(client: 30, GraphClient(pid: 4242, access: "portal"))
+        graph.link(100, from: 2, to: 10)
+        #expect(CallRule().state(of: graph) == CallState(apps: ["org.gnome.Snapshot"], camera: true, pids: [4242]))
+    }
+
     @Test func aCameraCountsAndIsSaid() {
         let graph = Self.graph([10: Self.capture("Zoom"), 11: Self.capture("Zoom", video: true)], links: [(1, 10), (2, 11)])
         #expect(CallRule().state(of: graph) == CallState(apps: ["Zoom"], camera: true, pids: [4242]))

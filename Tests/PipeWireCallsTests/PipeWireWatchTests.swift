@@ -6,6 +6,7 @@
 // pipewiresrc with the media type a video call's stream has.
 
 import BannerCore
+import Foundation
 import Glibc
 import PipeWireCalls
 import ProcessTestSupport
@@ -99,6 +100,35 @@ struct PipeWireWatchTests {
         viewer.killGroup()
         _ = viewer.waitForExit(timeout: 5)
         #expect(try Self.serve(watch) { !$0.isCall } == .none)
+    }
+
+    /// What tells a screen cast from a camera (issue 55) is read as PipeWire says it: each
+    /// client's `pipewire.access`, and whether a node is a device's (`device.id`), held to
+    /// pw-dump's view of the same objects.
+    @Test func howEachClientsAccessIsControlledAndWhichNodesAreDevicesAreReadAsPwDumpSaysThem() throws {
+        let pipewire = try TestPipeWire()
+        try pipewire.addMicrophone()
+        let watch = try PipeWireWatch(remote: pipewire.runtimeDirectory + "/pipewire-0")
+        _ = try pipewire.startCaller("Zoom")
+        _ = try Self.serve(watch) { $0.apps == ["Zoom"] }
+        let dump = try #require(try JSONSerialization.jsonObject(with: Data(pipewire.dump().utf8)) as? [[String: Any]])
+        let props = { (object: [String: Any]) in (object["info"] as? [String: Any])?["props"] as? [String: Any] ?? [:] }
+        var clients = 0
+        for object in dump where (object["type"] as? String)?.hasSuffix(":Client") == true {
+            guard let id = (object["id"] as? Int).map(UInt32.init), let client = watch.graph.clients[id] else { continue }
+            #expect(client.access == props(object)["pipewire.access"] as? String ?? "", "client \(id)")
+            clients += 1
+        }
+        var nodes = 0
+        for object in dump where (object["type"] as? String)?.hasSuffix(":Node") == true {
+            guard let id = (object["id"] as? Int).map(UInt32.init), let node = watch.graph.nodes[id] else { continue }
+            #expect(node.isDevice == (props(object)["device.id"] != nil), "node \(id)")
+            nodes += 1
+        }
+        // The caller's client and its stream at least, and the microphone.
+        #expect(clients >= 1 && nodes >= 2, "\(clients) clients, \(nodes) nodes compared")
+        let zoom = try #require(watch.graph.nodes.values.first { $0.applicationName == "Zoom" })
+        #expect(zoom.clientID.flatMap { watch.graph.clients[$0] }?.access == "unrestricted")
     }
 
     @Test func pipeWireKilledIsALostConnectionAndANewWatchSeesTheCallAgain() throws {

@@ -47,6 +47,8 @@ struct wbpw_event {
     int monitor;
     int passive;
     int is_virtual;
+    /// A node: `device.id` is set (a device's node: a real camera or microphone).
+    int is_device;
     char media_class[WBPW_TEXT];
     char application_name[WBPW_TEXT];
     char binary[WBPW_TEXT];
@@ -54,6 +56,8 @@ struct wbpw_event {
     char app_id[WBPW_TEXT];
     char media_name[WBPW_TEXT];
     char node_name[WBPW_TEXT];
+    /// A client: `pipewire.access` ("portal" for a remote a portal opened for an app).
+    char access[WBPW_TEXT];
 };
 
 typedef struct wbpw wbpw;
