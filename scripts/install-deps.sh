@@ -78,6 +78,9 @@ tests=(
   # Video/Source node (libspa-0.2-modules) watched by GStreamer's pipewiresrc as the viewer
   pipewire pipewire-bin wireplumber pipewire-pulse pulseaudio-utils
   libspa-0.2-modules gstreamer1.0-tools gstreamer1.0-pipewire
+  # tests: screen sharing on GNOME (GnomeScreenCastTests): the sharing app asks Mutter's
+  # ScreenCast over D-Bus (python3-dbus) and reads the cast through videoconvert (plugins-base)
+  python3-dbus gstreamer1.0-plugins-base
   # tests: gjs loads the GNOME Shell extension's 45+ variant (GnomeShellExtensionTests), which no
   # shell here runs; python3-gi's GdkPixbuf reads the shell's PNG screenshots
   gjs gir1.2-gdkpixbuf-2.0

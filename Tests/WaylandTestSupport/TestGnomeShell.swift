@@ -95,7 +95,7 @@ public final class TestGnomeShell {
     public init(
         release: Release = .installed, width: Int = 1280, height: Int = 800, more: [(width: Int, height: Int)] = [],
         withExtension setup: Extension = .none, alsoEnabled: [String] = [], settings: [[String]] = [], busForEveryone: Bool = false,
-        withPortal portal: Bool = true, changingTheExtension change: ((_ directory: String) throws -> Void)? = nil
+        withPortal portal: Bool = true, withPipeWire pipewire: Bool = false, changingTheExtension change: ((_ directory: String) throws -> Void)? = nil
     ) throws {
         self.release = release
         switch release {
@@ -175,6 +175,7 @@ public final class TestGnomeShell {
                 export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/session-bus")"
                 export DBUS_SYSTEM_BUS_ADDRESS="$(head -n 1 "$XDG_RUNTIME_DIR/system-bus")"
                 \(configure)
+                \(pipewire ? Self.startPipeWire : "")
                 exec gnome-shell --headless --unsafe-mode --wayland --virtual-monitor \(width)x\(height) \(monitors) --wayland-display \(waylandDisplay)
                 """
             try TestSway.write(script, to: directory + "/session")
@@ -227,6 +228,14 @@ public final class TestGnomeShell {
         let text = (try? String(contentsOfFile: runtimeDirectory + "/session-bus", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").first.map(String.init) ?? ""
     }
+
+    /// PipeWire and WirePlumber in the session, before the shell (Mutter's screen casts are
+    /// PipeWire streams), on the session's runtime directory: `pipewire-0` there.
+    private static let startPipeWire = """
+        pipewire >>"$HOME/../pipewire.log" 2>&1 &
+        until [ -S "$XDG_RUNTIME_DIR/pipewire-0" ]; do sleep 0.05; done
+        wireplumber >>"$HOME/../pipewire.log" 2>&1 &
+        """
 
     /// A session bus that lets every user connect (session.conf's services, no user check).
     private static let busForEveryone = """

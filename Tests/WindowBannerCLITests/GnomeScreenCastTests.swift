@@ -1,0 +1,68 @@
+// Screen sharing on GNOME, for real (issue 55): Debian's gnome-shell (headless, a virtual
+// monitor) with PipeWire and WirePlumber in its session, and an app that shares the screen
+// through Mutter's own org.gnome.Mutter.ScreenCast (Tests/Clients/mutter-screencast.py: the API
+// GNOME's portal backend and gnome-remote-desktop use) and reads Mutter's stream with GStreamer's
+// pipewiresrc. `monitor --calls` must see sharing (never a camera) and its end. pw-dump is the
+// oracle for the graph.
+
+import Foundation
+import Glibc
+import ProcessTestSupport
+import Testing
+import WaylandTestSupport
+import X11TestSupport
+
+@Suite("Screen sharing on GNOME: Mutter's ScreenCast", .serialized,
+       .needsProgram("/usr/bin/gnome-shell", package: "gnome-shell"),
+       .needsProgram("/usr/bin/pipewire", package: "pipewire-bin"), .needsProgram("/usr/bin/wireplumber", package: "wireplumber"),
+       .needsProgram("/usr/bin/gst-launch-1.0", package: "gstreamer1.0-tools"),
+       .needsFile(["/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstpipewire.so"], package: "gstreamer1.0-pipewire"),
+       .needsFile(["/usr/lib/python3/dist-packages/dbus/__init__.py"], package: "python3-dbus"))
+struct GnomeScreenCastTests {
+    static let client: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(2)
+        return parts.joined(separator: "/") + "/Clients/mutter-screencast.py"
+    }()
+
+    /// pw-dump has a compositor's cast (`Stream/Output/Video`) linked, over an active link, to
+    /// a running `Stream/Input/Video` whose application is `app`.
+    static func castIsRead(by app: String, in dump: String) throws -> Bool {
+        guard let objects = try JSONSerialization.jsonObject(with: Data(dump.utf8)) as? [[String: Any]] else { return false }
+        func info(_ object: [String: Any]) -> [String: Any] { object["info"] as? [String: Any] ?? [:] }
+        func props(_ object: [String: Any]) -> [String: Any] { info(object)["props"] as? [String: Any] ?? [:] }
+        let nodes = Dictionary(objects.filter { ($0["type"] as? String)?.hasSuffix(":Node") == true }.compactMap { node in
+            (node["id"] as? Int).map { ($0, node) }
+        }) { first, _ in first }
+        return objects.contains { link in
+            guard (link["type"] as? String)?.hasSuffix(":Link") == true, info(link)["state"] as? String == "active",
+                  let output = (info(link)["output-node-id"] as? Int).flatMap({ nodes[$0] }),
+                  let input = (info(link)["input-node-id"] as? Int).flatMap({ nodes[$0] }) else { return false }
+            return props(output)["media.class"] as? String == "Stream/Output/Video"
+                && props(input)["media.class"] as? String == "Stream/Input/Video" && info(input)["state"] as? String == "running"
+                && props(input)["application.name"] as? String == app
+        }
+    }
+
+    @Test func anAppReadingMuttersCastSharesTheScreenAndItsEndIsSaid() throws {
+        let shell = try TestGnomeShell(busForEveryone: true, withPortal: false, withPipeWire: true)
+        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
+        let monitor = try MonitorProcess(try Subprocess(
+            executable: windowBannerExecutable(), arguments: ["monitor", "--calls", "--no-network"], environment: environment))
+        #expect(monitor.source == "calls from PipeWire")
+
+        let app = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.client, "Meta-0", "Zoom"], environment: environment)
+        defer { app.killGroup() }
+        guard let line = app.readLine(timeout: 90), line.hasPrefix("streaming ") else {
+            throw TestFailure("Mutter started no screen cast: \(app.standardError)")
+        }
+        #expect(try monitor.nextEvent(timeout: 30) == "screen shared by Zoom")
+        let dump = try Subprocess.run("/usr/bin/env", environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["pw-dump"])
+        #expect(try Self.castIsRead(by: "Zoom", in: dump), "pw-dump shows no running reader of Mutter's cast")
+
+        app.killGroup()
+        _ = app.waitForExit(timeout: 5)
+        #expect(try monitor.nextEvent(timeout: 30) == "screen sharing ended")
+        #expect(monitor.terminate().status == 0)
+    }
+}
