@@ -208,9 +208,7 @@ extension Lineup {
                 guard let pid = try ownerPID(environment), let kib = rollupResidentKiB(pid) else { throw BenchFailure("\(session.tool): no owner to measure") }
                 resident(kib)
                 try screen.run([banner, "dismiss", "--all", "--quit"], environment: environment)
-                guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == appearance.client }) != nil else {
-                    throw BenchFailure("the owner did not quit within 5 s of dismiss --all --quit")
-                }
+                try screen.waitUntilDisconnected(appearance.client, what: "dismiss --all --quit")
             }, follow: Self.slideFollow)
     }
 

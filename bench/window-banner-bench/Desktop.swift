@@ -81,9 +81,7 @@ final class Desktop {
     private(set) var activatedDunst: ActivatedServer?
 
     func startActivatableDunst() throws {
-        var display = environment
-        display["DBUS_SESSION_BUS_ADDRESS"] = nil
-        activatedDunst = try ActivatedServer(supervisor: supervisor, work: work, label: "dunst", environment: display,
+        activatedDunst = try ActivatedServer(supervisor: supervisor, work: work, label: "dunst", environment: environment,
                                              server: ["/usr/bin/dunst", "-config", "\(work)/dunstrc"])
     }
 

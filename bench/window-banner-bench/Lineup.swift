@@ -93,9 +93,7 @@ final class Lineup {
             clear: { [unowned self] child, appearance in
                 try returned(child, "show")
                 try screen.run([banner, "dismiss", "--all", "--quit"], environment: environment)
-                guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == appearance.client }) != nil else {
-                    throw BenchFailure("the owner did not quit within 5 s of dismiss --all --quit")
-                }
+                try screen.waitUntilDisconnected(appearance.client, what: "dismiss --all --quit")
             })
     }
 
@@ -136,9 +134,7 @@ final class Lineup {
                           clear: { [unowned self] child, appearance in
             try returned(child, "notify-send")
             try desktop.activatedDunst?.endServer()
-            guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == appearance.client }) != nil else {
-                throw BenchFailure("dunst's X connection did not close within 5 s of its end")
-            }
+            try screen.waitUntilDisconnected(appearance.client, what: "dunst, ended")
         })
     }
 
@@ -156,9 +152,7 @@ final class Lineup {
             // The process it started stays, in a session of its own, as an owner does.
             _ = try? supervisor.run(["pkill", "-f", "\(shaped) --stay"], environment: ["PATH": basePath])
             // Killed, it sends no DestroyWindow: its X connection closing is what shows it gone.
-            guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == appearance.client }) != nil else {
-                throw BenchFailure("the shaped floor's process did not end within 5 s of SIGTERM")
-            }
+            try screen.waitUntilDisconnected(appearance.client, what: "SIGTERM to the shaped floor's process")
         })
     }
 

@@ -162,6 +162,14 @@ final class ScreenLatency {
         guard gone != nil else { throw BenchFailure("\(what): the window did not go within 5 s") }
     }
 
+    /// Waits for `client`'s X connection to close: a process that ended without destroying its
+    /// windows (killed, or quitting) shows it gone no other way. `what` ended it.
+    func waitUntilDisconnected(_ client: UInt32, what: String) throws {
+        guard recorder.waitForRecord(timeout: 5, where: { $0.kind == .gone && $0.client == client }) != nil else {
+            throw BenchFailure("\(what): its X connection did not close within 5 s")
+        }
+    }
+
     /// Runs a command to completion (dismiss, dunstctl) with the desktop's environment.
     func run(_ arguments: [String], environment: [String: String]? = nil) throws {
         try supervisor.run(arguments, environment: environment ?? desktop.environment)

@@ -227,9 +227,7 @@ final class SwayDesktop {
     private(set) var activatedMako: ActivatedServer?
 
     func startActivatableMako(work: String) throws {
-        var display = environment
-        display["DBUS_SESSION_BUS_ADDRESS"] = nil
-        activatedMako = try ActivatedServer(supervisor: supervisor, work: work, label: "mako", environment: display,
+        activatedMako = try ActivatedServer(supervisor: supervisor, work: work, label: "mako", environment: environment,
                                             server: ["/usr/bin/mako", "-c", "\(work)/mako.conf"])
     }
 
