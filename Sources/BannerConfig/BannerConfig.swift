@@ -60,6 +60,8 @@ public struct BannerConfig: Sendable, Equatable, Codable {
         "online": BannerStyle(appearance: AppearanceSettings(title: "Back Online", background: "systemTeal", icon: "window-banner-online"), timeout: 2.0),
         "call": BannerStyle(appearance: AppearanceSettings(title: "Call in progress", background: "systemGreen")),
         "portal": BannerStyle(appearance: AppearanceSettings(title: "Sign in to Network", background: "systemIndigo")),
+        // Orange, as GNOME's own sharing indicator: never the call's green.
+        "sharing": BannerStyle(appearance: AppearanceSettings(title: "You are sharing your screen", background: "systemOrange")),
     ])
 
     /// The largest config file read; anything bigger is surely not one.
@@ -114,10 +116,10 @@ public struct BannerConfig: Sendable, Equatable, Codable {
     /// How urgently a screen reader speaks a banner of style `name` whose settings (the style's
     /// and the flags, laid over each other) are `settings`: what they say, else assertive for
     /// the built-in styles that mean something stopped or started that the user must hear now
-    /// (`offline`, `call` — also when the file redefines them), polite for every other banner.
+    /// (`offline`, `call`, `sharing` — also when the file redefines them), polite for every other banner.
     public static func politeness(of settings: AppearanceSettings, style name: String?) throws(BannerValueError) -> Politeness {
         if let chosen = try settings.politenessSetting() { return chosen }
-        return ["offline", "call"].contains(name ?? "") ? .assertive : .polite
+        return ["offline", "call", "sharing"].contains(name ?? "") ? .assertive : .polite
     }
 
     /// The close button's name, as a screen reader reads it (the ✕ shows no text).
@@ -126,7 +128,8 @@ public struct BannerConfig: Sendable, Equatable, Codable {
     /// Every text window-banner supplies for a banner, in English: the msgids of
     /// Resources/po/window-banner.pot.
     public static var builtInTexts: [String] {
-        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName] + callSubtitleWords + systemNoticeWords).sorted()
+        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName] + callSubtitleWords + [sharingSubtitleWords]
+            + systemNoticeWords).sorted()
     }
 
     /// The system notices' titles (`monitor`, docs/fleet.md): a scheduled restart and shutdown,
@@ -135,6 +138,9 @@ public struct BannerConfig: Sendable, Equatable, Codable {
 
     /// The words of the call banner's subtitle that are not apps' names (`monitor --calls`).
     public static let callSubtitleWords = ["camera", "an app"]
+
+    /// Added to the call banner's subtitle while the screen is shared too (`monitor --calls`).
+    public static let sharingSubtitleWords = "sharing your screen"
 
     /// `directory/name` without doubling a slash the environment already ends with.
     private static func joined(_ directory: String, _ name: String) -> String {
@@ -161,6 +167,10 @@ public struct MonitorSettings: Sendable, Equatable, Codable {
     public var callsIgnore: [String]?
     /// `calls-hide-delay`: seconds the call banner stays after the last capture (`--calls-hide-delay`).
     public var callsHideDelay: Double?
+    /// `sharing`: watch PipeWire for screen sharing (`--sharing`; `calls` turns it on unless false).
+    public var sharing: Bool?
+    /// `sharing-ignore`: apps whose screen casts are not sharing, as recorders (`--sharing-ignore`).
+    public var sharingIgnore: [String]?
 
     /// Settings with these values.
     public init(

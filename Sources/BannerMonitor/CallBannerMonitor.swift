@@ -1,11 +1,12 @@
-// `window-banner monitor --calls`: the call banner from PipeWire. It keeps one connection to
-// PipeWire on the monitor's event loop (PipeWireWatch), asks CallRule who is in a call after
-// every change PipeWire reports, and CallBannerPolicy when the banner shows, changes and goes;
-// the banner is shown by the display's owner with an id of its own, so it never replaces the
-// network banners or a script's. Without PipeWire it waits quietly: a PathWatch (inotify) on the
-// socket says when PipeWire's socket appears (no polling); when PipeWire goes away it
-// reconnects, after a short backoff while the socket is there but refuses, and derives the
-// state afresh. Start reading at `start()`.
+// `window-banner monitor --calls` and `--sharing`: the call banner and the sharing banner from
+// PipeWire. It keeps one connection to PipeWire on the monitor's event loop (PipeWireWatch),
+// asks CallRule who is in a call and who shares the screen after every change PipeWire
+// reports, and hands each to its banner (ActivityBanner: when it shows, changes and goes);
+// during a call that shares the screen the two are one, the call banner. Each is shown by the
+// display's owner with an id of its own, so it never replaces the network banners or a script's.
+// Without PipeWire it waits quietly: a PathWatch (inotify) on the socket says when PipeWire's
+// socket appears (no polling); when PipeWire goes away it reconnects, after a short backoff
+// while the socket is there but refuses, and derives the state afresh. Start reading at `start()`.
 
 import BannerConfig
 import BannerCore
@@ -20,23 +21,23 @@ import Reactor
 package final class CallBannerMonitor {
     /// The `--id` of the call banner.
     package static let bannerID = "window-banner-calls"
+    /// The `--id` of the sharing banner.
+    package static let sharingBannerID = "window-banner-sharing"
 
     private let loop: EventLoop
-    private let request: ShowRequest
     private let rule: CallRule
-    private var policy: CallBannerPolicy
+    /// The call banner, when calls are watched; the sharing banner, when sharing is.
+    private let callBanner: ActivityBanner<CallState>?
+    private let sharingBanner: ActivityBanner<SharingState>?
     /// The apps sharing the screen, as last said in the log.
     private var sharingSaid: [String] = []
-    private let banners: any WatcherBanners
     private let log: (String) -> Void
     private var watch: PipeWireWatch?
     private var watchToken: EventLoop.Token?
-    private let policyTimer: LoopTimer
     private let retryTimer: LoopTimer
     private var retryDelay = 0.1
     private var socketWatch: PathWatch?
     private var waitingSaid = false
-    private var onScreen: (any ShownBannerHandle)?
     private var stopped = false
 
     /// PipeWire's socket: `PIPEWIRE_REMOTE` (a name or a path), else `pipewire-0`, in
@@ -44,18 +45,41 @@ package final class CallBannerMonitor {
     private let socketDirectory: String
     private let socketName: String
 
+    /// Watches PipeWire for calls, shown with `calls` (the call banner's request: its subtitle
+    /// and the windows a click raises are set for each call), and for screen sharing, shown with
+    /// `sharing`; nil for what is not watched. Both have the same hide delay.
     package init(
-        loop: EventLoop, request: ShowRequest, rule: CallRule, hideDelay: Double, banners: any WatcherBanners,
+        loop: EventLoop, calls: ShowRequest?, sharing: ShowRequest?, rule: CallRule, hideDelay: Double, banners: any WatcherBanners,
         environment: [String: String], log: @escaping (String) -> Void
     ) {
         self.loop = loop
-        policyTimer = LoopTimer(on: loop)
         retryTimer = LoopTimer(on: loop)
-        self.request = request
         self.rule = rule
-        policy = CallBannerPolicy(hideDelay: hideDelay)
-        self.banners = banners
         self.log = log
+        let watchesSharing = sharing != nil
+        callBanner = calls.map { request in
+            ActivityBanner(
+                noun: "call", activity: "call", id: Self.bannerID, hideDelay: hideDelay, loop: loop, banners: banners, log: log,
+                request: { call in
+                    var showing = request
+                    showing.settings.subtitle = Self.subtitle(of: call, sharing: watchesSharing, locale: request.locale ?? [:])
+                    // A click raises the calling app's window where the display server allows it.
+                    showing.raise = call.pids.isEmpty ? nil : call.pids
+                    return showing
+                },
+                describe: { call in call.apps.joined(separator: ", ") + (call.camera ? ", camera" : "") + (watchesSharing && !call.sharing.isEmpty ? ", sharing" : "") })
+        }
+        sharingBanner = sharing.map { request in
+            ActivityBanner(
+                noun: "sharing", activity: "share", id: Self.sharingBannerID, hideDelay: hideDelay, loop: loop, banners: banners, log: log,
+                request: { shared in
+                    var showing = request
+                    showing.settings.subtitle = Self.names(shared.apps, locale: request.locale ?? [:])
+                    showing.raise = shared.pids.isEmpty ? nil : shared.pids
+                    return showing
+                },
+                describe: { $0.apps.map { $0.isEmpty ? "an app" : $0 }.joined(separator: ", ") })
+        }
         let remote = environment["PIPEWIRE_REMOTE"].flatMap { $0.isEmpty ? nil : $0 } ?? "pipewire-0"
         if remote.hasPrefix("/") {
             socketDirectory = String(remote[..<(remote.lastIndex(of: "/") ?? remote.startIndex)])
@@ -65,9 +89,14 @@ package final class CallBannerMonitor {
                 ?? environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
             socketName = remote
         }
+        // During a call the call banner says the screen is shared: once it shows, the sharing
+        // banner gives way at once.
+        callBanner?.onShown = { [unowned self] call in if call.isCall { sharingBanner?.handOver() } }
+        callBanner?.onChanged = { [unowned self] in onBannerChanged?() }
+        sharingBanner?.onChanged = { [unowned self] in onBannerChanged?() }
     }
 
-    /// Called after the call banner was shown, changed or hidden.
+    /// Called after the call or sharing banner was shown, changed or hidden.
     package var onBannerChanged: (() -> Void)?
 
     /// Whether start-up is over: PipeWire's graph heard once, or PipeWire waited for.
@@ -78,19 +107,19 @@ package final class CallBannerMonitor {
 
     /// Connects to PipeWire, or waits for it.
     package func start() {
-        log("calls from PipeWire")
+        log(callBanner == nil ? "screen sharing from PipeWire" : "calls from PipeWire")
         connect()
     }
 
-    /// Takes the call banner away and lets PipeWire go.
+    /// Takes the banners away and lets PipeWire go.
     package func stop() {
         guard !stopped else { return }
         stopped = true
         disconnect()
         retryTimer.cancel()
         socketWatch = nil
-        policyTimer.cancel()
-        if policy.shown != nil || onScreen != nil { dismiss() }
+        callBanner?.stop()
+        sharingBanner?.stop()
     }
 
     // MARK: PipeWire
@@ -158,92 +187,39 @@ package final class CallBannerMonitor {
         connect()
     }
 
-    // MARK: The banner
+    // MARK: The banners
 
-    /// Who is in a call now, as PipeWire's graph says after every change it reports (tests
-    /// say it themselves, with no PipeWire).
+    /// Who is in a call and who shares the screen now, as PipeWire's graph says after every
+    /// change it reports (tests say it themselves, with no PipeWire).
     package func observe(_ state: CallState) {
-        // Screen sharing is told apart from a camera (docs/calls.md) and said in the log; it is
-        // not a call.
+        // Screen sharing is told apart from a camera (docs/calls.md) and said in the log.
         if state.sharing != sharingSaid {
             log(state.sharing.isEmpty ? "screen sharing ended" : "screen shared by \(state.sharing.map { $0.isEmpty ? "an app" : $0 }.joined(separator: ", "))")
             sharingSaid = state.sharing
         }
-        var call = state
-        call.sharing = []
-        carryOut(policy.observe(call, at: loop.now))
+        var call = callBanner == nil ? CallState.none : state
+        if sharingBanner == nil {
+            call.sharing = []
+            call.sharingPIDs = []
+        }
+        callBanner?.observe(call)
+        // During a call, the call banner says it; the sharing banner is for sharing alone.
+        sharingBanner?.observe(call.isCall ? .none : state.sharingState)
     }
 
-    private func carryOut(_ actions: [CallBannerPolicy.Action]) {
-        for action in actions {
-            switch action {
-            case .show(let call): show(call)
-            case .hide: dismiss()
-            }
-        }
-        if !actions.isEmpty { onBannerChanged?() }
-        policyTimer.set(at: stopped ? nil : policy.nextDeadline) { [unowned self] in
-            carryOut(policy.advance(to: loop.now))
-        }
-    }
-
-    /// The subtitle: the apps, and the camera when one is captured.
-    package static func subtitle(of call: CallState, locale: [String: String]) -> String {
+    /// The call banner's subtitle: the apps, the camera when one is captured, and the screen
+    /// when it is shared too (with `sharing`: when sharing is watched).
+    package static func subtitle(of call: CallState, sharing: Bool = false, locale: [String: String]) -> String {
         let words = BannerConfig.callSubtitleWords
-        let names = call.apps.isEmpty ? [""] : call.apps
-        let apps = names.map { $0.isEmpty ? Translations.text(words[1], locale: locale) : $0 }.joined(separator: ", ")
-        return call.camera ? apps + " · " + Translations.text(words[0], locale: locale) : apps
+        var parts = [names(call.apps, locale: locale)]
+        if call.camera { parts.append(Translations.text(words[0], locale: locale)) }
+        if sharing, !call.sharing.isEmpty { parts.append(Translations.text(BannerConfig.sharingSubtitleWords, locale: locale)) }
+        return parts.joined(separator: " · ")
     }
 
-    private func show(_ call: CallState) {
-        var showing = request
-        showing.settings.subtitle = Self.subtitle(of: call, locale: request.locale ?? [:])
-        // A click raises the calling app's window where the display server allows it.
-        showing.raise = call.pids.isEmpty ? nil : call.pids
-        forgetOnScreen()
-        do throws(CommandFailure) {
-            onScreen = try banners.show(showing) { [unowned self] in bannerEnded($0) }
-            log("call banner shown (\(call.apps.joined(separator: ", "))\(call.camera ? ", camera" : ""))")
-        } catch {
-            Terminal.warning("cannot show the call banner: \(error.message); trying again at the next change")
-            policy.bannerWasDismissed()
-        }
-    }
-
-    private func dismiss() {
-        forgetOnScreen()
-        do throws(CommandFailure) {
-            if try banners.dismiss(id: Self.bannerID) { log("call banner hidden") }
-        } catch {
-            Terminal.warning("cannot dismiss the call banner: \(error.message)")
-        }
-    }
-
-    /// The call banner ended without us. The user's ✕ or click hides it for this call; another
-    /// client or the owner's end, until the next change.
-    private func bannerEnded(_ ended: BannerEndReason?) {
-        onScreen = nil
-        switch ended {
-        case .clicked?, .closed?, .swiped?, .action?, .secondaryAction?:
-            policy.userDismissed()
-            log("call banner dismissed by the user (\(ended.map(\.rawValue) ?? "")): hidden until this call ends")
-        case .replaced?:
-            // Another banner took the screen (the offline banner, a script's): the call banner
-            // waits behind it in the owner's queue and comes back when it goes.
-            policy.bannerWasDismissed()
-            log("call banner waits behind another banner")
-            if policy.state.isCall { carryOut(policy.observe(policy.state, at: loop.now)) }
-        case .dismissed?, .timeout?:
-            policy.bannerWasDismissed()
-            log("call banner dismissed by another client")
-        case nil:
-            policy.bannerWasDismissed()
-            log("call banner gone: the owner exited")
-        }
-    }
-
-    private func forgetOnScreen() {
-        onScreen?.close()
-        onScreen = nil
+    /// Apps' names as a banner lists them; one with no name is "an app" (translated).
+    static func names(_ apps: [String], locale: [String: String]) -> String {
+        let names = apps.isEmpty ? [""] : apps
+        return names.map { $0.isEmpty ? Translations.text(BannerConfig.callSubtitleWords[1], locale: locale) : $0 }.joined(separator: ", ")
     }
 }

@@ -126,7 +126,7 @@ struct ConfigReader {
     }
 
     /// `[monitor]`: connectivity, check-url, check-expect, check-interval, check-timeout, calls,
-    /// calls-ignore, calls-hide-delay.
+    /// calls-ignore, calls-hide-delay, sharing, sharing-ignore.
     private func monitorSettings(_ table: TOMLNode, at path: [String]) throws(ConfigError) -> MonitorSettings {
         var settings = MonitorSettings()
         for name in table.keys {
@@ -149,25 +149,36 @@ struct ConfigReader {
                 if name == "check-interval" { settings.checkInterval = checkedSeconds } else { settings.checkTimeout = checkedSeconds }
             case "calls":
                 settings.calls = try boolean(value, at: keyPath) == "true"
+            case "sharing":
+                settings.sharing = try boolean(value, at: keyPath) == "true"
             case "calls-ignore":
-                guard let array = value.array else { throw wrongType(value, expected: "an array of app names", at: keyPath) }
-                var names: [String] = []
-                for index in 0..<array.count {
-                    guard let name = array[index].string, !name.isEmpty, name.count <= 256 else {
-                        throw error(.badValue, at: keyPath, "each entry must be an app name (a string of 1 to 256 characters)")
-                    }
-                    names.append(name)
-                }
-                settings.callsIgnore = names
+                settings.callsIgnore = try appNames(value, at: keyPath)
+            case "sharing-ignore":
+                settings.sharingIgnore = try appNames(value, at: keyPath)
             case "calls-hide-delay":
                 let (seconds, written) = try number(value, at: keyPath)
                 guard seconds >= 0, seconds <= 3600 else { throw error(.badValue, at: keyPath, "bad calls-hide-delay '\(written)' (seconds, 0 to 3600)") }
                 settings.callsHideDelay = seconds
             default:
-                throw error(.unknownKey, at: keyPath, "unknown key (expected one of: calls, calls-hide-delay, calls-ignore, check-expect, check-interval, check-timeout, check-url, connectivity)")
+                throw error(
+                    .unknownKey, at: keyPath,
+                    "unknown key (expected one of: calls, calls-hide-delay, calls-ignore, check-expect, check-interval, check-timeout, check-url, connectivity, sharing, sharing-ignore)")
             }
         }
         return settings
+    }
+
+    /// `calls-ignore`, `sharing-ignore`: an array of app names, each 1 to 256 characters.
+    private func appNames(_ value: TOMLNode, at keyPath: [String]) throws(ConfigError) -> [String] {
+        guard let array = value.array else { throw wrongType(value, expected: "an array of app names", at: keyPath) }
+        var names: [String] = []
+        for index in 0..<array.count {
+            guard let name = array[index].string, !name.isEmpty, name.count <= 256 else {
+                throw error(.badValue, at: keyPath, "each entry must be an app name (a string of 1 to 256 characters)")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// `body`'s value, or its BannerValueError as a bad value at `keyPath`.

@@ -1,32 +1,54 @@
-// When the call banner shows, changes and goes, from the call states the watcher reports, on an
-// injected clock: a call shows after a short start delay (a stream that runs for a moment — an
-// app probing its microphone — shows nothing), a change of apps updates it at once, and the
-// end hides it only after the hide delay, so an app that stops its stream while muted does not
-// make it flicker. The user's ✕ hides it until this call ends. Pure: tested without PipeWire.
+// When the call banner and the sharing banner show, change and go, from the states the watcher
+// reports, on an injected clock: a call (or a share) shows after a short start delay (a stream
+// that runs for a moment — an app probing its microphone, a portal's screenshot — shows
+// nothing), a change of apps updates it at once, and the end hides it only after the hide
+// delay, so an app that stops its stream while muted does not make it flicker. The user's ✕
+// hides it until this call (or share) ends. Pure: tested without PipeWire.
 
 import BannerCore
 import MonotonicClock
 
+/// Something a watcher's banner is up for while it lasts: a call, a screen share.
+public protocol BannerActivity: Sendable, Hashable {
+    /// Nothing going on.
+    static var none: Self { get }
+    /// Whether it is going on (the banner is wanted).
+    var isActive: Bool { get }
+}
+
+extension CallState: BannerActivity {
+    public var isActive: Bool { isCall }
+}
+
+extension SharingState: BannerActivity {
+    public var isActive: Bool { isSharing }
+}
+
 /// The call banner's timing.
-public struct CallBannerPolicy: Sendable {
+public typealias CallBannerPolicy = ActivityBannerPolicy<CallState>
+/// The sharing banner's timing: the call banner's.
+public typealias SharingBannerPolicy = ActivityBannerPolicy<SharingState>
+
+/// A watcher banner's timing (the call's, the sharing's).
+public struct ActivityBannerPolicy<State: BannerActivity>: Sendable {
     /// What to do with the banner.
     public enum Action: Sendable, Hashable {
-        /// Show it (or update it in place) for this call.
-        case show(CallState)
+        /// Show it (or update it in place) for this state.
+        case show(State)
         case hide
     }
 
-    /// Seconds a call must last before the banner shows (`docs/calls.md`).
-    public static let defaultStartDelay = 0.15
+    /// Seconds a call or share must last before the banner shows (`docs/calls.md`).
+    public static var defaultStartDelay: Double { 0.15 }
     /// Seconds after the last capture stops before the banner goes (`--calls-hide-delay`).
-    public static let defaultHideDelay = 1.0
+    public static var defaultHideDelay: Double { 1.0 }
 
     public let startDelay: Double
     public let hideDelay: Double
-    /// The call as last reported.
-    public private(set) var state = CallState.none
+    /// The state as last reported.
+    public private(set) var state = State.none
     /// What the banner shows now; nil when it is not up.
-    public private(set) var shown: CallState?
+    public private(set) var shown: State?
     private var startAt: MonotonicTime?
     private var hideAt: MonotonicTime?
     /// The user closed the banner of this call: nothing shows until it ends.
@@ -40,10 +62,10 @@ public struct CallBannerPolicy: Sendable {
     /// When ``advance(to:)`` has something to do; nil for never.
     public var nextDeadline: MonotonicTime? { startAt ?? hideAt }
 
-    /// The call is now `new`.
-    public mutating func observe(_ new: CallState, at now: MonotonicTime) -> [Action] {
+    /// The state is now `new`.
+    public mutating func observe(_ new: State, at now: MonotonicTime) -> [Action] {
         state = new
-        if !new.isCall {
+        if !new.isActive {
             startAt = nil
             closedByUser = false
             if shown != nil, hideAt == nil { hideAt = now + hideDelay }
@@ -62,7 +84,7 @@ public struct CallBannerPolicy: Sendable {
     public mutating func advance(to now: MonotonicTime) -> [Action] {
         if let due = startAt, !(now < due) {
             startAt = nil
-            if state.isCall, !closedByUser { return show(state) }
+            if state.isActive, !closedByUser { return show(state) }
         }
         if let due = hideAt, !(now < due) {
             hideAt = nil
@@ -77,7 +99,17 @@ public struct CallBannerPolicy: Sendable {
         shown = nil
         startAt = nil
         hideAt = nil
-        closedByUser = state.isCall
+        closedByUser = state.isActive
+    }
+
+    /// Another banner takes this one's place (the call banner, which then says the screen is
+    /// shared): it goes at once, without the hide delay, and does not come back for this state.
+    public mutating func handOver(at now: MonotonicTime) -> [Action] {
+        _ = observe(.none, at: now)
+        hideAt = nil
+        guard shown != nil else { return [] }
+        shown = nil
+        return [.hide]
     }
 
     /// The banner is gone without the user (another client, the owner ending): shown again at
@@ -86,8 +118,8 @@ public struct CallBannerPolicy: Sendable {
         shown = nil
     }
 
-    private mutating func show(_ call: CallState) -> [Action] {
-        shown = call
-        return [.show(call)]
+    private mutating func show(_ new: State) -> [Action] {
+        shown = new
+        return [.show(new)]
     }
 }

@@ -108,33 +108,60 @@ public struct CallState: Sendable, Hashable {
     public var pids: [Int32]
     /// The apps reading a screen cast (named as ``apps`` are): sharing the screen, never a camera.
     public var sharing: [String]
+    /// Their processes, sorted.
+    public var sharingPIDs: [Int32]
 
-    public init(apps: [String] = [], camera: Bool = false, pids: [Int32] = [], sharing: [String] = []) {
+    public init(apps: [String] = [], camera: Bool = false, pids: [Int32] = [], sharing: [String] = [], sharingPIDs: [Int32] = []) {
         self.apps = apps
         self.camera = camera
         self.pids = pids
         self.sharing = sharing
+        self.sharingPIDs = sharingPIDs
     }
 
     /// No call.
     public static let none = CallState()
     public var isCall: Bool { !apps.isEmpty || camera }
+    /// Who shares the screen, apart from any call.
+    public var sharingState: SharingState { SharingState(apps: sharing, pids: sharingPIDs) }
+}
+
+/// Who shares the screen now: the apps reading a screen cast, and their processes.
+public struct SharingState: Sendable, Hashable {
+    /// The apps' names (as ``CallState/apps`` are), sorted, each once.
+    public var apps: [String]
+    /// Their processes (for raising a window), sorted.
+    public var pids: [Int32]
+
+    public init(apps: [String] = [], pids: [Int32] = []) {
+        self.apps = apps
+        self.pids = pids
+    }
+
+    /// Nobody shares the screen.
+    public static let none = SharingState()
+    public var isSharing: Bool { !apps.isEmpty }
 }
 
 /// What counts as a call (docs/calls.md): an application stream capturing, running, from a
 /// microphone (`Audio/Source…`) or a camera (`Video/Source…`) — not a monitor stream, a meter or
 /// peak detector, a passive or virtual stream, this process's own, or an app the user ignores.
+/// And what counts as sharing the screen: such a stream reading a screen cast that another
+/// process makes (an app's thumbnail of its own window is not sharing).
 public struct CallRule: Sendable {
     /// Names matched (case-insensitively, whole) against `application.name`, the binary and the
     /// Flatpak app id (`--calls-ignore`, `calls-ignore`).
     public var ignored: Set<String>
+    /// The same for screen sharing (`--sharing-ignore`, `sharing-ignore`): a recorder such as OBS.
+    public var sharingIgnored: Set<String>
     /// This process's pid: its own streams are never a call.
     public var ownPID: Int32
     /// The longest app name shown (more is cut with an ellipsis).
     public static let longestName = 32
 
-    public init(ignoring ignored: [String] = [], ownPID: Int32 = 0) {
+    public init(ignoring ignored: [String] = [], ignoringSharing sharingIgnored: [String] = [], ownPID: Int32 = 0) {
         self.ignored = Set(ignored.map { $0.lowercased() })
+        self.sharingIgnored = Set(sharingIgnored.map { $0.lowercased() })
         self.ownPID = ownPID
     }
 
@@ -150,23 +177,26 @@ public struct CallRule: Sendable {
         var apps: Set<String> = []
         var sharing: Set<String> = []
         var pids: Set<Int32> = []
+        var sharingPIDs: Set<Int32> = []
         var camera = false
         for (id, stream) in graph.nodes where stream.state == .running {
             // What the stream leaves unsaid, its client says.
             let node = Self.completed(stream, by: stream.clientID.flatMap { graph.clients[$0] })
-            guard countsAsCapture(node) else { continue }
-            guard let feeds = fedBy[id] else { continue }
+            guard countsAsCapture(node), let feeds = fedBy[id] else { continue }
             if node.mediaClass == "Stream/Input/Video" {
-                if feeds.contains(.screen) { sharing.insert(Self.displayName(of: node)) }
-                guard feeds.contains(.camera) else { continue }
+                if feeds.contains(.screen), !isIgnored(node, by: sharingIgnored) {
+                    sharing.insert(Self.displayName(of: node))
+                    if node.pid > 0 { sharingPIDs.insert(node.pid) }
+                }
+                guard feeds.contains(.camera), !isIgnored(node, by: ignored) else { continue }
                 camera = true
             } else {
-                guard feeds.contains(.microphone) else { continue }
+                guard feeds.contains(.microphone), !isIgnored(node, by: ignored) else { continue }
             }
             apps.insert(Self.displayName(of: node))
             if node.pid > 0 { pids.insert(node.pid) }
         }
-        return CallState(apps: apps.sorted(), camera: camera, pids: pids.sorted(), sharing: sharing.sorted())
+        return CallState(apps: apps.sorted(), camera: camera, pids: pids.sorted(), sharing: sharing.sorted(), sharingPIDs: sharingPIDs.sorted())
     }
 
     /// What `producer` is to the stream it feeds (`consumer`), by what PipeWire says of them, not
@@ -175,10 +205,21 @@ public struct CallRule: Sendable {
     /// through a remote a portal opened: xdg-desktop-portal-wlr's); else a camera.
     private static func feed(from producer: GraphNode, into consumer: GraphNode?, _ graph: CallGraph) -> Feed? {
         if producer.mediaClass.hasPrefix("Audio/Source") { return .microphone }
-        if producer.mediaClass == "Stream/Output/Video" { return .screen }
+        if producer.mediaClass == "Stream/Output/Video" {
+            // An app reading a video stream it makes itself (a thumbnail of its own window) shares nothing.
+            return sameProcess(producer, consumer, graph) ? nil : .screen
+        }
         guard producer.mediaClass.hasPrefix("Video/Source") else { return nil }
         let throughPortal = consumer?.clientID.flatMap { graph.clients[$0] }?.access == "portal"
         return !producer.isDevice && throughPortal ? .screen : .camera
+    }
+
+    /// Whether two nodes are one process's (by their pids, or their clients').
+    private static func sameProcess(_ one: GraphNode, _ other: GraphNode?, _ graph: CallGraph) -> Bool {
+        guard let other else { return false }
+        func pid(_ node: GraphNode) -> Int32 { node.pid > 0 ? node.pid : node.clientID.flatMap { graph.clients[$0] }?.pid ?? 0 }
+        let first = pid(one)
+        return first > 0 && first == pid(other)
     }
 
     private static func completed(_ node: GraphNode, by client: GraphClient?) -> GraphNode {
@@ -198,9 +239,12 @@ public struct CallRule: Sendable {
         // Level meters and peak detectors (pavucontrol, GNOME Settings) read a microphone to
         // draw a bar; PulseAudio clients name those streams so.
         let names = (node.mediaName + " " + node.nodeName).lowercased()
-        if names.contains("peak detect") || names.contains("level meter") || names.contains("peak meter") { return false }
-        let who = [node.applicationName, node.binary, node.appID].map { $0.lowercased() }.filter { !$0.isEmpty }
-        return !who.contains(where: ignored.contains)
+        return !(names.contains("peak detect") || names.contains("level meter") || names.contains("peak meter"))
+    }
+
+    /// Whether the user asked that `node`'s app be ignored, by one of `names`.
+    private func isIgnored(_ node: GraphNode, by names: Set<String>) -> Bool {
+        [node.applicationName, node.binary, node.appID].contains { !$0.isEmpty && names.contains($0.lowercased()) }
     }
 
     /// The app as the banner names it: `application.name`, else the binary, else the Flatpak

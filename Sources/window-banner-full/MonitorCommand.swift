@@ -63,6 +63,11 @@ struct MonitorCommand: ParsableCommand {
         banner on screen; it prints `calls from PipeWire`, `call banner shown (APPS)`, `call \
         banner hidden`, `waiting for PipeWire (why)`, `PipeWire is back`, `lost PipeWire: why` \
         (see docs/calls.md).
+        Screen sharing (--sharing, or sharing = true; on with --calls unless --no-sharing): \
+        "You are sharing your screen" with the apps as its subtitle while an app reads a screen \
+        cast, with --id \(CallBannerMonitor.sharingBannerID); during a call the call banner says \
+        it instead. It prints `screen shared by APPS`, `screen sharing ended`, `sharing banner \
+        shown (APPS)`, `sharing banner hidden`.
         Exit codes: 0 stopped by SIGTERM, SIGINT or SIGHUP (its banner dismissed first); 64 bad \
         value or unknown style; 69 no display; 70 internal error; 71 the network monitor failed \
         (rtnetlink, the system bus or NetworkManager with --connectivity networkmanager, or \
@@ -89,6 +94,9 @@ struct MonitorCommand: ParsableCommand {
     @OptionGroup(title: "Call banner")
     var call: MonitorBannerOptions<CallBanner>
 
+    @OptionGroup(title: "Sharing banner")
+    var sharing: MonitorBannerOptions<SharingBanner>
+
     @Option(name: .customLong("hide-delay"), parsing: .unconditional, help: ArgumentHelp("Seconds the restored banner stays. Default: \(BannerFont.format(ConnectivityBannerPolicy.defaultHideDelay)).", valueName: "seconds"))
     var hideDelay: String?
 
@@ -112,23 +120,26 @@ struct MonitorCommand: ParsableCommand {
             let requests = try showRequests(config)
             let hideDelay = try hideDelaySeconds()
             let settings = try connectivity.settings(fileSettings, environment: processEnvironment())
-            let callRequest = try callSettings.watch ? callShowRequest(config) : nil
+            let callRequest = try callSettings.watch ? watcherShowRequest(config, role: call, id: CallBannerMonitor.bannerID) : nil
+            let sharingRequest = try callSettings.sharing ? watcherShowRequest(config, role: sharing, id: CallBannerMonitor.sharingBannerID) : nil
             // Short waits: while the monitor waits on the owner it hears no network or call change.
             var owner = try connection.client()
             owner.startTimeout = 5
             owner.replyTimeout = 2
             let loop = EventLoop()
             var callMonitor: CallBannerMonitor?
-            if let callRequest {
+            if callRequest != nil || sharingRequest != nil {
+                let what = callRequest == nil ? "screen sharing" : "calls"
                 if let reason = CallBannerMonitor.unavailableReason {
                     // Calls alone and nothing to watch them with: nothing to do at all.
                     guard !calls.noNetwork else {
-                        throw CommandFailure("cannot watch calls: cannot load libpipewire: \(reason)", code: ExitStatus.networkMonitorFailed)
+                        throw CommandFailure("cannot watch \(what): cannot load libpipewire: \(reason)", code: ExitStatus.networkMonitorFailed)
                     }
-                    Terminal.warning("calls are not watched: cannot load libpipewire: \(reason)")
+                    Terminal.warning("\(what) not watched: cannot load libpipewire: \(reason)")
                 } else {
                     callMonitor = CallBannerMonitor(
-                        loop: loop, request: callRequest, rule: CallRule(ignoring: callSettings.ignored, ownPID: getpid()),
+                        loop: loop, calls: callRequest, sharing: sharingRequest,
+                        rule: CallRule(ignoring: callSettings.ignored, ignoringSharing: callSettings.sharingIgnored, ownPID: getpid()),
                         hideDelay: callSettings.hideDelay, banners: OwnerBanners(owner: owner, configPath: connection.configPath, loop: loop),
                         environment: processEnvironment(),
                         log: { Terminal.output(NetworkBannerMonitor.timestamp() + " " + $0) })
@@ -155,7 +166,7 @@ struct MonitorCommand: ParsableCommand {
                         Terminal.output(NetworkBannerMonitor.timestamp() + " another monitor shows this session's notices: nothing to do")
                         return
                     }
-                    throw CommandFailure("--no-network leaves nothing to watch: add --calls (or calls = true under [monitor]), or drop --no-system", code: ExitStatus.usage)
+                    throw CommandFailure("--no-network leaves nothing to watch: add --calls or --sharing (or calls = true under [monitor]), or drop --no-system", code: ExitStatus.usage)
                 }
                 throw ExitCode(try Self.serveAlone(start: { callMonitor?.start(); notices.start() }, stop: { callMonitor?.stop(); notices.stop() }, loop: loop))
             }
@@ -201,15 +212,16 @@ struct MonitorCommand: ParsableCommand {
             log: { Terminal.output(NetworkBannerMonitor.timestamp() + " " + $0) })
     }
 
-    /// The call banner's request: the `call` style (or `--call-style`) with the `--call-…`
-    /// flags on top, sticky, its own id; the subtitle (the apps) is set for each call.
-    private func callShowRequest(_ config: BannerConfig) throws(CommandFailure) -> ShowRequest {
+    /// The call or sharing banner's request: the role's style (`call`, `sharing`, or
+    /// `--call-style`…) with its flags on top, sticky, its own id; the subtitle (the apps) is
+    /// set for each call or share.
+    private func watcherShowRequest<Role>(_ config: BannerConfig, role: MonitorBannerOptions<Role>, id: String) throws(CommandFailure) -> ShowRequest {
         do throws(ConfigError) {
-            _ = try config.resolve(style: call.styleName)
+            _ = try config.resolve(style: role.styleName)
         } catch {
             throw CommandFailure("\(error)", code: error.isUnknownStyle ? ExitStatus.usage : ExitStatus.config)
         }
-        let settings = AppearanceSettings(placement: placement).overlaid(by: call.settings)
+        let settings = AppearanceSettings(placement: placement).overlaid(by: role.settings)
         do throws(BannerValueError) {
             try settings.validate()
         } catch {
@@ -218,8 +230,8 @@ struct MonitorCommand: ParsableCommand {
         let locale = UserLocale.variables(in: processEnvironment())
         // Queued: a banner on screen (the offline banner, a script's) is not replaced by it.
         return ShowRequest(
-            settings: settings, style: call.styleName, configPath: connection.configPath, sticky: true,
-            monitor: monitor ?? "all", id: CallBannerMonitor.bannerID, enqueue: true, wait: true, locale: locale.isEmpty ? nil : locale)
+            settings: settings, style: role.styleName, configPath: connection.configPath, sticky: true,
+            monitor: monitor ?? "all", id: id, enqueue: true, wait: true, locale: locale.isEmpty ? nil : locale)
     }
 
     private func hideDelaySeconds() throws(CommandFailure) -> Double {
@@ -284,17 +296,23 @@ struct CallOptions: ParsableArguments {
     @Flag(name: .customLong("calls"), help: "Also show the call banner while an app captures a microphone or camera (PipeWire). Default: the config file's `calls`, else off.")
     var watch = false
 
-    @Flag(name: .customLong("no-network"), help: "No network banners: only the broadcasts, the system's notices and, with --calls, calls (what the session's own monitor, window-banner-notices, runs).")
+    @Flag(name: .customLong("no-network"), help: "No network banners: only the broadcasts, the system's notices and, with --calls or --sharing, calls and screen sharing (what the session's own monitor, window-banner-notices, runs).")
     var noNetwork = false
 
     @Option(name: .customLong("calls-ignore"), parsing: .unconditionalSingleValue, help: ArgumentHelp("An app whose captures are no call, matched against its name, binary and Flatpak id (repeatable). Default: the config file's `calls-ignore`.", valueName: "name"))
     var ignore: [String] = []
 
-    @Option(name: .customLong("calls-hide-delay"), parsing: .unconditional, help: ArgumentHelp("Seconds the call banner stays after the last capture stops, 0 to 3600. Default: the config file's, else \(BannerFont.format(CallBannerPolicy.defaultHideDelay)).", valueName: "seconds"))
+    @Option(name: .customLong("calls-hide-delay"), parsing: .unconditional, help: ArgumentHelp("Seconds the call or sharing banner stays after the last capture stops, 0 to 3600. Default: the config file's, else \(BannerFont.format(CallBannerPolicy.defaultHideDelay)).", valueName: "seconds"))
     var hideDelay: String?
 
+    @Flag(name: .customLong("sharing"), inversion: .prefixedNo, help: "Show the sharing banner while an app shares the screen (PipeWire). Default: the config file's `sharing`, else on with --calls.")
+    var sharing: Bool?
+
+    @Option(name: .customLong("sharing-ignore"), parsing: .unconditionalSingleValue, help: ArgumentHelp("An app whose screen casts are not sharing (a recorder such as OBS), matched as --calls-ignore (repeatable). Default: the config file's `sharing-ignore`.", valueName: "name"))
+    var sharingIgnore: [String] = []
+
     /// What the flags and the config file's `[monitor]` say together.
-    func settings(_ file: MonitorSettings) throws(CommandFailure) -> (watch: Bool, ignored: [String], hideDelay: Double) {
+    func settings(_ file: MonitorSettings) throws(CommandFailure) -> (watch: Bool, sharing: Bool, ignored: [String], sharingIgnored: [String], hideDelay: Double) {
         var delay = file.callsHideDelay ?? CallBannerPolicy.defaultHideDelay
         if let hideDelay {
             guard let seconds = Double(hideDelay), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
@@ -305,7 +323,13 @@ struct CallOptions: ParsableArguments {
         for name in ignore where name.isEmpty || name.count > 256 {
             throw CommandFailure("bad --calls-ignore '\(name.printable)' (an app name of 1 to 256 characters)", code: ExitStatus.usage)
         }
-        return (watch || file.calls == true, ignore + (file.callsIgnore ?? []), delay)
+        for name in sharingIgnore where name.isEmpty || name.count > 256 {
+            throw CommandFailure("bad --sharing-ignore '\(name.printable)' (an app name of 1 to 256 characters)", code: ExitStatus.usage)
+        }
+        let calls = watch || file.calls == true
+        // --calls brings sharing with it: a call is when screens are shared.
+        let sharing = self.sharing ?? file.sharing ?? calls
+        return (calls, sharing, ignore + (file.callsIgnore ?? []), sharingIgnore + (file.sharingIgnore ?? []), delay)
     }
 }
 
@@ -380,6 +404,12 @@ enum PortalBanner: MonitorBannerRole {
 enum CallBanner: MonitorBannerRole {
     static let name = "call"
     static let defaultStyle = "call"
+}
+
+/// The banner shown while an app shares the screen (`--sharing`).
+enum SharingBanner: MonitorBannerRole {
+    static let name = "sharing"
+    static let defaultStyle = "sharing"
 }
 
 /// `--offline-…` or `--restored-…`: a style and every appearance field, as written.

@@ -265,7 +265,7 @@ private func loadError(_ path: String) -> ConfigError? {
             Issue.record("resolved an unknown style")
         } catch {
             #expect(error.isUnknownStyle)
-            #expect(error.description == "unknown style 'ofline' (known: call, offline, online, portal)")
+            #expect(error.description == "unknown style 'ofline' (known: call, offline, online, portal, sharing)")
         }
         let config = try BannerConfig.parse("[style.meeting]\ntitle = \"In a meeting\"\n", file: "config.toml")
         do {
@@ -273,7 +273,7 @@ private func loadError(_ path: String) -> ConfigError? {
             Issue.record("resolved an unknown style")
         } catch {
             #expect(error.isUnknownStyle)
-            #expect(error.description == "config.toml: unknown style 'party' (known: call, meeting, offline, online, portal)")
+            #expect(error.description == "config.toml: unknown style 'party' (known: call, meeting, offline, online, portal, sharing)")
         }
     }
 

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("High-contrast desktop themes")
 struct HighContrastTests {
-    static let styles = ["offline", "online", "call", "portal"]
+    static let styles = ["offline", "online", "call", "portal", "sharing"]
 
     @Test(arguments: HighContrastTheme.allCases)
     func everyBuiltInStyleTakesTheThemesColoursAtSevenToOne(theme: HighContrastTheme) throws {

@@ -33,7 +33,7 @@ import Testing
         ("check-timeout = 1e10", "config.toml:2: monitor.check-timeout: bad check timeout '10000000000.0' (seconds, 0.1 to 300)"),
         ("check-timeout = 301", "config.toml:2: monitor.check-timeout: bad check timeout '301' (seconds, 0.1 to 300)"),
         ("check-timeout = \"soon\"", "config.toml:2: monitor.check-timeout: expected a number, found a string"),
-        ("interval = 5", "config.toml:2: monitor.interval: unknown key (expected one of: calls, calls-hide-delay, calls-ignore, check-expect, check-interval, check-timeout, check-url, connectivity)"),
+        ("interval = 5", "config.toml:2: monitor.interval: unknown key (expected one of: calls, calls-hide-delay, calls-ignore, check-expect, check-interval, check-timeout, check-url, connectivity, sharing, sharing-ignore)"),
     ])
     func aBadKeyIsNamedWithItsLine(line: String, message: String) {
         var error: ConfigError?

@@ -16,14 +16,19 @@ final class CallHarness {
     let banners = FakeBanners()
     let watcher: CallBannerMonitor
 
-    init(hideDelay: Double = 1) {
-        var settings = AppearanceSettings()
-        settings.title = "Call in progress"
-        let request = ShowRequest(
-            settings: settings, style: "call", sticky: true, monitor: "all", id: CallBannerMonitor.bannerID, enqueue: true, wait: true)
+    /// A watcher of calls (`calls`) and screen sharing (`sharing`), as `monitor --calls
+    /// [--no-sharing]` and `--sharing` make one.
+    init(hideDelay: Double = 1, calls: Bool = true, sharing: Bool = false) {
+        func request(_ style: String, title: String, id: String) -> ShowRequest {
+            var settings = AppearanceSettings()
+            settings.title = title
+            return ShowRequest(settings: settings, style: style, sticky: true, monitor: "all", id: id, enqueue: true, wait: true)
+        }
         let lines = LogLines()
         watcher = CallBannerMonitor(
-            loop: embedded.loop, request: request, rule: CallRule(ignoring: [], ownPID: 1), hideDelay: hideDelay, banners: banners,
+            loop: embedded.loop, calls: calls ? request("call", title: "Call in progress", id: CallBannerMonitor.bannerID) : nil,
+            sharing: sharing ? request("sharing", title: "You are sharing your screen", id: CallBannerMonitor.sharingBannerID) : nil,
+            rule: CallRule(ignoring: [], ownPID: 1), hideDelay: hideDelay, banners: banners,
             environment: [:], log: { lines.all.append($0) })
         self.lines = lines
     }
@@ -45,7 +50,7 @@ final class LogLines {
 struct CallBannerMonitorTests {
     let zoom = CallState(apps: ["Zoom"], pids: [4242])
 
-    /// Sharing the screen (issue 55) is no call: no banner, and the log says it.
+    /// Sharing the screen (issue 55) is no call: with `--no-sharing`, no banner, and the log says it.
     @Test func aScreenSharedIsSaidInTheLogAndShowsNoCallBanner() {
         let harness = CallHarness()
         harness.watcher.observe(CallState(sharing: ["Zoom"]))

@@ -65,7 +65,7 @@ struct CallRuleTests {
         graph.update(node: 10, reader)
         graph.update(client: 30, GraphClient(pid: 4242, access: "portal"))
         graph.link(100, from: 20, to: 10)
-        #expect(CallRule().state(of: graph) == CallState(apps: [], camera: false, pids: [], sharing: ["Zoom"]))
+        #expect(CallRule().state(of: graph) == CallState(apps: [], camera: false, pids: [], sharing: ["Zoom"], sharingPIDs: [4242]))
 
         // The same stream read without a portal: a program's own video source, as a camera.
         graph.update(client: 30, GraphClient(pid: 4242))
@@ -75,7 +75,28 @@ struct CallRuleTests {
         var mutter = Self.graph([10: Self.capture("Zoom", video: true), 11: Self.capture("Zoom")], links: [(1, 11)])
         mutter.update(node: 21, GraphNode(mediaClass: "Stream/Output/Video", nodeName: "meta-screen-cast-src"))
         mutter.link(101, from: 21, to: 10)
-        #expect(CallRule().state(of: mutter) == CallState(apps: ["Zoom"], camera: false, pids: [4242], sharing: ["Zoom"]))
+        #expect(CallRule().state(of: mutter) == CallState(apps: ["Zoom"], camera: false, pids: [4242], sharing: ["Zoom"], sharingPIDs: [4242]))
+    }
+
+    /// `--sharing-ignore` (a recorder such as OBS) and `--calls-ignore` are apart: an app whose
+    /// calls are ignored still shares, a recorder's cast is no share and no call.
+    @Test func sharingIgnoredAndCallsIgnoredAreApart() {
+        var graph = Self.graph([10: Self.capture("OBS", video: true, pid: 600), 11: Self.capture("Zoom", video: true)], links: [])
+        graph.update(node: 21, GraphNode(mediaClass: "Stream/Output/Video", pid: 100, nodeName: "meta-screen-cast-src"))
+        graph.link(101, from: 21, to: 10)
+        graph.link(102, from: 21, to: 11)
+        #expect(CallRule().state(of: graph).sharing == ["OBS", "Zoom"])
+        let state = CallRule(ignoring: ["zoom"], ignoringSharing: ["obs"]).state(of: graph)
+        #expect(state == CallState(sharing: ["Zoom"], sharingPIDs: [4242]))
+    }
+
+    /// An app reading a cast it makes itself (a thumbnail of its own window) shares nothing.
+    @Test func anAppsThumbnailOfItsOwnWindowIsNoShare() {
+        var graph = Self.graph([10: Self.capture("Browser", video: true, pid: 700)], links: [])
+        graph.update(node: 21, GraphNode(mediaClass: "Stream/Output/Video", clientID: 40, nodeName: "tab-thumbnail"))
+        graph.update(client: 40, GraphClient(pid: 700))
+        graph.link(101, from: 21, to: 10)
+        #expect(CallRule().state(of: graph) == .none)
     }
 
     /// A camera device read through the camera portal (a Flatpak app) stays a camera.

@@ -60,7 +60,7 @@ extension WindowBannerCLITests {
                 (["set", "--id", "../etc", "--title", "T"], "bad --id '../etc' (1 to 64 letters, digits, '.', '_' or '-', not starting with '.')"),
                 (["set", "--id", "m", "--for", "soon"], "bad --for 'soon' (seconds, or a number with s, m, h or d; 1 s to 31622400 s)"),
                 (["set", "--id", "m", "--until", "25:00"], "bad --until '25:00' (HH:MM, YYYY-MM-DD HH:MM, an ISO 8601 time or @SECONDS, in the future)"),
-                (["set", "--id", "m", "--style", "mine"], "unknown style 'mine' (a broadcast takes the built-in styles: call, offline, online, portal)"),
+                (["set", "--id", "m", "--style", "mine"], "unknown style 'mine' (a broadcast takes the built-in styles: call, offline, online, portal, sharing)"),
                 (["set", "--id", "m", "--users", "a b"], "bad --users 'a b' (comma-separated names)"),
             ] {
                 let outcome = try SessionFindingTests.bare(["broadcast"] + arguments, ["WINDOW_BANNER_ROOT": "/nonexistent"])

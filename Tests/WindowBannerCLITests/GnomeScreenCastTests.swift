@@ -44,25 +44,44 @@ struct GnomeScreenCastTests {
         }
     }
 
-    @Test func anAppReadingMuttersCastSharesTheScreenAndItsEndIsSaid() throws {
-        let shell = try TestGnomeShell(busForEveryone: true, withPortal: false, withPipeWire: true)
-        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
-        let monitor = try MonitorProcess(try Subprocess(
-            executable: windowBannerExecutable(), arguments: ["monitor", "--calls", "--no-network"], environment: environment))
+    /// The sharing banner on the real shell: under the top bar (Mutter's work area shrinks by
+    /// its height), orange, naming the app, and gone with the share (the work area given back).
+    @Test func anAppReadingMuttersCastBringsTheSharingBannerAndItsEndTakesItAway() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled, busForEveryone: true, withPortal: false, withPipeWire: true)
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        // The session's user runs the monitor, as its autostart entry would; PipeWire is the session's.
+        let monitor = try MonitorProcess(try shell.start([windowBannerExecutable(), "monitor", "--calls", "--no-network"]))
         #expect(monitor.source == "calls from PipeWire")
 
+        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
         let app = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.client, "Meta-0", "Zoom"], environment: environment)
         defer { app.killGroup() }
         guard let line = app.readLine(timeout: 90), line.hasPrefix("streaming ") else {
             throw TestFailure("Mutter started no screen cast: \(app.standardError)")
         }
         #expect(try monitor.nextEvent(timeout: 30) == "screen shared by Zoom")
+        #expect(try monitor.nextEvent(timeout: 30) == "sharing banner shown (Zoom)")
         let dump = try Subprocess.run("/usr/bin/env", environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["pw-dump"])
         #expect(try Self.castIsRead(by: "Zoom", in: dump), "pw-dump shows no running reader of Mutter's cast")
+
+        let shared = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > area.y }
+        let height = (shared.first?.y ?? area.y) - area.y
+        #expect(height > 0, "Mutter's work area stayed \(shared)")
+        #expect(shared.first?.height == area.height - height)
+        let screen = try GnomeShellExtensionTests.screen(of: shell, row: area.y + height - 1, showing: Self.orange, width: area.width)
+        #expect(screen.pixel(area.width / 2, area.y + height - 1) == Self.orange, "the sharing banner is systemOrange")
+        let status = try shell.run([windowBannerExecutable(), "status", "--format", "{title}|{subtitle}"])
+        #expect(status.output == "You are sharing your screen|Zoom\n")
 
         app.killGroup()
         _ = app.waitForExit(timeout: 5)
         #expect(try monitor.nextEvent(timeout: 30) == "screen sharing ended")
+        #expect(try monitor.nextEvent(timeout: 30) == "sharing banner hidden")
+        #expect(shell.awaitWorkAreas { $0 == before } == before)
         #expect(monitor.terminate().status == 0)
     }
+
+    /// systemOrange, the sharing style's background.
+    static let orange: UInt32 = 0xFF9500
 }

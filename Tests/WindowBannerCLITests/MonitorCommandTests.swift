@@ -332,7 +332,7 @@ extension WindowBannerCLITests {
             (["--offline-height", "-5"], "window-banner: bad height '-5' (points, greater than 0 and at most 1000)"),
             (["--restored-background", "#12345"], "window-banner: unknown colour '#12345' (use #RRGGBB, #RRGGBBAA, an iOS name like systemRed, or an X11 name like SteelBlue)"),
             (["--restored-compact", "sideways"], "window-banner: bad compact policy 'sideways' (auto, always or never)"),
-            (["--offline-style", "nope"], "window-banner: unknown style 'nope' (known: call, offline, online, portal)"),
+            (["--offline-style", "nope"], "window-banner: unknown style 'nope' (known: call, offline, online, portal, sharing)"),
             (["--portal-background", "#1234"], "window-banner: unknown colour '#1234' (use #RRGGBB, #RRGGBBAA, an iOS name like systemRed, or an X11 name like SteelBlue)"),
             (["--connectivity", "sometimes"], "window-banner: bad connectivity source 'sometimes' (auto, networkmanager, http or routes)"),
             (["--check-url", "ftp://10.1.0.1/check"], "window-banner: bad check URL 'ftp://10.1.0.1/check' (http:// or https://HOST[:PORT][/PATH])"),
