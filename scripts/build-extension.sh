@@ -1,6 +1,7 @@
 #!/bin/sh
 # build-extension.sh OUTDIR [MAJOR] — builds the GNOME Shell extension from its one source
-# (Resources/gnome-shell/banner-service.js, then monitor-banner.js) for both kinds of shell:
+# (Resources/gnome-shell: banner-fields.js, remote-access.js, banner-service.js, then
+# monitor-banner.js) for both kinds of shell:
 #   OUTDIR/42/window-banner@window-banner/   GNOME 42–44: a legacy script (imports.*, init())
 #   OUTDIR/45/window-banner@window-banner/   GNOME 45 and later: an ES module
 # each with its metadata.json. The 45+ variant declares every released major from 45 to the
@@ -21,7 +22,8 @@ build() {
     kind=$1 versions=$2
     dir=$out/$kind/$uuid
     mkdir -p "$dir"
-    cat "$source/header-$kind.js" "$source/banner-service.js" "$source/monitor-banner.js" "$source/footer-$kind.js" > "$dir/extension.js"
+    cat "$source/header-$kind.js" "$source/banner-fields.js" "$source/remote-access.js" "$source/banner-service.js" "$source/monitor-banner.js" \
+        "$source/footer-$kind.js" > "$dir/extension.js"
     sed -e "s/@UUID@/$uuid/" -e "s/@SHELL_VERSIONS@/$versions/" -e "s/@VERSION@/1/" "$source/metadata.json.in" > "$dir/metadata.json"
 }
 

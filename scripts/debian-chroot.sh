@@ -15,9 +15,11 @@ shift
 
 # @gnome: GNOME Shell and Xwayland, the buses and dconf behind gsettings, the accessibility bus,
 # xdg-desktop-portal with GNOME's backend (the desktop's preferences, as a GNOME session has
-# them), and the layout extensions Debian packages (Dash to Panel, Dash to Dock, Hide Top Bar).
+# them), the layout extensions Debian packages (Dash to Panel, Dash to Dock, Hide Top Bar), and
+# PipeWire with WirePlumber, which Mutter casts the screen through.
 gnome="gnome-shell xwayland dbus-daemon dconf-service dconf-cli at-spi2-core xdg-desktop-portal xdg-desktop-portal-gnome
-    gnome-shell-extension-dash-to-panel gnome-shell-extension-dashtodock gnome-shell-extension-autohidetopbar"
+    gnome-shell-extension-dash-to-panel gnome-shell-extension-dashtodock gnome-shell-extension-autohidetopbar
+    pipewire-bin wireplumber"
 
 # @wlroots: sway (with swaybg) and labwc, and the clients the tests run beside the banner there:
 # waybar, foot (its resize counter is a python3 script), grim, swaylock, wlr-randr (labwc's

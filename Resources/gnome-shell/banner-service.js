@@ -6,7 +6,11 @@
 // slides it with Clutter's easing, and tells the owner where the user clicked. Nothing here
 // decides a look.
 //
-// One source for every shell: scripts/build-extension.sh wraps this body, followed by
+// It also tells the owner whether the screen is shared, and stops the shares for its sharing
+// banner's "Stop sharing" (remote-access.js).
+//
+// One source for every shell: scripts/build-extension.sh wraps this body, after
+// banner-fields.js (a banner's fields, checked) and remote-access.js, followed by
 // monitor-banner.js (one monitor's banner), for GNOME 42–44
 // (`imports.*`, `init()`) and for 45+ (ES modules, `export default class … extends Extension`).
 // It expects `Gio`, `GLib`, `St`, `Clutter`, `Cogl` and `Main` in scope.
@@ -35,6 +39,13 @@ const InterfaceXML = `<node>
       <arg name="pids" type="ai" direction="in"/>
       <arg name="raised" type="b" direction="out"/>
     </method>
+    <property name="Sharing" type="b" access="read"/>
+    <method name="StopSharing">
+      <arg name="stopped" type="u" direction="out"/>
+    </method>
+    <signal name="SharingChanged">
+      <arg name="sharing" type="b"/>
+    </signal>
     <signal name="MonitorsChanged"/>
     <signal name="Pointer">
       <arg name="monitor" type="s"/>
@@ -53,81 +64,6 @@ const InterfaceXML = `<node>
 
 /** The interface's version: the owner refuses an extension that speaks another. */
 const Version = 1;
-
-/** Bounds on every field of `Show`: what a banner can be, and nothing a bug could allocate. */
-const Limits = {
-    side: 16384, // image width, device pixels
-    height: 1024, // image height and reserved height
-    offset: 2048, // translation of the image, up or down
-    duration: 5, // seconds of a slide
-    name: 64, // a monitor's name
-    pids: 64, // processes looked for in one Raise
-};
-
-const Placements = ['below-panels', 'screen-edge'];
-const FullscreenPolicies = ['show', 'delay'];
-
-/** The core's cubic curves (BannerCore's EasingCurve) as Clutter's. */
-const Curves = {
-    'ease-out': Clutter.AnimationMode.EASE_OUT_CUBIC,
-    'ease-in': Clutter.AnimationMode.EASE_IN_CUBIC,
-    'ease-in-out': Clutter.AnimationMode.EASE_IN_OUT_CUBIC,
-    'linear': Clutter.AnimationMode.LINEAR,
-};
-
-/** A `Show` the extension refuses, naming the field. */
-class BannerFieldError extends Error {}
-
-/**
- * The fields of one `Show` call, read from its `a{sv}` and checked: a missing or wrong field
- * throws BannerFieldError naming it; unknown keys are ignored (a newer owner's extras).
- */
-function readBanner(fields) {
-    const read = (key, type, required) => {
-        const value = fields[key];
-        if (value === undefined) {
-            if (required)
-                throw new BannerFieldError(`${key} is missing`);
-            return undefined;
-        }
-        if (!(value instanceof GLib.Variant) || value.get_type_string() !== type)
-            throw new BannerFieldError(`${key} is not of type ${type}`);
-        return type === 'ay' ? value.get_data_as_bytes() : value.unpack();
-    };
-    const number = (key, type, low, high, required = false) => {
-        const value = read(key, type, required);
-        if (value !== undefined && !(Number.isFinite(value) && value >= low && value <= high))
-            throw new BannerFieldError(`${key} ${value} is outside ${low}…${high}`);
-        return value;
-    };
-    const choice = (key, choices) => {
-        const value = read(key, 's', false);
-        if (value !== undefined && !choices.includes(value))
-            throw new BannerFieldError(`${key} '${value.slice(0, 32)}' is not one of ${choices.join(', ')}`);
-        return value;
-    };
-
-    const banner = {
-        serial: number('serial', 'u', 0, 0xffffffff, true),
-        reserve: number('reserve', 'i', 0, Limits.height, true),
-        placement: choice('placement', Placements) ?? 'below-panels',
-        fullscreen: choice('fullscreen', FullscreenPolicies) ?? 'delay',
-        offset: number('offset', 'd', -Limits.offset, Limits.offset),
-        slideTo: number('slideTo', 'd', -Limits.offset, Limits.offset),
-        slideDuration: number('slideDuration', 'd', 0, Limits.duration) ?? 0,
-        curve: choice('curve', Object.keys(Curves)) ?? 'ease-out',
-    };
-    const pixels = read('pixels', 'ay', false);
-    if (pixels !== undefined) {
-        const width = number('width', 'i', 1, Limits.side, true);
-        const height = number('height', 'i', 1, Limits.height, true);
-        const stride = number('stride', 'i', width * 4, Limits.side * 4, true);
-        if (pixels.get_size() !== stride * height)
-            throw new BannerFieldError(`pixels has ${pixels.get_size()} bytes, not stride × height = ${stride * height}`);
-        banner.image = {pixels, width, height, stride};
-    }
-    return banner;
-}
 
 /**
  * The extension while it is enabled: `org.windowbanner.Shell` on the session bus, one
@@ -148,6 +84,7 @@ class BannerService {
         this._uid = new Gio.Credentials().get_unix_user();
         this._dbus = Gio.DBusExportedObject.wrapJSObject(InterfaceXML, this);
         this._dbus.export(Gio.DBus.session, ObjectPath);
+        this._sharing = new SharingWatch(sharing => this._dbus.emit_signal('SharingChanged', new GLib.Variant('(b)', [sharing])));
         this._nameId = Gio.bus_own_name_on_connection(Gio.DBus.session, BusName, Gio.BusNameOwnerFlags.NONE, null, null);
         this._signals = [
             [Main.overview, Main.overview.connect('showing', () => this._updateVisibility())],
@@ -195,6 +132,7 @@ class BannerService {
 
     destroy() {
         this._unwrap?.();
+        this._sharing.destroy();
         for (const [object, id] of this._signals)
             object.disconnect(id);
         for (const banner of this._banners.values())
@@ -294,6 +232,16 @@ class BannerService {
             }
             invocation.return_value(new GLib.Variant('(b)', [false]));
         });
+    }
+
+    /** Whether an app shares the screen or the desktop through Mutter (remote-access.js). */
+    get Sharing() {
+        return this._sharing.sharing;
+    }
+
+    /** Stops every share, as the shell's own "Turn off" does: the sharing banner's "Stop sharing". */
+    StopSharingAsync(parameters, invocation) {
+        this._authorized(invocation, () => invocation.return_value(new GLib.Variant('(u)', [this._sharing.stop()])));
     }
 
     /** A signal to the owner alone (unicast): no other client hears where the user clicked. */

@@ -6,7 +6,8 @@ stream called APP-NAME) until this process is ended.
 
 Usage: mutter-screencast.py CONNECTOR APP-NAME   (PIPEWIRE_REMOTE: the shell's PipeWire)
 Prints "streaming NODE" once Mutter has made its node, then runs the reader; SIGTERM ends both
-(the session ends with this process's bus connection). Exits 3 with one line on stderr when
+(the session ends with this process's bus connection); "closed" when Mutter ends the session
+itself (the shell's "Turn off"), and then it ends the reader and exits. Exits 3 with one line on stderr when
 Mutter refuses or does not answer.
 """
 import signal
@@ -58,6 +59,12 @@ def main():
         loop.quit()
         return False
 
+    def closed():
+        # Mutter ended the session itself (the shell's "Turn off", our extension's StopSharing).
+        print("closed", flush=True)
+        loop.quit()
+
+    bus.add_signal_receiver(closed, "Closed", MUTTER + ".Session", MUTTER, session_path)
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, end)
     GLib.child_watch_add(reader.pid, end)
     loop.run()

@@ -82,6 +82,44 @@ struct GnomeScreenCastTests {
         #expect(monitor.terminate().status == 0)
     }
 
+    /// The extension sees the share as the shell does (Mutter's remote-access handle: its
+    /// `Sharing` property), and its `StopSharing` ends it as GNOME's own "Turn off" does: Mutter
+    /// closes the app's session, and PipeWire's cast is gone.
+    @Test func theExtensionSeesTheShareAndStopsIt() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled, busForEveryone: true, withPortal: false, withPipeWire: true)
+        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
+        #expect(try Self.extensionSays(shell, sharing: false))
+        let app = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.client, "Meta-0", "Zoom"], environment: environment)
+        defer { app.killGroup() }
+        guard let line = app.readLine(timeout: 90), line.hasPrefix("streaming ") else {
+            throw TestFailure("Mutter started no screen cast: \(app.standardError)")
+        }
+        #expect(try Self.extensionSays(shell, sharing: true))
+        let stopped = try shell.run(["gdbus", "call", "--session", "--dest", "org.windowbanner.Shell", "--object-path", "/org/windowbanner/Shell",
+                                     "--method", "org.windowbanner.Shell1.StopSharing"])
+        #expect(stopped.output == "(uint32 1,)\n", "\(stopped.error)")
+        #expect(app.readLine(timeout: 30) == "closed", "Mutter did not close the app's session: \(app.standardError)")
+        #expect(app.waitForExit(timeout: 30) == 0)
+        #expect(try Self.extensionSays(shell, sharing: false))
+        let dump = try Subprocess.run("/usr/bin/env", environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["pw-dump"])
+        #expect(!dump.contains("\"Stream/Output/Video\""), "Mutter's cast is still in PipeWire's graph")
+    }
+
+    /// Whether the extension's `Sharing` property comes to read `sharing` (within 20 s).
+    static func extensionSays(_ shell: TestGnomeShell, sharing: Bool) throws -> Bool {
+        let deadline = monotonicSeconds() + 20
+        while true {
+            let answer = try shell.run(["gdbus", "call", "--session", "--dest", "org.windowbanner.Shell", "--object-path", "/org/windowbanner/Shell",
+                                        "--method", "org.freedesktop.DBus.Properties.Get", "org.windowbanner.Shell1", "Sharing"])
+            if answer.output == "(<\(sharing)>,)\n" { return true }
+            guard monotonicSeconds() < deadline else {
+                Issue.record("the extension's Sharing stayed \(answer.output)\(answer.error)")
+                return false
+            }
+            poll(nil, 0, 50)
+        }
+    }
+
     /// systemOrange, the sharing style's background.
     static let orange: UInt32 = 0xFF9500
 }
