@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport", "EmbeddedTestSupport", "ProcessTestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
-            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "gnome-frame-order", "BannerCore", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport", "CX11"]
+            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "gnome-frame-order", "BannerCore", "BannerMonitor", "OwnerIPC", "Reactor", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport", "CX11"]
         ),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.
