@@ -181,7 +181,7 @@ let package = Package(
         // The owner on an embedded loop and a fake display, spoken to over its real socket.
         .testTarget(
             name: "BannerOwnerTests",
-            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "OwnerIPC", "ShowArguments", "Spawning", "OwnerProtocol", "BannerRuntime", "BannerCore"]
+            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "OwnerIPC", "ShowArguments", "Spawning", "OwnerProtocol", "BannerRuntime", "BannerCore", "BannerConfig"]
         ),
         // The network monitor and the call watcher's glue on an embedded loop, with fake routes
         // and fake banners.
