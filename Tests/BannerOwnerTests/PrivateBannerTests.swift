@@ -181,6 +181,20 @@ struct PrivateBannerTests {
         #expect(harness.owner.finished)
     }
 
+    @Test func theOwnersParseOfAShowAsTypedKnowsPrivateAlsoWhenItRemembersTheArrangement() throws {
+        let harness = try OwnerHarness()
+        let watcher = try harness.watcher(sharing: true)
+        for title in ["Salary review", "Bank statement", "Medical results"] {
+            let forwarded = ShowArgumentsRequest(arguments: ["--title", title, "--private", "--display", ":fake"], environment: [:], directory: "/")
+            let (_, reply) = try harness.ask(OwnerRequest(forwarded))
+            #expect(reply.shown?.state == .held, "\(title): \(reply)")
+            // Nothing moves: the owner checks the arrangement and remembers it for the next call.
+            harness.embedded.advance(by: 1)
+        }
+        #expect(try harness.status().waiting?.map(\.title) == ["Salary review", "Bank statement", "Medical results"])
+        #expect(try watcher.report(sharing: true) == 3)
+    }
+
     @Test func aReportOfAnotherShapeIsOneLineAndTheBannerStays() throws {
         let harness = try OwnerHarness()
         let watcher = try harness.watcher(sharing: true)
