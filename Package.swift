@@ -181,7 +181,7 @@ let package = Package(
         // The owner on an embedded loop and a fake display, spoken to over its real socket.
         .testTarget(
             name: "BannerOwnerTests",
-            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "OwnerIPC", "ShowArguments", "Spawning", "OwnerProtocol", "BannerRuntime", "BannerCore"]
+            dependencies: ["MonotonicClock", "BannerOwner", "EmbeddedTestSupport", "OwnerIPC", "ShowArguments", "Spawning", "OwnerProtocol", "BannerRuntime", "BannerCore", "BannerConfig"]
         ),
         // The network monitor and the call watcher's glue on an embedded loop, with fake routes
         // and fake banners.
@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(name: "BannerX11Tests", dependencies: ["MonotonicClock", "BannerX11", "BannerRuntime", "BannerCore", "CX11", "CText", "CMalloc", "X11TestSupport", "EmbeddedTestSupport", "ProcessTestSupport"]),
         .testTarget(
             name: "WindowBannerCLITests",
-            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "gnome-frame-order", "BannerCore", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport", "CX11"]
+            dependencies: ["window-banner", "window-banner-full", "window-banner-config", "gnome-frame-order", "BannerCore", "BannerMonitor", "OwnerIPC", "Reactor", "X11TestSupport", "WaylandTestSupport", "ProcessTestSupport", "CX11"]
         ),
         // posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not declare: the
         // commands a click on a banner runs start in the caller's working directory.

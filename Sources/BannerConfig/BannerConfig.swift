@@ -16,11 +16,16 @@ public struct BannerStyle: Sendable, Equatable, Codable {
     public var appearance: AppearanceSettings
     /// Seconds before the banner goes away; a style with a timeout is transient by default.
     public var timeout: Double?
+    /// `private = true`: its banners are held back while the screen is shared, as with
+    /// `show --private` (never for the built-in styles, refused in their tables, nor for the
+    /// watchers' own banners: ``BannerConfig/watcherBannerIDs``).
+    public var `private`: Bool?
 
     /// A style with these values.
-    public init(appearance: AppearanceSettings = AppearanceSettings(), timeout: Double? = nil) {
+    public init(appearance: AppearanceSettings = AppearanceSettings(), timeout: Double? = nil, private isPrivate: Bool? = nil) {
         self.appearance = appearance
         self.timeout = timeout
+        self.private = isPrivate
     }
 }
 
@@ -64,6 +69,11 @@ public struct BannerConfig: Sendable, Equatable, Codable {
         "sharing": BannerStyle(appearance: AppearanceSettings(title: "You are sharing your screen", background: "systemOrange")),
     ])
 
+    /// The `--id`s of the watchers' own banners (`window-banner monitor`'s network, call and
+    /// screen-sharing banners): never held back while the screen is shared, whatever their
+    /// style says, since they are what the user must see then.
+    public static let watcherBannerIDs: Set<String> = ["window-banner-monitor", "window-banner-calls", "window-banner-sharing"]
+
     /// The largest config file read; anything bigger is surely not one.
     public static let maximumFileSize = 1 << 20
 
@@ -90,7 +100,7 @@ public struct BannerConfig: Sendable, Equatable, Codable {
                 message: "unknown style '\(name.printable)' (known: \(styles.keys.sorted().joined(separator: ", ")))"
             )
         }
-        return BannerStyle(appearance: defaults.overlaid(by: style.appearance), timeout: style.timeout)
+        return BannerStyle(appearance: defaults.overlaid(by: style.appearance), timeout: style.timeout, private: style.private)
     }
 
     /// ``resolve(style:)`` with the text window-banner itself supplies passed through

@@ -200,6 +200,20 @@ public struct BannerSchedule: Sendable {
         return change
     }
 
+    /// Takes the banners `picked` chooses out of the schedule, visible or queued, without ending
+    /// them (a private banner held back while the screen is shared): the visible one with the
+    /// time it has left, the queued ones in order; the next queued banner takes the screen.
+    public mutating func withdraw(at now: MonotonicTime, where picked: (ScheduledBanner) -> Bool) -> (ScheduleChange, [ScheduledBanner]) {
+        var change = ScheduleChange()
+        var taken: [ScheduledBanner] = []
+        let visible = currentKeepingTimeLeft(at: now)
+        if let visible, picked(visible) { taken.append(visible) }
+        taken += queue.filter(picked)
+        queue.removeAll(where: picked)
+        if let visible, picked(visible) { advanceQueue(at: now, change: &change) }
+        return (change, taken)
+    }
+
     /// The monitor went away: everything on it ends as dismissed, nothing to draw.
     public mutating func clear() -> ScheduleChange {
         var change = ScheduleChange()

@@ -1,7 +1,9 @@
 // What the two watchers (the network monitor, the call watcher) need of the owner for their own
 // banners, once for both: showing one and hearing that it ended without them (the owner writes
 // one frame on the banner's `show --wait` connection), and taking one away by its id. The
-// watchers see it as `WatcherBanners`, so their tests give them banners of their own.
+// watchers see it as `WatcherBanners`, so their tests give them banners of their own. A watcher
+// that knows whether the screen is shared tells the owner on a connection it keeps open
+// (SharingConnection), so that private banners are held back meanwhile.
 
 import BannerCore
 import BannerRuntime
@@ -20,10 +22,19 @@ package protocol WatcherBanners: AnyObject {
     func dismiss(id: String) throws(CommandFailure) -> Bool
     /// Whether a locker hides the banners now; nil when the owner cannot tell (or none runs).
     func screenIsLocked() -> Bool?
+    /// Tells the owner whether the screen is shared now: while it is, the owner holds private
+    /// banners (`show --private`) back, and takes those on screen away. Call it when watching
+    /// starts, with what is true then, and at every change. The report goes on a connection
+    /// kept open for as long as this watcher lives (its close tells the owner nobody watches);
+    /// an owner that went away is reached again, and one is started when the screen is shared
+    /// (a new owner would not know). Throws when the owner could not be reached while sharing,
+    /// or refused the report.
+    func reportSharing(_ sharing: Bool) throws(CommandFailure)
 }
 
 extension WatcherBanners {
     package func screenIsLocked() -> Bool? { nil }
+    package func reportSharing(_ sharing: Bool) throws(CommandFailure) {}
 }
 
 /// A watcher's banner while it is up and listened to.
@@ -37,12 +48,18 @@ package final class OwnerBanners: WatcherBanners {
     private let owner: OwnerClient
     private let configPath: String?
     private let loop: EventLoop
+    /// The connection sharing reports go on, while open.
+    private var sharingConnection: SharingConnection?
+    /// What the last report said.
+    private var sharing = false
 
     package init(owner: OwnerClient, configPath: String?, loop: EventLoop) {
         self.owner = owner
         self.configPath = configPath
         self.loop = loop
     }
+
+    deinit { sharingConnection?.close() }
 
     package func show(_ request: ShowRequest, onEnd: @escaping (BannerEndReason?) -> Void) throws(CommandFailure) -> any ShownBannerHandle {
         try ShownBanner(request, owner: owner, configPath: configPath, loop: loop, onEnd: onEnd)
@@ -58,6 +75,90 @@ package final class OwnerBanners: WatcherBanners {
         exchange.close()
         guard let monitors = exchange.response.status?.monitors else { return nil }
         return monitors.contains { $0.hidden == "locked" }
+    }
+
+    package func reportSharing(_ sharing: Bool) throws(CommandFailure) {
+        self.sharing = sharing
+        if let connection = sharingConnection {
+            if connection.report(sharing) { return }
+            connection.close()
+            sharingConnection = nil
+        }
+        try openSharingConnection()
+    }
+
+    /// Reaches the owner with the report now true; starts one when the screen is shared.
+    private func openSharingConnection() throws(CommandFailure) {
+        sharingConnection = try SharingConnection.open(
+            reporting: sharing, owner: owner, configPath: configPath, start: sharing, loop: loop
+        ) { [weak self] in self?.sharingConnectionLost() }
+    }
+
+    /// The owner closed the connection (it exited, or a newer one replaced it): the report
+    /// goes to the owner there is now, or to a new one while the screen is shared. When that
+    /// fails, the next report tries again.
+    private func sharingConnectionLost() {
+        sharingConnection = nil
+        try? openSharingConnection()
+    }
+}
+
+/// A watcher's connection for its sharing reports (`sharing`), open for as long as it watches:
+/// each report is answered with how many private banners the owner holds, and the owner
+/// writes nothing else on it, so anything readable there is the owner gone.
+final class SharingConnection {
+    private var exchange: OwnerClient.Exchange
+    private var watch: EventLoop.Token?
+    private let loop: EventLoop
+    private let replyTimeout: Double
+    private let onLost: () -> Void
+
+    /// Reports `sharing` on a new connection to the owner, started when `start` (nil when none
+    /// runs and `start` is false); `onLost` runs once when the owner closes the connection.
+    static func open(
+        reporting sharing: Bool, owner: OwnerClient, configPath: String?, start: Bool, loop: EventLoop, onLost: @escaping () -> Void
+    ) throws(CommandFailure) -> SharingConnection? {
+        guard let exchange = try owner.exchange(OwnerRequest(SharingReport(sharing: sharing)), start: start, configPath: configPath) else { return nil }
+        if let error = exchange.response.error {
+            exchange.close()
+            throw OwnerClient.failure(error)
+        }
+        guard exchange.response.held != nil else {
+            exchange.close()
+            throw CommandFailure("the owner answered a sharing report with something else", code: ExitStatus.protocolMismatch)
+        }
+        return SharingConnection(exchange, replyTimeout: owner.replyTimeout, loop: loop, onLost: onLost)
+    }
+
+    private init(_ exchange: OwnerClient.Exchange, replyTimeout: Double, loop: EventLoop, onLost: @escaping () -> Void) {
+        self.exchange = exchange
+        self.replyTimeout = replyTimeout
+        self.loop = loop
+        self.onLost = onLost
+        watch = loop.watch(fd: exchange.fd) { [weak self] in self?.ownerSpoke() }
+    }
+
+    /// Reports `sharing` on this connection: false when the owner did not answer it (gone).
+    func report(_ sharing: Bool) -> Bool {
+        guard watch != nil, UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerRequest(SharingReport(sharing: sharing)))), to: exchange.fd),
+              case .success(let body) = UnixSocket.receiveFrame(from: exchange.fd, reader: &exchange.reader, timeout: replyTimeout) else { return false }
+        return (try? OwnerClient.decode(body))?.held != nil
+    }
+
+    /// Closes the connection: the owner hears that this watcher watches no more.
+    func close() {
+        guard let watch else { return }
+        loop.cancel(watch)
+        self.watch = nil
+        exchange.close()
+    }
+
+    private func ownerSpoke() {
+        var byte: UInt8 = 0
+        let count = recv(exchange.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        if count < 0, errno == EAGAIN || errno == EINTR { return }
+        close()
+        onLost()
     }
 }
 

@@ -125,6 +125,15 @@ package final class MonitorLane<Host: BannerBackendHost> {
     /// Seconds the banner on screen has left; nil when it does not time out.
     package func remaining(at now: MonotonicTime) -> Double? { schedule.remaining(at: now) }
 
+    /// Takes the banners `picked` chooses out of this monitor's schedule without ending them
+    /// (held back while the screen is shared): the one on screen slides away at once, with the
+    /// time it has left, and the next queued one comes.
+    package func withdraw(at now: MonotonicTime, where picked: (ScheduledBanner) -> Bool) -> [ScheduledBanner] {
+        let (change, taken) = schedule.withdraw(at: now, where: picked)
+        _ = carryOut(change)
+        return taken
+    }
+
     /// Everything here ends now, whether it still slides or not (the owner shuts down).
     package func endEverything() {
         let change = schedule.clear()

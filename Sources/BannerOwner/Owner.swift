@@ -10,7 +10,8 @@
 // ShowPreparation. Generic over the backend, with no display of its own: the tests run it on an
 // embedded loop and a fake display. Beside this file: OwnerSubscribers (status, `status
 // --follow`, the accessibility view), OwnerStatsAndHandover (stats pages, handover, actions)
-// and OwnerLifecycle (idle exit, shutdown). Start reading at `handle(_:from:)`.
+// and OwnerLifecycle (idle exit, shutdown), SharingHold (private banners held back while a
+// watcher says the screen is shared). Start reading at `handle(_:from:)`.
 
 import Accessibility
 import BannerConfig
@@ -74,6 +75,11 @@ package final class Owner<Backend: BannerBackend> {
     package var endsWhenItsFirstRequestIsRefused = false
     var requestsHandled = 0
     var refusedARequest = false
+    /// The watchers' connections (`sharing` reports), each with whether it says the screen is
+    /// shared now: SharingHold.
+    var sharingWatchers: [Int: Bool] = [:]
+    /// The private banners held back while the screen is shared, oldest first.
+    var held: [HeldBanner] = []
 
     /// A line on how this owner draws that its first `show` passes on as a warning (GNOME's
     /// Wayland session drawn through Xwayland); nil once told.
@@ -155,6 +161,7 @@ package final class Owner<Backend: BannerBackend> {
     /// A connection closed: nothing waits on it any more.
     func clientClosed(_ id: Int, waitingFor token: Int?) {
         subscribers.remove(id)
+        watcherLeft(id)
         if let token { ledger.removeWaiter(id, from: token) }
         replies.drop(client: id)
         updateIdle()
@@ -214,6 +221,8 @@ package final class Owner<Backend: BannerBackend> {
             shutDown()
         case .handover:
             handOver(to: id)
+        case .sharing(let report):
+            reportSharing(report, from: id)
         }
         requestsHandled += 1
         if endsWhenItsFirstRequestIsRefused, requestsHandled == 1, refusedARequest, ledger.isEmpty, connections.isEmpty {
@@ -260,11 +269,15 @@ package final class Owner<Backend: BannerBackend> {
         }
         let hosts = prepared.hosts
         var warnings = prepared.warnings
-        let token = ledger.open(RequestState(
+        // A held banner with the same `--id` is replaced, as a visible or queued one is.
+        if let key = request.id { endHeld(reason: .replaced) { $0.banner.id == key } }
+        var state = RequestState(
             monitors: Set(hosts.map(\.monitorName)), commands: ClickCommands(request),
             key: BannerStats.key(id: request.id, style: request.style), once: request.once, style: request.style, assertive: prepared.assertive,
             everyMonitor: request.monitor == "all", enqueue: request.enqueue,
-            show: request, environment: environment ?? request.environment))
+            show: request, environment: environment ?? request.environment)
+        state.isPrivate = prepared.isPrivate
+        let token = ledger.open(state)
         let banner = ScheduledBanner(
             token: token, id: request.id, appearance: prepared.appearance, compactPolicy: prepared.compactPolicy,
             placement: prepared.placement, fullscreen: prepared.fullscreen, mode: prepared.mode)
@@ -277,14 +290,19 @@ package final class Owner<Backend: BannerBackend> {
         let now = banners.loop.now
         var placements: [BannerSchedule.Placement] = []
         var drawing: Set<String> = []
-        for host in hosts {
+        let holding = prepared.isPrivate && screenIsShared
+        if prepared.isPrivate, sharingWatchers.isEmpty { warnings.append(Self.nothingWatchesWarning) }
+        if holding { hold(banner, at: now) }
+        for host in hosts where !holding {
             let (drawn, placement) = lane(for: host).show(banner, enqueue: request.enqueue, at: now)
             placements.append(placement)
             if drawn { drawing.insert(host.monitorName) }
         }
         let names = hosts.map(\.monitorName)
         let shown: ShownReply
-        if placements.contains(.presented) {
+        if holding {
+            shown = ShownReply(state: .held, monitors: names, wait: request.wait ? true : nil, keepalive: keepalive)
+        } else if placements.contains(.presented) {
             shown = ShownReply(state: .presented, monitors: names, wait: request.wait ? true : nil, keepalive: keepalive)
         } else if placements.contains(.updated) {
             shown = ShownReply(state: .updated, monitors: names, wait: request.wait ? true : nil, keepalive: keepalive)
@@ -320,6 +338,7 @@ package final class Owner<Backend: BannerBackend> {
             guard let lane = lanes[name] else { continue }
             ended.formUnion(lane.dismiss(id: request.id, all: request.all, at: now))
         }
+        ended.formUnion(dismissHeld(request, on: request.monitor == nil ? nil : Set(names)))
         rescheduleTimeouts()
         return ended.count
     }

@@ -16,10 +16,11 @@ import StartupTrace
 extension Owner {
     // MARK: Idle exit and shutdown
 
-    /// No banner showing or moving, none queued, and nobody waiting.
+    /// No banner showing, moving, queued or held, nobody waiting, and no watcher watching for
+    /// screen sharing (an owner started after it would not know whether the screen is shared).
     var isIdle: Bool {
         lanes.values.allSatisfy(\.isIdle) && banners.hosts.allSatisfy { $0.phase == .hidden }
-            && replies.isEmpty && !ledger.hasWaiters
+            && replies.isEmpty && !ledger.hasWaiters && held.isEmpty && sharingWatchers.isEmpty
     }
 
     func updateIdle() {
@@ -45,6 +46,7 @@ extension Owner {
         guard !finished else { return }
         finished = true
         connections.stopListening()
+        endHeld(reason: .dismissed) { _ in true }
         for lane in Array(lanes.values) { lane.endEverything() }
         for id in connections.ids { connections.drop(id) }
         for host in banners.hosts where host.phase != .hidden { host.dismissTopBanner() }

@@ -71,9 +71,10 @@ extension Owner {
 
     /// One timer for the earliest transient deadline of any monitor.
     func rescheduleTimeouts() {
-        timeoutTimer.set(at: lanes.values.compactMap(\.deadline).min()) { [unowned self] in
+        timeoutTimer.set(at: (lanes.values.compactMap(\.deadline) + held.compactMap(\.expiry)).min()) { [unowned self] in
             let now = banners.loop.now
             for lane in Array(lanes.values) { lane.advance(to: now) }
+            expireHeld(at: now)
             rescheduleTimeouts()
             updateIdle()
         }

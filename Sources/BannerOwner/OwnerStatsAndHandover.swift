@@ -61,6 +61,8 @@ extension Owner {
             handed.append(description)
         }
         if left > 0 { log("handover: \(left) banner(s) did not fit in the reply and are not handed over") }
+        // The new owner would show them before a watcher told it the screen is shared.
+        if !held.isEmpty { log("handover: \(held.count) private banner(s) held while the screen is shared are not handed over") }
         log("handing over \(handed.count) banner(s) to a newer window-banner and exiting")
         connections.stopListening()
         reply(id, OwnerResponse(handover: Handover(banners: handed)), thenClose: true)

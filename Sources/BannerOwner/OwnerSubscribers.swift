@@ -97,6 +97,6 @@ extension Owner {
                 style: current.flatMap { ledger[$0.token]?.style }, progress: current?.appearance.progress,
                 actions: current.flatMap { $0.appearance.actionLabels.isEmpty ? nil : $0.appearance.actionLabels })
         }
-        return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors).fitted(within: Frame.maximumLength - 1024)
+        return OwnerStatus(pid: Int(getpid()), display: paths.display, monitors: monitors, waiting: heldStatus()).fitted(within: Frame.maximumLength - 1024)
     }
 }

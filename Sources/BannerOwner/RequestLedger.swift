@@ -24,6 +24,8 @@ package struct RequestState {
     package var enqueue: Bool
     /// On screen at least once (counted as an impression).
     package var presented = false
+    /// Held back while the screen is shared (`--private`, a private style).
+    package var isPrivate = false
     package var waiters: Set<Int> = []
     /// The request as received, and the client's environment: what a `handover` describes.
     package var show: ShowRequest

@@ -22,6 +22,9 @@ struct PreparedShow<Host> {
     var hosts: [Host]
     /// Spoken by a screen reader at once.
     var assertive: Bool
+    /// Held back while the screen is shared: `--private` or its style's `private`, never for a
+    /// watcher's own banner (BannerConfig.watcherBannerIDs).
+    var isPrivate: Bool
     /// What the client is told besides (a contrast below WCAG's, an icon shown without).
     var warnings: [String]
 }
@@ -103,7 +106,9 @@ enum ShowPreparation<Backend: BannerBackend> {
             }
             return .ready(PreparedShow(
                 appearance: appearance, compactPolicy: policy, placement: placement, fullscreen: fullscreen, mode: mode, hosts: hosts,
-                assertive: politeness == .assertive, warnings: warnings))
+                assertive: politeness == .assertive,
+                isPrivate: (request.private == true || style.private == true) && !BannerConfig.watcherBannerIDs.contains(request.id ?? ""),
+                warnings: warnings))
         } catch let error as OwnerError {
             return .refused(error)
         } catch {

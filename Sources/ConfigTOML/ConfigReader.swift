@@ -64,7 +64,7 @@ struct ConfigReader {
         }
     }
 
-    /// `[defaults]` or a `[style.NAME]`: appearance keys, plus `timeout` in a style.
+    /// `[defaults]` or a `[style.NAME]`: appearance keys, plus `timeout` and `private` in a style.
     private func appearance(_ table: TOMLNode, at path: [String], allowingTimeout: Bool) throws(ConfigError) -> BannerStyle {
         var style = BannerStyle()
         for name in table.keys {
@@ -78,8 +78,18 @@ struct ConfigReader {
                 style.timeout = seconds
                 continue
             }
+            if allowingTimeout && name == "private" {
+                let isPrivate = try boolean(value, at: keyPath) == "true"
+                // The built-in styles are the monitor's banners: they must show while the
+                // screen is shared, and a style of the same name in the file replaces one.
+                if let styleName = path.last, isPrivate, BannerConfig.builtIn.styles[styleName] != nil {
+                    throw error(.badValue, at: keyPath, "the built-in style '\(styleName.printable)' is never private (the monitor's banners show while the screen is shared)")
+                }
+                style.private = isPrivate
+                continue
+            }
             guard let field = AppearanceSettings.styleFields.first(where: { $0.name == name }) else {
-                let known = AppearanceSettings.styleFields.map(\.name) + (allowingTimeout ? ["timeout"] : [])
+                let known = AppearanceSettings.styleFields.map(\.name) + (allowingTimeout ? ["private", "timeout"] : [])
                 throw error(.unknownKey, at: keyPath, "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
             }
             let written = Self.numericFields.contains(name) ? try number(value, at: keyPath).written

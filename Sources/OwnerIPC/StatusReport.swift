@@ -38,6 +38,9 @@ package struct StatusReport: Encodable {
     package var queue: Int
     package var owner: Owner?
     package var monitors: [MonitorStatus]
+    /// The banners held back (`"held": "sharing"`: private ones while the screen is shared),
+    /// oldest first; absent when none is.
+    package var waiting: [HeldBannerStatus]?
 
     package init(_ status: OwnerStatus?) {
         let monitors = status?.monitors ?? []
@@ -58,6 +61,7 @@ package struct StatusReport: Encodable {
         queue = monitors.reduce(0) { $0 + $1.queue }
         owner = status.map { Owner(pid: $0.pid, display: $0.display) }
         self.monitors = monitors
+        waiting = status?.waiting
     }
 
     /// The report as one compact JSON line (`status --follow --json`).
@@ -86,6 +90,11 @@ package struct StatusReport: Encodable {
             details.append("queue \(monitor.queue)")
             let text = monitor.subtitle.map { "\"\(title.printable)\" / \"\($0.printable)\"" } ?? "\"\(title.printable)\""
             lines.append("\(name): \(text) — \(details.joined(separator: ", "))")
+        }
+        for held in waiting ?? [] {
+            let text = held.subtitle.map { "\"\(held.title.printable)\" / \"\($0.printable)\"" } ?? "\"\(held.title.printable)\""
+            let why = held.held == "sharing" ? "held while the screen is shared" : "held (\(held.held.printable))"
+            lines.append("\(why): \(text)" + (held.id.map { ", id \($0.printable)" } ?? "") + " on \(held.monitors.joined(separator: ", "))")
         }
         return lines.joined(separator: "\n")
     }

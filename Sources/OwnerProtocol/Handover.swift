@@ -35,6 +35,7 @@ extension Handover {
         arguments += ["--monitor", request.monitor, "--display", display]
         if let id = request.id { arguments += ["--id", id] }
         if enqueue { arguments.append("--enqueue") }
+        if request.private == true { arguments.append("--private") }
         if request.configPath == nil { arguments.append("--no-config") }
         if let command = request.onClick { arguments += ["--on-click", "--"] + command }
         let variables = (environment ?? [:]).merging(request.locale ?? [:]) { $1 }

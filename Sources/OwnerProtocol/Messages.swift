@@ -1,6 +1,8 @@
-// What clients and the owner say to each other, version 2. A client sends one request frame;
+// What clients and the owner say to each other, version 3. A client sends one request frame;
 // the owner answers with one response frame, and for `show --wait` a second one when the banner
-// is gone; a `subscribe` (`status --follow`) gets a status frame now and one per change. Frames
+// is gone; a `subscribe` (`status --follow`) gets a status frame now and one per change; a
+// `sharing` report (a watcher saying whether the screen is shared) is answered and its
+// connection kept, the watcher's for as long as it watches. Frames
 // a client asked for with `keepalive` tell it the owner still runs while nothing changes. Every frame carries `v`, the protocol version; the owner reads `v` before anything
 // else, so a client of another version gets a clear `version` error instead of a decoding one.
 // docs/owner.md's "Wire protocol" section documents these shapes. Some of them are frozen —
@@ -18,9 +20,10 @@ import Glibc
 /// The protocol's version and codec.
 public enum OwnerProtocol {
     /// Bumped whenever a message changes shape. 1: up to issue 21; 2: `handover`, paged
-    /// `stats`, the `action` request and the `secondary-action` ending. `WINDOW_BANNER_TEST_PROTOCOL_VERSION` makes a process speak another number,
+    /// `stats`, the `action` request and the `secondary-action` ending; 3: the `sharing` report,
+    /// `show`'s `private`, the `held` answer and state, and `status`'s `waiting` banners. `WINDOW_BANNER_TEST_PROTOCOL_VERSION` makes a process speak another number,
     /// so that tests can run a real owner of another version beside this one.
-    public static let version: Int = getenv(testVersionVariable).flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil } ?? 2
+    public static let version: Int = getenv(testVersionVariable).flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil } ?? 3
 
     /// See `version`.
     public static let testVersionVariable = "WINDOW_BANNER_TEST_PROTOCOL_VERSION"
@@ -84,6 +87,9 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case handover
         /// `window-banner action`: what a click on an action button does.
         case action
+        /// A watcher (`window-banner monitor`) says whether the screen is shared now; the
+        /// connection stays open for as long as it watches (see SharingReport).
+        case sharing
     }
 
     /// What is asked.
@@ -99,6 +105,7 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case subscribe(SubscribeRequest)
         case handover
         case action(ActionRequest)
+        case sharing(SharingReport)
 
         public var command: Command {
             switch self {
@@ -111,6 +118,7 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
             case .subscribe: .subscribe
             case .handover: .handover
             case .action: .action
+            case .sharing: .sharing
             }
         }
     }
@@ -128,6 +136,7 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
     public init(_ subscribe: SubscribeRequest) { self.init(.subscribe(subscribe)) }
     public init(_ action: ActionRequest) { self.init(.action(action)) }
     public init(_ dismiss: DismissRequest) { self.init(.dismiss(dismiss)) }
+    public init(_ sharing: SharingReport) { self.init(.sharing(sharing)) }
 
     /// A `status` request.
     public static var status: OwnerRequest { OwnerRequest(.status) }
@@ -158,7 +167,7 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case v, command, show, dismiss, showArguments, subscribe, stats, action
+        case v, command, show, dismiss, showArguments, subscribe, stats, action, sharing
     }
 
     public init(from decoder: any Decoder) throws {
@@ -175,6 +184,7 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case .subscribe: message = .subscribe(try container.decodeIfPresent(SubscribeRequest.self, forKey: .subscribe) ?? SubscribeRequest())
         case .handover: message = .handover
         case .action: message = .action(try container.decodeIfPresent(ActionRequest.self, forKey: .action) ?? ActionRequest())
+        case .sharing: message = .sharing(try container.decode(SharingReport.self, forKey: .sharing))
         }
     }
 
@@ -190,6 +200,7 @@ public struct OwnerRequest: Codable, Sendable, Equatable {
         case .stats(let page): try container.encodeIfPresent(page, forKey: .stats)
         case .subscribe(let subscribe): try container.encode(subscribe, forKey: .subscribe)
         case .action(let action): try container.encode(action, forKey: .action)
+        case .sharing(let report): try container.encode(report, forKey: .sharing)
         case .status, .handover: break
         }
     }
@@ -268,6 +279,11 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     /// then their parents' (a browser's audio runs in a child process), where the display
     /// server lets a client activate another's window (docs/calls.md).
     public var raise: [Int32]?
+    /// `--private` (true): words that must not reach a shared screen. While a watcher says the
+    /// screen is shared the owner holds the banner back; nil or false: the style decides (its
+    /// `private` key), else not private. An owner of version 2 never sees it (the version
+    /// differs, and the client replaces that owner first).
+    public var `private`: Bool?
 
     public init(
         settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,
@@ -275,7 +291,7 @@ public struct ShowRequest: Codable, Sendable, Equatable {
         id: String? = nil, enqueue: Bool = false, wait: Bool = false,
         onClick: [String]? = nil, environment: [String: String]? = nil, directory: String? = nil,
         strictContrast: Bool? = nil, once: String? = nil, dataDirectories: [String]? = nil,
-        locale: [String: String]? = nil, keepalive: Double? = nil
+        locale: [String: String]? = nil, keepalive: Double? = nil, private isPrivate: Bool? = nil
     ) {
         self.settings = settings
         self.style = style
@@ -295,6 +311,22 @@ public struct ShowRequest: Codable, Sendable, Equatable {
         self.dataDirectories = dataDirectories
         self.locale = locale
         self.keepalive = keepalive
+        self.private = isPrivate
+    }
+}
+
+/// A watcher's report: whether the screen is shared now (a screen cast, a portal's remote
+/// desktop: `window-banner monitor`'s sharing watch, or GNOME's extension). The owner answers
+/// `held` (how many private banners it holds back now) and keeps the connection: every later
+/// report comes on it, and its close means this watcher watches no more — with no watcher left
+/// saying the screen is shared, the held banners come back. One boolean and nothing else: a
+/// report of any other shape is a `protocol` error and the connection is closed.
+public struct SharingReport: Codable, Sendable, Equatable {
+    /// The screen is shared now.
+    public var sharing: Bool
+
+    public init(sharing: Bool) {
+        self.sharing = sharing
     }
 }
 

@@ -28,6 +28,8 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
         case keepalive
         /// Answer to `handover`.
         case handover(Handover)
+        /// Answer to a `sharing` report: how many private banners the owner holds back now.
+        case held(Int)
     }
 
     public var v: Int
@@ -45,6 +47,7 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public init(ended: BannerEndReason) { self.init(.ended(ended)) }
     public init(stats: BannerStats, more: Bool = false) { self.init(.stats(stats, more: more)) }
     public init(handover: Handover) { self.init(.handover(handover)) }
+    public init(held: Int) { self.init(.held(held)) }
     /// A keepalive frame.
     public static var keepalive: OwnerResponse { OwnerResponse(.keepalive) }
 
@@ -60,9 +63,10 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
     public var more: Bool { if case .stats(_, let more) = message { more } else { false } }
     public var isKeepalive: Bool { message == .keepalive }
     public var handover: Handover? { if case .handover(let handover) = message { handover } else { nil } }
+    public var held: Int? { if case .held(let count) = message { count } else { nil } }
 
     private enum CodingKeys: String, CodingKey {
-        case v, error, shown, dismissed, status, ended, warnings, stats, keepalive, more, handover
+        case v, error, shown, dismissed, status, ended, warnings, stats, keepalive, more, handover, held
     }
 
     /// The first answer present, in this order (an owner only ever sends one, `warnings` with
@@ -84,6 +88,8 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
             message = .stats(stats, more: try container.decodeIfPresent(Bool.self, forKey: .more) ?? false)
         } else if let handover = try container.decodeIfPresent(Handover.self, forKey: .handover) {
             message = .handover(handover)
+        } else if let count = try container.decodeIfPresent(Int.self, forKey: .held) {
+            message = .held(count)
         } else if try container.decodeIfPresent(Bool.self, forKey: .keepalive) == true {
             message = .keepalive
         } else {
@@ -93,7 +99,7 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
 
     /// What a response without any answer lacks, as `OwnerProtocol.decode` names it.
     private struct AnswerKey: CodingKey {
-        var stringValue = "error, shown, dismissed, status, ended, stats, handover or keepalive"
+        var stringValue = "error, shown, dismissed, status, ended, stats, handover, held or keepalive"
         var intValue: Int? { nil }
         init() {}
         init?(stringValue: String) { nil }
@@ -116,6 +122,7 @@ public struct OwnerResponse: Codable, Sendable, Equatable {
             if more { try container.encode(true, forKey: .more) }
         case .keepalive: try container.encode(true, forKey: .keepalive)
         case .handover(let handover): try container.encode(handover, forKey: .handover)
+        case .held(let count): try container.encode(count, forKey: .held)
         }
     }
 }
@@ -162,6 +169,8 @@ public struct ShownReply: Codable, Sendable, Equatable {
         case queued
         /// Not shown: its `--once` key was shown before.
         case skipped
+        /// Held back: a private banner while the screen is shared; it shows once sharing ends.
+        case held
     }
 
     public var state: State
@@ -189,10 +198,35 @@ public struct OwnerStatus: Codable, Sendable, Equatable {
     public var pid: Int
     public var display: String
     public var monitors: [MonitorStatus]
+    /// The banners held back, oldest first (private banners while the screen is shared); nil
+    /// when none is.
+    public var waiting: [HeldBannerStatus]?
 
-    public init(pid: Int, display: String, monitors: [MonitorStatus]) {
+    public init(pid: Int, display: String, monitors: [MonitorStatus], waiting: [HeldBannerStatus]? = nil) {
         self.pid = pid
         self.display = display
+        self.monitors = monitors
+        self.waiting = waiting
+    }
+}
+
+/// A banner the owner holds back instead of showing it.
+public struct HeldBannerStatus: Codable, Sendable, Equatable {
+    /// Why it is held: `sharing` (a private banner while the screen is shared).
+    public var held: String
+    public var title: String
+    public var subtitle: String?
+    public var id: String?
+    public var style: String?
+    /// The monitors it goes to once it shows.
+    public var monitors: [String]
+
+    public init(held: String, title: String, subtitle: String? = nil, id: String? = nil, style: String? = nil, monitors: [String]) {
+        self.held = held
+        self.title = title
+        self.subtitle = subtitle
+        self.id = id
+        self.style = style
         self.monitors = monitors
     }
 }

@@ -19,6 +19,8 @@ package struct ShowCommand: ParsableCommand {
         2.5 s or the style's timeout) makes it go by itself. A banner already visible on the \
         monitor is replaced in place with a cross-fade; with --enqueue the new one waits for its \
         turn instead (FIFO), and --id KEY replaces a visible or queued banner with the same key. \
+        --private holds a banner back while the screen is shared (it returns at once, as with \
+        --enqueue). \
         Values come from the built-in defaults, then the config file's [defaults], then \
         --style NAME, then these flags.
         The user dismisses a banner by clicking it, by its close button (--close-button) or \
@@ -64,6 +66,9 @@ package struct ShowCommand: ParsableCommand {
 
     @Flag(help: "Block until this banner is gone; print why (timeout, dismissed, replaced, clicked, closed, swiped, action, secondary-action).")
     package var wait = false
+
+    @Flag(name: .customLong("private"), help: "Words that must not reach a shared screen: held back while `window-banner monitor` says the screen is shared, shown when sharing ends (a warning when nothing watches).")
+    package var isPrivate = false
 
     @Flag(name: .customLong("on-click"), help: "When the user clicks the banner, run the command given after -- (no shell; this environment and directory).")
     package var onClick = false
@@ -128,7 +133,7 @@ package struct ShowCommand: ParsableCommand {
             directory: runsCommands || appearance.icon != nil ? directory : nil,
             strictContrast: appearance.strictContrast ? true : nil, once: once,
             dataDirectories: XDGBaseDirectories.data(environment: environment),
-            locale: locale.isEmpty ? nil : locale, keepalive: keepalive))
+            locale: locale.isEmpty ? nil : locale, keepalive: keepalive, private: isPrivate ? true : nil))
     }
 
     /// Turns the owner's answer to a `show` into output and an exit status: its warnings, and

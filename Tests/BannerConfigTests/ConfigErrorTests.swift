@@ -70,7 +70,7 @@ private func loadError(_ path: String) -> ConfigError? {
             """)
         #expect(error?.kind == .unknownKey)
         #expect(error?.description == "config.toml:3: style.offline.colour: unknown key (expected one of: "
-            + "background, close-button, compact, corner-radius, direction, font, fullscreen, height, icon, placement, politeness, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
+            + "background, close-button, compact, corner-radius, direction, font, fullscreen, height, icon, placement, politeness, private, reduce-motion, subtitle, subtitle-font, text-color, timeout, title, title-top-inset)")
     }
 
     @Test func timeoutIsNotADefaultsKey() {

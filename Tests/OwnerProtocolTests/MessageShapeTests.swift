@@ -56,7 +56,7 @@ struct MessageShapeTests {
         #expect(try decode(#"{"v":2,"keepalive":true}"#) == .keepalive)
         #expect(try decode(#"{"v":2,"stats":{"keys":{}},"more":true}"#) == .stats(BannerStats(), more: true))
         #expect(OwnerProtocol.decode(OwnerResponse.self, from: Array(#"{"v":2}"#.utf8))
-            == .failure(DecodeFailure(reason: "missing field 'error, shown, dismissed, status, ended, stats, handover or keepalive'")))
+            == .failure(DecodeFailure(reason: "missing field 'error, shown, dismissed, status, ended, stats, handover, held or keepalive'")))
         // The version error every owner sends, whatever it speaks.
         #expect(String(decoding: OwnerProtocol.encode(OwnerResponse(error: OwnerError(.version, "speak 2"))), as: UTF8.self)
             == #"{"error":{"kind":"version","message":"speak 2"},"v":\#(OwnerProtocol.version)}"#)

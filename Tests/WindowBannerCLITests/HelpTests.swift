@@ -29,7 +29,7 @@ extension WindowBannerCLITests {
             #expect(help.waitForExit() == 0)
             let entries = Self.optionEntries(help.standardOutput)
             let flags = ["--title", "--background", "--text-color", "--height", "--title-top-inset", "--font", "--compact",
-                         "--style", "--timeout", "--transient", "--sticky", "--monitor", "--id", "--enqueue", "--wait",
+                         "--style", "--timeout", "--transient", "--sticky", "--monitor", "--id", "--enqueue", "--wait", "--private",
                          "--display", "--no-config", "--close-button/--no-close-button", "--action", "--progress", "--on-click"]
             for flag in flags { #expect(entries[flag] != nil, "\(flag) missing from show --help") }
             let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")

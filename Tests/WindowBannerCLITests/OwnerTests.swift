@@ -377,9 +377,9 @@ extension WindowBannerCLITests {
             let owner = try OwnerFixture()
             try owner.show(["--title", "T"])
             let socketPath = owner.runtimeDirectory + "/window-banner/display\(owner.fixture.desktop.displayName).sock"
-            let reply = try rawExchange(socketPath, body: #"{"v":3,"command":"status"}"#)
+            let reply = try rawExchange(socketPath, body: #"{"v":4,"command":"status"}"#)
             #expect(reply.contains(#""kind":"version""#))
-            #expect(reply.contains("protocol 2"))
+            #expect(reply.contains("protocol 3"))
             let garbage = try rawExchange(socketPath, body: "not json at all")
             #expect(garbage.contains(#""kind":"protocol""#))
             // The owner keeps serving well-formed requests.

@@ -160,7 +160,7 @@ extension WindowBannerCLITests {
             let script = """
                 import socket, struct, sys
                 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-                body = b'{"v":2,"command":"dismiss","dismiss":{"all":true}}'
+                body = b'{"v":3,"command":"dismiss","dismiss":{"all":true}}'
                 # The owner may close before the request is even sent (a broken pipe) or after
                 # (a reset, or the end of the stream): in every order, no byte comes back.
                 try:
@@ -233,7 +233,7 @@ extension WindowBannerCLITests {
             while sent < 1000 {
                 let sockets = try (0..<20).map { index -> RawSocket in
                     let socket = try RawSocket(owner.socketPath)
-                    let body = #"{"v":2,"command":"show","show":{"settings":{"title":"update \#(sent + index)","compact":"never"},"sticky":false,"transient":false,"monitor":"primary","enqueue":false,"wait":false}}"#
+                    let body = #"{"v":3,"command":"show","show":{"settings":{"title":"update \#(sent + index)","compact":"never"},"sticky":false,"transient":false,"monitor":"primary","enqueue":false,"wait":false}}"#
                     socket.write(frame(Array(body.utf8)))
                     return socket
                 }

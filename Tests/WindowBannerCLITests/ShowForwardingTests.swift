@@ -14,7 +14,7 @@ extension WindowBannerCLITests {
         /// One `show-arguments` frame with `arguments` and `environment`; the reply's body.
         static func forward(_ owner: OwnerFixture, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
             let request: [String: Any] = [
-                "v": 2, "command": "show-arguments",
+                "v": 3, "command": "show-arguments",
                 "showArguments": [
                     "arguments": arguments,
                     "environment": environment ?? owner.fixture.environment(.desktop),

@@ -47,7 +47,7 @@ extension WindowBannerCLITests {
                 let sockets = try (sent..<sent + 20).map { index -> RawSocket in
                     let socket = try RawSocket(owner.socketPath)
                     let key = "pipeline-step-" + String(index + 10000).dropFirst()
-                    let body = #"{"v":2,"command":"show","show":{"settings":{"title":"step \#(index)","compact":"never"},"id":"\#(key)","sticky":false,"transient":false,"monitor":"primary","enqueue":false,"wait":false}}"#
+                    let body = #"{"v":3,"command":"show","show":{"settings":{"title":"step \#(index)","compact":"never"},"id":"\#(key)","sticky":false,"transient":false,"monitor":"primary","enqueue":false,"wait":false}}"#
                     socket.write(frame(Array(body.utf8)))
                     return socket
                 }
@@ -226,7 +226,7 @@ extension WindowBannerCLITests {
         /// --quit` stops an owner of any version.
         @Test func aNewerOwnerIsNamedInOneLineAndQuitReachesIt() throws {
             let owner = try OwnerFixture()
-            #expect(try run(owner, version: 3, ["show", "--title", "From the future", "--compact", "never"]).status == 0)
+            #expect(try run(owner, version: 4, ["show", "--title", "From the future", "--compact", "never"]).status == 0)
             let newer = try #require(owner.ownerProcesses().first)
             #expect(owner.fixture.waitForBanner(height: 80))
 
@@ -234,11 +234,11 @@ extension WindowBannerCLITests {
                 let outcome = try owner.run(command)
                 #expect(outcome.status == 76, "\(command)")
                 #expect(outcome.error.split(separator: "\n").count == 1, "\(command): \(outcome.error)")
-                #expect(outcome.error.contains("is from a newer window-banner (protocol 3; this one speaks 2)"), "\(outcome.error)")
+                #expect(outcome.error.contains("is from a newer window-banner (protocol 4; this one speaks 3)"), "\(outcome.error)")
                 #expect(outcome.error.contains("window-banner dismiss --all --quit"))
             }
             #expect(owner.ownerProcesses() == [newer])
-            let status = try run(owner, version: 3, ["status", "--json"])
+            let status = try run(owner, version: 4, ["status", "--json"])
             #expect(status.output.contains("From the future"))
 
             #expect(try owner.run(["dismiss", "--all", "--quit"]).status == 0)

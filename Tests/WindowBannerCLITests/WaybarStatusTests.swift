@@ -179,7 +179,7 @@ extension WindowBannerCLITests {
                 client.recv(length)
                 monitor = {"monitor": "M", "primary": True, "presented": True, "title": '"' * 10000, "reserved": 80, "queue": 0,
                            "progress": float(sys.argv[2])}
-                body = json.dumps({"v": 2, "status": {"pid": 1, "display": ":96", "monitors": [monitor]}}).encode()
+                body = json.dumps({"v": 3, "status": {"pid": 1, "display": ":96", "monitors": [monitor]}}).encode()
                 client.sendall(struct.pack(">I", len(body)) + body)
                 client.close()
                 """
