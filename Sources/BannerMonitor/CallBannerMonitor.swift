@@ -31,6 +31,9 @@ package final class CallBannerMonitor {
     private let sharingBanner: ActivityBanner<SharingState>?
     /// The apps sharing the screen, as last said in the log.
     private var sharingSaid: [String] = []
+    /// What the owner was last told of sharing (for its private banners); nil before the first report.
+    private var sharingReported: Bool?
+    private let banners: any WatcherBanners
     private let log: (String) -> Void
     private var watch: PipeWireWatch?
     private var watchToken: EventLoop.Token?
@@ -56,6 +59,7 @@ package final class CallBannerMonitor {
         retryTimer = LoopTimer(on: loop)
         self.rule = rule
         self.log = log
+        self.banners = banners
         let watchesSharing = sharing != nil
         callBanner = calls.map { request in
             ActivityBanner(
@@ -108,6 +112,9 @@ package final class CallBannerMonitor {
     /// Connects to PipeWire, or waits for it.
     package func start() {
         log(callBanner == nil ? "screen sharing from PipeWire" : "calls from PipeWire")
+        // The owner learns at once that sharing is watched: a private banner is never shown to
+        // a shared screen by an owner that does not know.
+        if sharingBanner != nil { report(sharing: false) }
         connect()
     }
 
@@ -197,6 +204,9 @@ package final class CallBannerMonitor {
             log(state.sharing.isEmpty ? "screen sharing ended" : "screen shared by \(state.sharing.map { $0.isEmpty ? "an app" : $0 }.joined(separator: ", "))")
             sharingSaid = state.sharing
         }
+        // Private banners go at once, without the banner's start delay: the first frame of a
+        // share is as public as the rest.
+        if sharingBanner != nil { report(sharing: !state.sharing.isEmpty) }
         var call = callBanner == nil ? CallState.none : state
         if sharingBanner == nil {
             call.sharing = []
@@ -205,6 +215,18 @@ package final class CallBannerMonitor {
         callBanner?.observe(call)
         // During a call, the call banner says it; the sharing banner is for sharing alone.
         sharingBanner?.observe(call.isCall ? .none : state.sharingState)
+    }
+
+    /// Tells the owner whether the screen is shared, when that changed (or a report failed).
+    private func report(sharing: Bool) {
+        guard sharing != sharingReported else { return }
+        do throws(CommandFailure) {
+            try banners.reportSharing(sharing)
+            sharingReported = sharing
+        } catch {
+            sharingReported = nil
+            Terminal.warning("cannot tell the owner that the screen is \(sharing ? "" : "no longer ")shared: \(error.message); trying again at the next change")
+        }
     }
 
     /// The call banner's subtitle: the apps, the camera when one is captured, and the screen

@@ -26,9 +26,9 @@ package protocol WatcherBanners: AnyObject {
     /// banners (`show --private`) back, and takes those on screen away. Call it when watching
     /// starts, with what is true then, and at every change. The report goes on a connection
     /// kept open for as long as this watcher lives (its close tells the owner nobody watches);
-    /// an owner that went away is reached again, and one is started when the screen is shared
-    /// (a new owner would not know). Throws when the owner could not be reached while sharing,
-    /// or refused the report.
+    /// an owner is started when none runs, and one that went away is started again, so that
+    /// the owner a `show --private` reaches always knows (it stays up while a watcher is
+    /// connected). Throws when the owner could not be reached, or refused the report.
     func reportSharing(_ sharing: Bool) throws(CommandFailure)
 }
 
@@ -87,16 +87,16 @@ package final class OwnerBanners: WatcherBanners {
         try openSharingConnection()
     }
 
-    /// Reaches the owner with the report now true; starts one when the screen is shared.
+    /// Reaches the owner (started when none runs) with the report now true.
     private func openSharingConnection() throws(CommandFailure) {
         sharingConnection = try SharingConnection.open(
-            reporting: sharing, owner: owner, configPath: configPath, start: sharing, loop: loop
+            reporting: sharing, owner: owner, configPath: configPath, start: true, loop: loop
         ) { [weak self] in self?.sharingConnectionLost() }
     }
 
     /// The owner closed the connection (it exited, or a newer one replaced it): the report
-    /// goes to the owner there is now, or to a new one while the screen is shared. When that
-    /// fails, the next report tries again.
+    /// goes to the owner there is now, or to a new one. When that fails, the next report tries
+    /// again.
     private func sharingConnectionLost() {
         sharingConnection = nil
         try? openSharingConnection()

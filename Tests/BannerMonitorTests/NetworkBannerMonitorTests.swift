@@ -110,6 +110,14 @@ final class FakeBanners: WatcherBanners {
         asked.append("dismiss \(id)")
         return true
     }
+
+    /// Every sharing report, in order.
+    private(set) var sharingReports: [Bool] = []
+
+    func reportSharing(_ sharing: Bool) throws(CommandFailure) {
+        guard !unreachable else { throw CommandFailure("no owner", code: ExitStatus.unreachable) }
+        sharingReports.append(sharing)
+    }
 }
 
 let online = PathStatus(status: .satisfied, interfaceName: "eth0", supportsIPv4: true)

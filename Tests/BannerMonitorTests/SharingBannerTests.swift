@@ -112,6 +112,22 @@ struct SharingBannerTests {
         #expect(harness.banners.asked == ["show sharing", "show sharing"])
     }
 
+    /// The owner hears of sharing at once, before the banner's start delay (its private banners
+    /// must not reach the first frame of a share), and once per change; a watcher of calls
+    /// alone tells it nothing.
+    @Test func theOwnerIsToldOfSharingAtOnceForItsPrivateBanners() {
+        let harness = CallHarness(sharing: true)
+        harness.watcher.observe(sharing)
+        #expect(harness.banners.sharingReports == [true])
+        #expect(harness.banners.shown.isEmpty)
+        harness.watcher.observe(CallState(sharing: ["Teams", "Zoom"]))
+        harness.watcher.observe(.none)
+        #expect(harness.banners.sharingReports == [true, false])
+        let callsAlone = CallHarness(sharing: false)
+        callsAlone.watcher.observe(sharing)
+        #expect(callsAlone.banners.sharingReports.isEmpty)
+    }
+
     /// `--sharing` without `--calls`: a call shows nothing, and a call's share is a share.
     @Test func sharingAloneIgnoresCalls() {
         let harness = CallHarness(calls: false, sharing: true)
