@@ -111,10 +111,10 @@ package final class CallBannerMonitor {
 
     /// Connects to PipeWire, or waits for it.
     package func start() {
-        log(callBanner == nil ? "screen sharing from PipeWire" : "calls from PipeWire")
-        // The owner learns at once that sharing is watched: a private banner is never shown to
-        // a shared screen by an owner that does not know.
+        // The owner learns at once that sharing is watched (before the first line says that it
+        // is): a private banner is never shown to a shared screen by an owner that does not know.
         if sharingBanner != nil { report(sharing: false) }
+        log(callBanner == nil ? "screen sharing from PipeWire" : "calls from PipeWire")
         connect()
     }
 

@@ -90,6 +90,44 @@ struct GnomeScreenCastTests {
         #expect(monitor.terminate().status == 0)
     }
 
+    /// A private banner (a one-time code) on screen slides away the moment an app shares the
+    /// screen, waits while the share lasts (`status` says it is held), and comes back when it
+    /// ends; `show --private` says nothing when a monitor watches.
+    @Test func aPrivateBannerIsHeldWhileTheScreenIsShared() throws {
+        let shell = try TestGnomeShell(withExtension: .enabled, busForEveryone: true, withPortal: false, withPipeWire: true)
+        let program = windowBannerExecutable()
+        let before = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > 0 }
+        let area = try #require(before.first)
+        let monitor = try MonitorProcess(try shell.start([program, "monitor", "--sharing", "--no-network"]))
+        #expect(monitor.source == "screen sharing from PipeWire")
+        let shown = try shell.run([program, "show", "--private", "--sticky", "--id", "code", "--title", "Your code is 424242", "--background", "#2050d0"])
+        #expect(shown.status == 0)
+        #expect(shown.error == "", "a watcher is connected: no warning")
+        let reserved = shell.awaitWorkAreas { $0.count == 1 && $0[0].y > area.y }
+        try #require(reserved != before, "the private banner did not come down")
+        #expect(try GnomeShellExtensionTests.status(of: shell, until: "Your code is 424242 \n") == "Your code is 424242 \n")
+
+        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
+        let app = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.client, "Meta-0", "Zoom"], environment: environment)
+        defer { app.killGroup() }
+        guard let line = app.readLine(timeout: 90), line.hasPrefix("streaming ") else {
+            throw TestFailure("Mutter started no screen cast: \(app.standardError)")
+        }
+        #expect(try monitor.nextEvent(timeout: 30) == "screen shared by Zoom")
+        #expect(try monitor.nextEvent(timeout: 30) == "sharing banner shown (Zoom)")
+        #expect(try GnomeShellExtensionTests.status(of: shell, until: "You are sharing your screen \n") == "You are sharing your screen \n")
+        let held = try shell.run([program, "status"]).output
+        #expect(held.contains("held while the screen is shared: \"Your code is 424242\", id code"), "\(held)")
+        let screen = try GnomeShellExtensionTests.screen(of: shell, row: area.y + 2, notShowing: 0x2050d0, width: area.width)
+        #expect(screen.pixel(area.width / 2, area.y + 2) != 0x2050d0, "the private banner's blue is on the shared screen")
+
+        app.killGroup()
+        _ = app.waitForExit(timeout: 5)
+        #expect(try monitor.nextEvent(timeout: 30) == "screen sharing ended")
+        #expect(try GnomeShellExtensionTests.status(of: shell, until: "Your code is 424242 \n") == "Your code is 424242 \n")
+        #expect(monitor.terminate().status == 0)
+    }
+
     /// The extension sees the share as the shell does (Mutter's remote-access handle: its
     /// `Sharing` property), and its `StopSharing` ends it as GNOME's own "Turn off" does: Mutter
     /// closes the app's session, and PipeWire's cast is gone.
