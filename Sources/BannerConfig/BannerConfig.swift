@@ -138,7 +138,7 @@ public struct BannerConfig: Sendable, Equatable, Codable {
     /// Every text window-banner supplies for a banner, in English: the msgids of
     /// Resources/po/window-banner.pot.
     public static var builtInTexts: [String] {
-        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName] + callSubtitleWords + [sharingSubtitleWords]
+        (builtIn.styles.values.compactMap(\.appearance.title) + [closeButtonName, stopSharingLabel] + callSubtitleWords + [sharingSubtitleWords]
             + systemNoticeWords).sorted()
     }
 
@@ -148,6 +148,9 @@ public struct BannerConfig: Sendable, Equatable, Codable {
 
     /// The words of the call banner's subtitle that are not apps' names (`monitor --calls`).
     public static let callSubtitleWords = ["camera", "an app"]
+
+    /// The sharing banner's action, where the desktop lets it stop the share (GNOME).
+    public static let stopSharingLabel = "Stop sharing"
 
     /// Added to the call banner's subtitle while the screen is shared too (`monitor --calls`).
     public static let sharingSubtitleWords = "sharing your screen"

@@ -76,6 +76,7 @@ public final class GnomeShellDisplay: BannerBackend {
         shell.onMonitorsChanged = { [weak self] in self?.monitorsStale = true }
         shell.onRefused = { [weak self] reason in self?.onWarning(reason) }
         shell.onPresence = { [weak self] present in self?.extensionPresence(present) }
+        shell.onSharing = { [weak self] sharing in self?.onScreenSharingChanged?(sharing) }
         followDesktop()
         busServed = loop.serve(shell.connection) { [weak self] error in
             guard let self, !closed else { return }
@@ -154,6 +155,22 @@ public final class GnomeShellDisplay: BannerBackend {
         return true
     }
 
+    /// Whether the screen is shared, as the shell sees it: told at once when set (nil: an
+    /// extension older than this program does not say), then at each change and when the
+    /// extension leaves the bus (nil) or comes back.
+    public var onScreenSharingChanged: ((Bool?) -> Void)? {
+        didSet { onScreenSharingChanged?(shell.owner == nil ? nil : shell.sharing()) }
+    }
+
+    /// Asks the extension to stop every share (true: asked).
+    @discardableResult
+    public func stopScreenSharing() -> Bool {
+        guard !closed, shell.owner != nil else { return false }
+        shell.stopSharing()
+        shell.connection.flush()
+        return true
+    }
+
     public func resolve(_ colour: BannerColor) throws(BannerValueError) -> RGBA {
         try NamedColours.resolve(colour, remembering: &colours)
     }
@@ -163,6 +180,7 @@ public final class GnomeShellDisplay: BannerBackend {
     /// The extension left the bus (disabled, or the shell restarting on X11): the banners wait,
     /// their presentations going on, and are sent again whole when it comes back.
     private func extensionPresence(_ present: Bool) {
+        onScreenSharingChanged?(present ? shell.sharing() : nil)
         if present {
             monitorsStale = true
             for host in hosts { host.resend() }

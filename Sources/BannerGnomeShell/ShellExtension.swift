@@ -1,7 +1,8 @@
 // The owner's side of the GNOME Shell extension's D-Bus interface (Resources/gnome-shell):
 // `org.windowbanner.Shell` on the session bus. The owner asks for the monitors, shows an image
 // per monitor with its reserved height and its slide, hides it; the extension tells the owner,
-// and only the owner (unicast signals), where the user clicked and when an image was painted.
+// and only the owner (unicast signals), where the user clicked and when an image was painted,
+// and whether the screen is shared (and stops the shares when asked).
 // Every call is sent without waiting: the loop goes on drawing, and a refusal is a warning.
 // Start reading at `ShellExtension.connect(bus:)`.
 
@@ -107,6 +108,8 @@ final class ShellExtension {
     var onPresence: ((_ present: Bool) -> Void)?
     /// A call the extension refused or never answered.
     var onRefused: ((String) -> Void)?
+    /// The screen started or stopped being shared, as the shell sees it (`SharingChanged`).
+    var onSharing: ((Bool) -> Void)?
 
     let connection: BusConnection
     private var bus: OpaquePointer { connection.bus }
@@ -269,6 +272,17 @@ final class ShellExtension {
         }
     }
 
+    /// Whether an app shares the screen, as the shell sees it (the extension's `Sharing`); nil
+    /// when the extension does not say (one older than this program).
+    func sharing() -> Bool? {
+        try? connection.booleanProperty(Self.service, Self.path, Self.interface, "Sharing")
+    }
+
+    /// Stops every share, as the shell's own "Turn off" does.
+    func stopSharing() {
+        call("StopSharing") { _ in }
+    }
+
     /// As many processes as the extension looks at in one `Raise`.
     static let mostPIDs = 64
 
@@ -300,7 +314,7 @@ final class ShellExtension {
 
     // MARK: Signals
 
-    /// Pointer, Painted or MonitorsChanged, from the extension itself.
+    /// Pointer, Painted, MonitorsChanged or SharingChanged, from the extension itself.
     private func signal(_ pointer: OpaquePointer) {
         guard let sender = sd_bus_message_get_sender(pointer), String(cString: sender) == owner,
               let member = sd_bus_message_get_member(pointer) else { return }
@@ -315,6 +329,9 @@ final class ShellExtension {
             onPainted?(monitor, UInt32(bitPattern: serial))
         case "MonitorsChanged":
             onMonitorsChanged?()
+        case "SharingChanged":
+            guard let sharing = message.readBool() else { return }
+            onSharing?(sharing)
         default:
             return
         }

@@ -69,6 +69,8 @@ package final class CallBannerMonitor {
                     showing.settings.subtitle = Self.subtitle(of: call, sharing: watchesSharing, locale: request.locale ?? [:])
                     // A click raises the calling app's window where the display server allows it.
                     showing.raise = call.pids.isEmpty ? nil : call.pids
+                    // "Stop sharing" while the call shares the screen, where the desktop can stop it.
+                    showing.stopsSharing = watchesSharing && !call.sharing.isEmpty ? true : nil
                     return showing
                 },
                 describe: { call in call.apps.joined(separator: ", ") + (call.camera ? ", camera" : "") + (watchesSharing && !call.sharing.isEmpty ? ", sharing" : "") })
@@ -80,6 +82,7 @@ package final class CallBannerMonitor {
                     var showing = request
                     showing.settings.subtitle = Self.names(shared.apps, locale: request.locale ?? [:])
                     showing.raise = shared.pids.isEmpty ? nil : shared.pids
+                    showing.stopsSharing = true
                     return showing
                 },
                 describe: { $0.apps.map { $0.isEmpty ? "an app" : $0 }.joined(separator: ", ") })

@@ -105,6 +105,9 @@ package final class Owner<Backend: BannerBackend> {
         connections.onRequest = { [unowned self] body, id in handle(body, from: id) }
         connections.onClosed = { [unowned self] id, token in clientClosed(id, waitingFor: token) }
         banners.onMonitorsChanged = { [unowned self] in monitorsChanged() }
+        // Where the desktop itself says whether the screen is shared (GNOME's extension), it is
+        // a watcher too: private banners are held with no monitor running.
+        banners.onScreenSharingChanged = { [unowned self] sharing in desktopSaysSharing(sharing) }
         // Once nothing moves on screen after a request: the state files are written (a file
         // sync never delays a frame) and the heap's free pages go back to the system, so an
         // owner that sits idle holds only what it uses.
@@ -258,7 +261,9 @@ package final class Owner<Backend: BannerBackend> {
             return
         }
         let prepared: PreparedShow<Backend.Host>
-        let outcome = ShowPreparation.prepare(request, config: &config, banners: banners, loadedIcon: loadedIcon, log: log) { [unowned self] loaded in
+        let outcome = ShowPreparation.prepare(
+            request, config: &config, banners: banners, loadedIcon: loadedIcon, desktopStopsSharing: desktopStopsSharing, log: log
+        ) { [unowned self] loaded in
             show(request, from: id, environment: environment, loadedIcon: loaded)
             updateIdle()
         }

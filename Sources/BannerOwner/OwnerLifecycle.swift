@@ -17,10 +17,11 @@ extension Owner {
     // MARK: Idle exit and shutdown
 
     /// No banner showing, moving, queued or held, nobody waiting, and no watcher watching for
-    /// screen sharing (an owner started after it would not know whether the screen is shared).
+    /// screen sharing (an owner started after it would not know whether the screen is shared);
+    /// the desktop itself (GNOME's extension) does not count: the next owner asks it again.
     var isIdle: Bool {
         lanes.values.allSatisfy(\.isIdle) && banners.hosts.allSatisfy { $0.phase == .hidden }
-            && replies.isEmpty && !ledger.hasWaiters && held.isEmpty && sharingWatchers.isEmpty
+            && replies.isEmpty && !ledger.hasWaiters && held.isEmpty && sharingWatchers.keys.allSatisfy { $0 == Self.desktopWatcher }
     }
 
     func updateIdle() {

@@ -37,6 +37,9 @@ extension Owner {
         if let command = ledger[token]?.commands.command(for: reason), case .failure(let failure) = command.launch() {
             log("the \(reason == .clicked ? "--on-click" : "--action") command did not run: \(failure)")
         }
+        if reason == .action, ledger[token]?.show.stopsSharing == true, desktopStopsSharing {
+            log(banners.stopScreenSharing() ? "stopping the screen sharing, as the sharing banner's action asked" : "the desktop cannot stop the screen sharing")
+        }
         if reason == .clicked, let pids = ledger[token]?.show.raise, !pids.isEmpty {
             let candidates = ProcessAncestry.nearestFirst(pids)
             let raised = banners.raiseWindow(ofProcesses: candidates)

@@ -44,6 +44,24 @@ extension Owner {
         reply(id, OwnerResponse(held: held.count))
     }
 
+    /// The watcher id of the desktop itself (GNOME's extension), which is no client connection.
+    static var desktopWatcher: Int { -1 }
+
+    /// Whether the desktop can stop a share (it says whether the screen is shared): the
+    /// sharing banner's "Stop sharing" is offered there.
+    var desktopStopsSharing: Bool { sharingWatchers[Self.desktopWatcher] != nil }
+
+    /// What the desktop itself says of sharing (GNOME's extension); nil: it cannot tell any more.
+    func desktopSaysSharing(_ sharing: Bool?) {
+        guard let sharing else {
+            watcherLeft(Self.desktopWatcher)
+            return
+        }
+        let wasShared = screenIsShared
+        sharingWatchers[Self.desktopWatcher] = sharing
+        sharingChanged(from: wasShared)
+    }
+
     /// Connection `id` closed: if it was a watcher's, what it said goes with it.
     func watcherLeft(_ id: Int) {
         let wasShared = screenIsShared

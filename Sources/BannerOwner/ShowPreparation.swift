@@ -41,13 +41,17 @@ enum ShowPreparation<Backend: BannerBackend> {
     /// `loadedIcon`: its icon, when decoded in the background already.
     static func prepare(
         _ request: ShowRequest, config: inout ConfigCache, banners: Backend, loadedIcon: Result<BannerIcon, IconProblem>?,
-        log: (String) -> Void, iconLoaded: @escaping (Result<BannerIcon, IconProblem>) -> Void
+        desktopStopsSharing: Bool, log: (String) -> Void, iconLoaded: @escaping (Result<BannerIcon, IconProblem>) -> Void
     ) -> Outcome {
         var warnings: [String] = []
         do {
             let locale = request.locale ?? UserLocale.variables(in: processEnvironment())
             let style = try config.style(request.style, configPath: request.configPath, locale: locale, desktopTheme: banners.desktopThemeName)
             var settings = style.appearance.overlaid(by: request.settings)
+            // The sharing banner's "Stop sharing", where the desktop can stop a share.
+            if request.stopsSharing == true, settings.action == nil, desktopStopsSharing {
+                settings.action = Translations.text(BannerConfig.stopSharingLabel, locale: locale)
+            }
             if settings.reduceMotion == nil, banners.desktopPrefersReducedMotion || DesktopSettings.prefersReducedMotion(environment: processEnvironment()) {
                 settings.reduceMotion = "true"
             }

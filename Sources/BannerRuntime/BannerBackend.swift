@@ -78,6 +78,14 @@ public protocol BannerBackend: LookResources {
     /// answer comes later, whether it was asked). Elsewhere nothing happens: false.
     @discardableResult
     func raiseWindow(ofProcesses pids: [Int32]) -> Bool
+    /// Called with whether an app shares the screen, where the desktop itself says so (GNOME's
+    /// extension, from Mutter's remote-access handles): at once when it is set, then at each
+    /// change; nil when the desktop can no longer tell (the extension went away).
+    var onScreenSharingChanged: ((Bool?) -> Void)? { get set }
+    /// Stops every screen share, where the desktop lets a client (GNOME's extension, as the
+    /// shell's own "Turn off"); whether it was asked. Elsewhere nothing happens: false.
+    @discardableResult
+    func stopScreenSharing() -> Bool
 }
 
 extension BannerBackend {
@@ -97,6 +105,13 @@ extension BannerBackend {
     public var desktopThemeName: String? { desktopPreferences.themeName }
     @discardableResult
     public func raiseWindow(ofProcesses pids: [Int32]) -> Bool { false }
+    /// Nothing here says whether the screen is shared.
+    public var onScreenSharingChanged: ((Bool?) -> Void)? {
+        get { nil }
+        set {} // nobody to call
+    }
+    @discardableResult
+    public func stopScreenSharing() -> Bool { false }
 
     /// Serves the loop until no banner moves, or 5 seconds pass; whether it settled.
     @discardableResult

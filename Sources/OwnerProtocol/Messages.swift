@@ -284,6 +284,9 @@ public struct ShowRequest: Codable, Sendable, Equatable {
     /// `private` key), else not private. An owner of version 2 never sees it (the version
     /// differs, and the client replaces that owner first).
     public var `private`: Bool?
+    /// The sharing banner's (`monitor --sharing`): where the desktop lets a client stop a screen
+    /// share (GNOME's extension), the owner gives it a "Stop sharing" action that does (nil: no).
+    public var stopsSharing: Bool?
 
     public init(
         settings: AppearanceSettings, style: String? = nil, configPath: String? = nil,

@@ -26,6 +26,7 @@ struct SharingBannerTests {
         #expect(shown.request.style == "sharing")
         #expect(shown.request.settings.subtitle == "Zoom")
         #expect(shown.request.raise == [4242], "a click raises the sharing app's window, as the call banner's does")
+        #expect(shown.request.stopsSharing == true, "its action stops the share where the desktop can")
         harness.watcher.observe(.none)
         harness.embedded.advance(by: 0.999)
         #expect(harness.banners.dismissed.isEmpty)
@@ -63,6 +64,7 @@ struct SharingBannerTests {
         harness.watcher.observe(CallState(apps: ["Zoom"], camera: true, pids: [4242]))
         harness.embedded.advance(by: 5)
         #expect(harness.subtitles == ["Zoom · camera · sharing your screen", "Zoom · camera"])
+        #expect(harness.banners.shown.map(\.request.stopsSharing) == [true, nil], "'Stop sharing' while the call shares the screen")
         #expect(harness.banners.asked == ["show call", "show call"])
     }
 

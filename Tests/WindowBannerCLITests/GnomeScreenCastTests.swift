@@ -51,7 +51,8 @@ struct GnomeScreenCastTests {
     }
 
     /// The sharing banner on the real shell: under the top bar (Mutter's work area shrinks by
-    /// its height), orange, naming the app, and gone with the share (the work area given back).
+    /// its height), orange, naming the app, with "Stop sharing", which ends the share and so
+    /// the banner (the work area given back).
     @Test(arguments: GnomeShellExtensionTests.releases)
     func anAppReadingMuttersCastBringsTheSharingBannerAndItsEndTakesItAway(release: TestGnomeShell.Release) throws {
         let shell = try TestGnomeShell(release: release, withExtension: .enabled, busForEveryone: true, withPortal: false, withPipeWire: true)
@@ -81,11 +82,16 @@ struct GnomeScreenCastTests {
         #expect(screen.pixel(area.width / 2, area.y + height - 1) == Self.orange, "the sharing banner is systemOrange")
         let status = try shell.run([windowBannerExecutable(), "status", "--format", "{title}|{subtitle}"])
         #expect(status.output == "You are sharing your screen|Zoom\n")
-
-        app.killGroup()
-        _ = app.waitForExit(timeout: 5)
-        #expect(try monitor.nextEvent(timeout: 30) == "screen sharing ended")
-        #expect(try monitor.nextEvent(timeout: 30) == "sharing banner hidden")
+        // Its action, "Stop sharing" (pressed as a screen reader presses it), stops the share as
+        // the shell's own "Turn off" does: Mutter closes the app's session.
+        let json = try shell.run([windowBannerExecutable(), "status", "--json"]).output
+        let actions = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["actions"] as? [String]
+        #expect(actions == ["Stop sharing"], "\(json)")
+        #expect(try shell.run([windowBannerExecutable(), "action", "--id", "window-banner-sharing"]).status == 0)
+        #expect(app.readLine(timeout: 30) == "closed", "Mutter did not close the app's session: \(app.standardError)")
+        // In either order: PipeWire's news and the owner's are two sources.
+        let said = Set([try monitor.nextEvent(timeout: 30), try monitor.nextEvent(timeout: 30)])
+        #expect(said == ["sharing banner dismissed by the user (action): hidden until this share ends", "screen sharing ended"])
         #expect(shell.awaitWorkAreas { $0 == before } == before)
         #expect(monitor.terminate().status == 0)
     }
@@ -142,12 +148,19 @@ struct GnomeScreenCastTests {
             throw TestFailure("Mutter started no screen cast: \(app.standardError)")
         }
         #expect(try Self.extensionSays(shell, sharing: true))
+        // No monitor runs: the owner hears of the share from the extension itself, and holds a
+        // private banner without a warning.
+        let program = windowBannerExecutable()
+        let shown = try shell.run([program, "show", "--private", "--sticky", "--id", "code", "--title", "Your code is 424242"])
+        #expect(shown.status == 0 && shown.error == "", "\(shown.error)")
+        #expect(try shell.run([program, "status"]).output.contains("held while the screen is shared: \"Your code is 424242\", id code"))
         let stopped = try shell.run(["gdbus", "call", "--session", "--dest", "org.windowbanner.Shell", "--object-path", "/org/windowbanner/Shell",
                                      "--method", "org.windowbanner.Shell1.StopSharing"])
         #expect(stopped.output == "(uint32 1,)\n", "\(stopped.error)")
         #expect(app.readLine(timeout: 30) == "closed", "Mutter did not close the app's session: \(app.standardError)")
         #expect(app.waitForExit(timeout: 30) == 0)
         #expect(try Self.extensionSays(shell, sharing: false))
+        #expect(try GnomeShellExtensionTests.status(of: shell, until: "Your code is 424242 \n") == "Your code is 424242 \n")
         // The session's own pw-dump, of the PipeWire it runs (an older one misreads a newer's graph).
         let dump = try shell.run(["pw-dump"]).output
         #expect(!dump.contains("\"Stream/Output/Video\""), "Mutter's cast is still in PipeWire's graph")
