@@ -5,7 +5,8 @@ stream's PipeWireStreamAdded names Mutter's node, which GStreamer's pipewiresrc 
 stream called APP-NAME) until this process is ended.
 
 Usage: mutter-screencast.py CONNECTOR APP-NAME   (PIPEWIRE_REMOTE: the shell's PipeWire)
-Prints "streaming NODE" once Mutter has made its node, then runs the reader; SIGTERM ends both
+Prints "streaming NODE SECONDS" once Mutter has made its node, SECONDS being when the reader
+starts (CLOCK_MONOTONIC), then runs the reader; SIGTERM ends both
 (the session ends with this process's bus connection); "closed" when Mutter ends the session
 itself (the shell's "Turn off"), and then it ends the reader and exits. Exits 3 with one line on stderr when
 Mutter refuses or does not answer.
@@ -13,6 +14,7 @@ Mutter refuses or does not answer.
 import signal
 import subprocess
 import sys
+import time
 
 import dbus
 from dbus.mainloop.glib import DBusGMainLoop
@@ -50,8 +52,10 @@ def main():
     loop.run()
     if not node:
         fail("Mutter made no PipeWire stream within 60 s")
-    print(f"streaming {node[0]}", flush=True)
     name = app.replace(",", " ").replace("=", " ")
+    # When the reader starts, on CLOCK_MONOTONIC (GLib's clock too): `make bench` times the
+    # sharing banner from it.
+    print(f"streaming {node[0]} {time.clock_gettime(time.CLOCK_MONOTONIC):.6f}", flush=True)
     reader = subprocess.Popen(["gst-launch-1.0", "-q", "pipewiresrc", f"path={node[0]}", f"client-name={name}",
                                f"stream-properties=props,application.name={name}", "!", "videoconvert", "!", "fakesink", "sync=false"])
 

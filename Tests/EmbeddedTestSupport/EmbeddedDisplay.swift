@@ -129,6 +129,29 @@ public final class FakeDisplay: BannerBackend {
         raised.append(pids)
         return true
     }
+
+    /// What the desktop says of screen sharing (``desktopSays(sharing:)``); nil: nothing, as on
+    /// X11 and Wayland.
+    public private(set) var desktopSharing: Bool?
+    /// How many times the owner asked the desktop to stop every share.
+    public private(set) var sharesStopped = 0
+
+    public var onScreenSharingChanged: ((Bool?) -> Void)? {
+        didSet { if let desktopSharing { onScreenSharingChanged?(desktopSharing) } }
+    }
+
+    /// The desktop itself (as GNOME's extension) says whether the screen is shared; nil: it
+    /// cannot tell any more.
+    public func desktopSays(sharing: Bool?) {
+        desktopSharing = sharing
+        onScreenSharingChanged?(sharing)
+    }
+
+    public func stopScreenSharing() -> Bool {
+        guard desktopSharing != nil else { return false }
+        sharesStopped += 1
+        return true
+    }
 }
 
 /// One fake monitor: a BannerController on a surface that records the frames it draws.

@@ -13,7 +13,8 @@
 // tray's banner, part-way down and not transparent), stamped with GLib's monotonic clock —
 // the CLOCK_MONOTONIC the supervisor reads just before each exec. Both tools are seen by the
 // same probe, in the same frames; every command runs as the session's user (the extension
-// serves only that user).
+// serves only that user). PipeWire runs in the session too: the sharing banner is timed from an
+// app starting to read Mutter's screen cast.
 
 import Glibc
 
@@ -62,6 +63,8 @@ struct GnomeResults {
     var relayouts: [(tool: String, counts: [Double])] = []
     /// The warm owner's wakeups while the shell runs each slide in itself (see `once`).
     var slideWakeups: [Double] = []
+    /// A screen cast's reader started → the first frame with the sharing banner, ms.
+    var sharing: [Double] = []
 }
 
 /// A private headless GNOME Shell with the extension, foot in it and the probe in the shell.
@@ -122,6 +125,14 @@ final class GnomeDesktop {
         let system = try bus(user, name: "dbus-daemon (gnome system)")
         user["DBUS_SESSION_BUS_ADDRESS"] = session
         try supervisor.run(inSession + ["gsettings", "set", "org.gnome.shell", "enabled-extensions", "['\(Self.uuid)']"], environment: user)
+        // PipeWire and WirePlumber in the session, as a GNOME session runs them: Mutter casts the
+        // screen through them (the sharing banner's row).
+        let pipewire = try supervisor.spawn(inSession + ["pipewire"], environment: user, name: "pipewire (gnome session)", stderr: .file(work + "/gnome-pipewire.log"))
+        children.append(pipewire)
+        guard try poll(seconds: 20, until: { access(runtime + "/pipewire-0", F_OK) == 0 || !pipewire.isRunning }), pipewire.isRunning else {
+            throw BenchFailure("pipewire did not start in the GNOME session (see \(work)/gnome-pipewire.log)")
+        }
+        children.append(try supervisor.spawn(inSession + ["wireplumber"], environment: user, name: "wireplumber (gnome session)", stderr: .file(work + "/gnome-pipewire.log")))
         var shellEnvironment = user
         shellEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = system
         shellEnvironment["NO_AT_BRIDGE"] = "1"
@@ -426,6 +437,46 @@ struct GnomeBench {
     }
 }
 
+extension GnomeBench {
+    static let sharing = "window-banner monitor --sharing (GNOME Shell)"
+
+    /// The sharing banner (issue 55): an app casts the screen through Mutter's own ScreenCast
+    /// (Tests/Clients/mutter-screencast.py, GStreamer's pipewiresrc reading it) while the
+    /// session's `monitor --sharing` runs; from the reader's start to the first frame the probe
+    /// sees with the banner on screen. Then the app ends, and the banner and its space go.
+    func sharing(runs: Int, warmup: Int) throws -> [Double] {
+        let monitor = try supervisor.spawn(GnomeDesktop.asUser + [banner, "monitor", "--sharing", "--no-network", "--calls-hide-delay", "0.1"],
+                                           environment: desktop.environment, name: Self.sharing, stdout: .pipe, stderr: .file(errors))
+        defer { supervisor.stop(monitor, grace: 5) }
+        guard supervisor.wait(seconds: 10, until: { monitor.lines.contains { $0.hasSuffix("screen sharing from PipeWire") } || !monitor.isRunning }),
+              monitor.isRunning else { throw BenchFailure("\(Self.sharing) did not start (see \(errors))") }
+        let space = try desktop.workArea()
+        var samples: [Double] = []
+        for round in 0..<(warmup + runs) {
+            try desktop.resetProbe()
+            let hidden = monitor.lines.filter { $0.hasSuffix("sharing banner hidden") }.count
+            let app = try supervisor.spawn(GnomeDesktop.asUser + ["python3", "Tests/Clients/mutter-screencast.py", "Meta-0", "Zoom"],
+                                           environment: desktop.environment, name: "an app sharing the screen", stdout: .pipe, stderr: .file(errors))
+            defer { supervisor.stop(app) }
+            guard supervisor.wait(seconds: 30, until: { app.lines.contains { $0.hasPrefix("streaming ") } || !app.isRunning }),
+                  let line = app.lines.first(where: { $0.hasPrefix("streaming ") }), let started = line.split(separator: " ").last.flatMap({ Double($0) })
+            else { throw BenchFailure("Mutter cast nothing (see \(errors))") }
+            var seen = 0.0
+            guard try desktop.poll(seconds: 10, until: {
+                seen = try desktop.probed().ours
+                return seen > 0
+            }) else { throw BenchFailure("no sharing banner on screen within 10 s; the monitor said: \(monitor.lines.suffix(4).joined(separator: " | "))") }
+            if round >= warmup { samples.append(seen - started * 1000) }
+            supervisor.stop(app)
+            guard supervisor.wait(seconds: 10, until: { monitor.lines.filter { $0.hasSuffix("sharing banner hidden") }.count > hidden }),
+                  try desktop.poll(seconds: 10, until: { try desktop.workArea() == space }) else {
+                throw BenchFailure("the sharing banner stayed after the share ended; the monitor said: \(monitor.lines.suffix(4).joined(separator: " | "))")
+            }
+        }
+        return samples
+    }
+}
+
 extension Results {
     /// Section 11's versions (one line per shell).
     func describe(gnome: GnomeDesktop) {
@@ -444,6 +495,9 @@ extension Results {
             (GnomeBench.cold, show, "no owner: a fresh XDG_RUNTIME_DIR; `dismiss --all --quit` after each run"),
             (GnomeBench.notification, shellLine(["notify-send", Lineup.title]),
              "GNOME Shell's own notification banner (the shell is the notification server); closed with CloseNotification after each run"),
+            (GnomeBench.sharing, shellLine(["window-banner", "monitor", "--sharing", "--no-network", "--calls-hide-delay", "0.1"]),
+             "an app (Tests/Clients/mutter-screencast.py) casts the screen through org.gnome.Mutter.ScreenCast and reads it with pipewiresrc; "
+                + "timed from the reader's start; the app ended after each run"),
         ]
     }
 }

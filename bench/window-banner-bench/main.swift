@@ -12,7 +12,8 @@
 //  10. the owner's accessibility connection: warm and cold show → first frame and RSS, without
 //      and with an accessibility bus and a listening AT-SPI client  (AccessibilityCost)
 //  11. on GNOME Shell (headless, with WindowBanner's extension): command → first painted frame
-//      next to notify-send → GNOME's own notification banner, foot's relayouts  (Gnome)
+//      next to notify-send → GNOME's own notification banner, foot's relayouts; an app starting
+//      to read Mutter's screen cast → the sharing banner's first frame  (Gnome)
 //  12. calls: a capture starting in PipeWire → the call banner's first frame, the idle monitor
 //      with calls on, its memory with and without  (CallPath)
 //  13. broadcasts: `broadcast set` → the banner on ten sessions next to a loop of `show`, and
@@ -184,13 +185,15 @@ func main() throws {
     section("10. accessibility: \(rounds) rounds without and with an accessibility bus, warm then cold", results) {
         results.accessibility = try lineup.accessibilityCost(runs: options.runs, warmup: options.warmup)
     }
-    section("11. GNOME Shell 43, 48 and the newest: \(rounds) rounds of 3 tools each", results) {
+    section("11. GNOME Shell 43, 48 and the newest: \(rounds) rounds of 3 tools each, then of the sharing banner", results) {
         results.describeGnomeCommands()
         for shell in try GnomeShell.all(supervisor: supervisor) {
             let gnome = try GnomeDesktop(supervisor: supervisor, work: options.work, banner: try absolutePath(options.banner), shell: shell)
             defer { gnome.stop() }
             results.describe(gnome: gnome)
-            let measured = try GnomeBench(desktop: gnome, work: options.work).run(runs: options.runs, warmup: options.warmup)
+            let bench = GnomeBench(desktop: gnome, work: options.work)
+            var measured = try bench.run(runs: options.runs, warmup: options.warmup)
+            measured.sharing = try bench.sharing(runs: options.runs, warmup: options.warmup)
             results.gnome.append(measured)
             results.problems += measured.notes
         }
