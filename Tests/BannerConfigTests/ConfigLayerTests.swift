@@ -29,7 +29,7 @@ import Testing
     /// A screen reader's urgency: the settings' (flags over the style), else assertive for the
     /// built-in offline and call styles, whatever the file made of them, polite for the rest.
     @Test func politenessIsTheSettingsElseAssertiveForOfflineAndCall() throws {
-        for (style, expected) in [("offline", Politeness.assertive), ("call", .assertive), ("online", .polite), ("portal", .polite), ("mine", .polite)] {
+        for (style, expected) in [("offline", Politeness.assertive), ("call", .assertive), ("sharing", .assertive), ("online", .polite), ("portal", .polite), ("mine", .polite)] {
             #expect(try BannerConfig.politeness(of: AppearanceSettings(), style: style) == expected)
         }
         #expect(try BannerConfig.politeness(of: AppearanceSettings(), style: nil) == .polite)

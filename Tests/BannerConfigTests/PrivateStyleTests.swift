@@ -35,7 +35,7 @@ struct PrivateStyleTests {
     }
 
     @Test func aBuiltInStyleIsNeverPrivate() {
-        for name in ["offline", "online", "call", "portal"] {
+        for name in ["offline", "online", "call", "portal", "sharing"] {
             let error = parseError("[style.\(name)]\nprivate = true\n")
             #expect(error?.kind == .badValue, "\(name)")
             #expect(error?.description == "config.toml:2: style.\(name).private: the built-in style '\(name)' is never private (the monitor's banners show while the screen is shared)")

@@ -22,7 +22,8 @@ import Testing
     static func mark(_ text: String) -> String { "«\(text)»" }
 
     @Test func builtInStylesTitlesGoThroughTheTranslation() throws {
-        for (name, title) in [("offline", "No Internet Connection"), ("online", "Back Online"), ("call", "Call in progress")] {
+        for (name, title) in [("offline", "No Internet Connection"), ("online", "Back Online"), ("call", "Call in progress"),
+                              ("sharing", "You are sharing your screen")] {
             #expect(try BannerConfig.builtIn.resolve(style: name, translating: Self.mark).appearance.title == Self.mark(title))
         }
         // Everything else about the style stays.

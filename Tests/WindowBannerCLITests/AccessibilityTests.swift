@@ -97,6 +97,7 @@ extension WindowBannerCLITests {
             #expect(try live(after: ["--style", "build", "--politeness", "polite", "--title", "Build fixed"], heard: "Build fixed") == "polite")
             #expect(try live(after: ["--style", "offline"], heard: "Offline, quietly") == "polite")
             #expect(try live(after: ["--style", "call", "--title", "Call"], heard: "Call") == "assertive")
+            #expect(try live(after: ["--style", "sharing"], heard: "You are sharing your screen") == "assertive")
             #expect(try live(after: ["--title", "Plain"], heard: "Plain") == "polite")
             // In place, the same words: only the urgency changes, and the reader sees it.
             #expect(try live(after: ["--title", "Plain", "--politeness", "ASSERTIVE"], heard: "Plain") == "assertive")
