@@ -26,8 +26,9 @@ import Testing
 
     @Test func thePageListsExactlyTheKeysTheProgramReads() throws {
         let documented = try Self.documentedKeys()
-        let read = AppearanceSettings.styleFields.map(\.name) + ["timeout", "idle-exit"]
-            + ["connectivity", "check-url", "check-expect", "check-interval", "check-timeout", "calls", "calls-ignore", "calls-hide-delay"]
+        let read = AppearanceSettings.styleFields.map(\.name) + ["timeout", "private", "idle-exit"]
+            + ["connectivity", "check-url", "check-expect", "check-interval", "check-timeout", "calls", "calls-ignore", "calls-hide-delay",
+               "sharing", "sharing-ignore"]
         #expect(Set(documented) == Set(read), "documented but not read: \(Set(documented).subtracting(read)); read but not documented: \(Set(read).subtracting(documented))")
         #expect(documented.count == Set(documented).count, "a key documented twice: \(documented)")
     }
