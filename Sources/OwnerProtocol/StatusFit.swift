@@ -8,14 +8,21 @@ extension OwnerStatus {
     public func fitted(within budget: Int) -> OwnerStatus {
         // Most statuses are far below the budget even if every byte of text were escaped
         // six-fold (\u0001): no need to encode them to know.
+        // (One sum at a time: Swift 6.0, Debian 13's, gives up on them written as one expression.)
         let held = waiting ?? []
-        let texts = monitors.reduce(0) { $0 + ($1.title?.utf8.count ?? 0) + ($1.subtitle?.utf8.count ?? 0) }
-            + held.reduce(0) { $0 + $1.title.utf8.count + ($1.subtitle?.utf8.count ?? 0) + ($1.id?.utf8.count ?? 0) }
+        var texts = 0
+        for monitor in monitors {
+            texts += (monitor.title?.utf8.count ?? 0) + (monitor.subtitle?.utf8.count ?? 0)
+        }
+        for banner in held {
+            texts += banner.title.utf8.count + (banner.subtitle?.utf8.count ?? 0) + (banner.id?.utf8.count ?? 0)
+        }
         guard texts * 6 + (monitors.count + held.count) * 2048 > budget else { return self }
         var status = self
         while OwnerProtocol.encode(OwnerResponse(status: status)).count > budget {
-            let longest = (status.monitors.flatMap { [$0.title, $0.subtitle] } + (status.waiting ?? []).flatMap { [$0.title, $0.subtitle] })
-                .compactMap { $0?.count }.max() ?? 0
+            let shown: [String?] = status.monitors.flatMap { [$0.title, $0.subtitle] }
+            let waiting: [String?] = (status.waiting ?? []).flatMap { [$0.title, $0.subtitle] }
+            let longest = (shown + waiting).compactMap { $0?.count }.max() ?? 0
             // Each round halves the longest text; two characters ("a…") are as short as it gets.
             guard longest > 2 else { break }
             let keep = longest / 2

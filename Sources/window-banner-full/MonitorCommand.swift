@@ -135,7 +135,7 @@ struct MonitorCommand: ParsableCommand {
                     guard !calls.noNetwork else {
                         throw CommandFailure("cannot watch \(what): cannot load libpipewire: \(reason)", code: ExitStatus.networkMonitorFailed)
                     }
-                    Terminal.warning("\(what) not watched: cannot load libpipewire: \(reason)")
+                    Terminal.warning("\(what) \(callRequest == nil ? "is" : "are") not watched: cannot load libpipewire: \(reason)")
                 } else {
                     callMonitor = CallBannerMonitor(
                         loop: loop, calls: callRequest, sharing: sharingRequest,
