@@ -8,7 +8,8 @@ Usage: mutter-screencast.py CONNECTOR APP-NAME   (PIPEWIRE_REMOTE: the shell's P
 Prints "streaming NODE SECONDS" once Mutter has made its node, SECONDS being when the reader
 starts (CLOCK_MONOTONIC), then runs the reader; SIGTERM ends both
 (the session ends with this process's bus connection); "closed" when Mutter ends the session
-itself (the shell's "Turn off"), and then it ends the reader and exits. Exits 3 with one line on stderr when
+itself (the shell's "Turn off"), or "reader ended" when the cast ended under the reader first,
+and then it ends the reader and exits. Exits 3 with one line on stderr when
 Mutter refuses or does not answer.
 """
 import signal
@@ -68,9 +69,14 @@ def main():
         print("closed", flush=True)
         loop.quit()
 
+    def reader_ended(*_):
+        # The cast ended under the reader (Mutter stopped it) before its Closed signal came.
+        print("reader ended", flush=True)
+        loop.quit()
+
     bus.add_signal_receiver(closed, "Closed", MUTTER + ".Session", MUTTER, session_path)
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, end)
-    GLib.child_watch_add(reader.pid, end)
+    GLib.child_watch_add(reader.pid, reader_ended)
     loop.run()
     reader.terminate()
     reader.wait()

@@ -437,47 +437,6 @@ struct GnomeBench {
     }
 }
 
-extension GnomeBench {
-    static let sharing = "window-banner monitor --sharing (GNOME Shell)"
-
-    /// The sharing banner (issue 55): an app casts the screen through Mutter's own ScreenCast
-    /// (Tests/Clients/mutter-screencast.py, GStreamer's pipewiresrc reading it) while the
-    /// session's `monitor --sharing` runs; from the reader's start to the first frame the probe
-    /// sees with the banner on screen. Then the app ends, and the banner and its space go. (No
-    /// system notices: this machine's own "restart required" would be the banner on screen.)
-    func sharing(runs: Int, warmup: Int) throws -> [Double] {
-        let monitor = try supervisor.spawn(GnomeDesktop.asUser + [banner, "monitor", "--sharing", "--no-network", "--no-system", "--calls-hide-delay", "0.1"],
-                                           environment: desktop.environment, name: Self.sharing, stdout: .pipe, stderr: .file(errors))
-        defer { supervisor.stop(monitor, grace: 5) }
-        guard supervisor.wait(seconds: 10, until: { monitor.lines.contains { $0.hasSuffix("screen sharing from PipeWire") } || !monitor.isRunning }),
-              monitor.isRunning else { throw BenchFailure("\(Self.sharing) did not start (see \(errors))") }
-        let space = try desktop.workArea()
-        var samples: [Double] = []
-        for round in 0..<(warmup + runs) {
-            try desktop.resetProbe()
-            let hidden = monitor.lines.filter { $0.hasSuffix("sharing banner hidden") }.count
-            let app = try supervisor.spawn(GnomeDesktop.asUser + ["python3", "Tests/Clients/mutter-screencast.py", "Meta-0", "Zoom"],
-                                           environment: desktop.environment, name: "an app sharing the screen", stdout: .pipe, stderr: .file(errors))
-            defer { supervisor.stop(app) }
-            guard supervisor.wait(seconds: 30, until: { app.lines.contains { $0.hasPrefix("streaming ") } || !app.isRunning }),
-                  let line = app.lines.first(where: { $0.hasPrefix("streaming ") }), let started = line.split(separator: " ").last.flatMap({ Double($0) })
-            else { throw BenchFailure("Mutter cast nothing (see \(errors))") }
-            var seen = 0.0
-            guard try desktop.poll(seconds: 10, until: {
-                seen = try desktop.probed().ours
-                return seen > 0
-            }) else { throw BenchFailure("no sharing banner on screen within 10 s; the monitor said: \(monitor.lines.suffix(4).joined(separator: " | "))") }
-            if round >= warmup { samples.append(seen - started * 1000) }
-            supervisor.stop(app)
-            guard supervisor.wait(seconds: 10, until: { monitor.lines.filter { $0.hasSuffix("sharing banner hidden") }.count > hidden }),
-                  try desktop.poll(seconds: 10, until: { try desktop.workArea() == space }) else {
-                throw BenchFailure("the sharing banner stayed after the share ended; the monitor said: \(monitor.lines.suffix(4).joined(separator: " | "))")
-            }
-        }
-        return samples
-    }
-}
-
 extension Results {
     /// Section 11's versions (one line per shell).
     func describe(gnome: GnomeDesktop) {
