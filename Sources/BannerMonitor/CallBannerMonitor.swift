@@ -33,6 +33,10 @@ package final class CallBannerMonitor {
     private var sharingSaid: [String] = []
     /// What the owner was last told of sharing (for its private banners); nil before the first report.
     private var sharingReported: Bool?
+    /// A share's end is told the owner after the hide delay, as the banner goes: a stream that
+    /// pauses for a moment (renegotiating its format) does not bring private banners back.
+    private let endReportTimer: LoopTimer
+    private let hideDelay: Double
     private let banners: any WatcherBanners
     private let log: (String) -> Void
     private var watch: PipeWireWatch?
@@ -57,6 +61,8 @@ package final class CallBannerMonitor {
     ) {
         self.loop = loop
         retryTimer = LoopTimer(on: loop)
+        endReportTimer = LoopTimer(on: loop)
+        self.hideDelay = hideDelay
         self.rule = rule
         self.log = log
         self.banners = banners
@@ -127,6 +133,7 @@ package final class CallBannerMonitor {
         stopped = true
         disconnect()
         retryTimer.cancel()
+        endReportTimer.cancel()
         socketWatch = nil
         callBanner?.stop()
         sharingBanner?.stop()
@@ -208,8 +215,15 @@ package final class CallBannerMonitor {
             sharingSaid = state.sharing
         }
         // Private banners go at once, without the banner's start delay: the first frame of a
-        // share is as public as the rest.
-        if sharingBanner != nil { report(sharing: !state.sharing.isEmpty) }
+        // share is as public as the rest. They come back the hide delay after its end.
+        if sharingBanner != nil {
+            if !state.sharing.isEmpty {
+                endReportTimer.cancel()
+                report(sharing: true)
+            } else if sharingReported != false, !endReportTimer.isPending {
+                endReportTimer.set(after: hideDelay) { [unowned self] in report(sharing: false) }
+            }
+        }
         var call = callBanner == nil ? CallState.none : state
         if sharingBanner == nil {
             call.sharing = []

@@ -115,15 +115,24 @@ struct SharingBannerTests {
     }
 
     /// The owner hears of sharing at once, before the banner's start delay (its private banners
-    /// must not reach the first frame of a share), and once per change; a watcher of calls
-    /// alone tells it nothing.
-    @Test func theOwnerIsToldOfSharingAtOnceForItsPrivateBanners() {
-        let harness = CallHarness(sharing: true)
+    /// must not reach the first frame of a share), and of its end the hide delay later (a stream
+    /// pausing for a moment brings nothing back); a watcher of calls alone tells it nothing.
+    @Test func theOwnerIsToldOfSharingAtOnceAndOfItsEndAfterTheHideDelay() {
+        let harness = CallHarness(hideDelay: 1, sharing: true)
         harness.watcher.observe(sharing)
         #expect(harness.banners.sharingReports == [true])
         #expect(harness.banners.shown.isEmpty)
         harness.watcher.observe(CallState(sharing: ["Teams", "Zoom"]))
+        // Paused for half a second, then running again: still shared, as the owner was told.
         harness.watcher.observe(.none)
+        harness.embedded.advance(by: 0.5)
+        harness.watcher.observe(sharing)
+        harness.embedded.advance(by: 5)
+        #expect(harness.banners.sharingReports == [true])
+        harness.watcher.observe(.none)
+        harness.embedded.advance(by: 0.999)
+        #expect(harness.banners.sharingReports == [true])
+        harness.embedded.advance(by: 0.002)
         #expect(harness.banners.sharingReports == [true, false])
         let callsAlone = CallHarness(sharing: false)
         callsAlone.watcher.observe(sharing)
