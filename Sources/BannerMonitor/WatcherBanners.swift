@@ -107,9 +107,7 @@ package final class OwnerBanners: WatcherBanners {
 /// each report is answered with how many private banners the owner holds, and the owner
 /// writes nothing else on it, so anything readable there is the owner gone.
 final class SharingConnection {
-    private var exchange: OwnerClient.Exchange
-    private var watch: EventLoop.Token?
-    private let loop: EventLoop
+    private let connection: ListenedExchange
     private let replyTimeout: Double
     private let onLost: () -> Void
 
@@ -119,10 +117,7 @@ final class SharingConnection {
         reporting sharing: Bool, owner: OwnerClient, configPath: String?, start: Bool, loop: EventLoop, onLost: @escaping () -> Void
     ) throws(CommandFailure) -> SharingConnection? {
         guard let exchange = try owner.exchange(OwnerRequest(SharingReport(sharing: sharing)), start: start, configPath: configPath) else { return nil }
-        if let error = exchange.response.error {
-            exchange.close()
-            throw OwnerClient.failure(error)
-        }
+        try ListenedExchange.refuseOnError(exchange)
         guard exchange.response.held != nil else {
             exchange.close()
             throw CommandFailure("the owner answered a sharing report with something else", code: ExitStatus.protocolMismatch)
@@ -131,43 +126,76 @@ final class SharingConnection {
     }
 
     private init(_ exchange: OwnerClient.Exchange, replyTimeout: Double, loop: EventLoop, onLost: @escaping () -> Void) {
-        self.exchange = exchange
         self.replyTimeout = replyTimeout
-        self.loop = loop
         self.onLost = onLost
-        watch = loop.watch(fd: exchange.fd) { [weak self] in self?.ownerSpoke() }
+        connection = ListenedExchange(exchange, loop: loop)
+        connection.listen { [weak self] in self?.ownerSpoke() }
     }
 
     /// Reports `sharing` on this connection: false when the owner did not answer it (gone).
     func report(_ sharing: Bool) -> Bool {
-        guard watch != nil, UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerRequest(SharingReport(sharing: sharing)))), to: exchange.fd),
-              case .success(let body) = UnixSocket.receiveFrame(from: exchange.fd, reader: &exchange.reader, timeout: replyTimeout) else { return false }
+        guard connection.isOpen,
+              UnixSocket.send(Frame.encode(OwnerProtocol.encode(OwnerRequest(SharingReport(sharing: sharing)))), to: connection.exchange.fd),
+              case .success(let body) = UnixSocket.receiveFrame(from: connection.exchange.fd, reader: &connection.exchange.reader, timeout: replyTimeout)
+        else { return false }
         return (try? OwnerClient.decode(body))?.held != nil
     }
 
     /// Closes the connection: the owner hears that this watcher watches no more.
-    func close() {
-        guard let watch else { return }
-        loop.cancel(watch)
-        self.watch = nil
-        exchange.close()
-    }
+    func close() { connection.close() }
 
     private func ownerSpoke() {
         var byte: UInt8 = 0
-        let count = recv(exchange.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        let count = recv(connection.exchange.fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
         if count < 0, errno == EAGAIN || errno == EINTR { return }
         close()
         onLost()
     }
 }
 
+/// An exchange with the owner kept open and watched on the loop (a watcher's banner, its
+/// sharing reports): what ``listen(_:)`` is given runs when the owner writes on it or closes
+/// it; `close()` stops watching and lets it go.
+final class ListenedExchange {
+    var exchange: OwnerClient.Exchange
+    private var watch: EventLoop.Token?
+    private var closed = false
+    private let loop: EventLoop
+
+    init(_ exchange: OwnerClient.Exchange, loop: EventLoop) {
+        self.exchange = exchange
+        self.loop = loop
+    }
+
+    /// Runs `onReadable` each time the owner writes on the connection or closes it.
+    func listen(_ onReadable: @escaping () -> Void) {
+        guard !closed, watch == nil else { return }
+        watch = loop.watch(fd: exchange.fd, onReadable)
+    }
+
+    /// Until ``close()``.
+    var isOpen: Bool { !closed }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if let watch { loop.cancel(watch) }
+        watch = nil
+        exchange.close()
+    }
+
+    /// Closes `exchange` and throws the owner's refusal, when it answered with one.
+    static func refuseOnError(_ exchange: OwnerClient.Exchange) throws(CommandFailure) {
+        guard let error = exchange.response.error else { return }
+        exchange.close()
+        throw OwnerClient.failure(error)
+    }
+}
+
 /// A watcher's own banner while it is up: shown with `show --wait`, whose connection stays
 /// open and watched on the loop, so the watcher hears when the banner ended without it.
 final class ShownBanner: ShownBannerHandle {
-    private var exchange: OwnerClient.Exchange
-    private var watch: EventLoop.Token?
-    private let loop: EventLoop
+    private let connection: ListenedExchange
     private let onEnd: (BannerEndReason?) -> Void
 
     /// Shows `request`, starting an owner if none runs; `onEnd` runs once, with why it ended
@@ -179,26 +207,17 @@ final class ShownBanner: ShownBannerHandle {
         guard let exchange = try owner.exchange(OwnerRequest(request), start: true, configPath: configPath) else {
             throw CommandFailure("no owner", code: ExitStatus.unreachable)
         }
-        if let error = exchange.response.error {
-            exchange.close()
-            throw OwnerClient.failure(error)
-        }
-        self.exchange = exchange
-        self.loop = loop
+        try ListenedExchange.refuseOnError(exchange)
         self.onEnd = onEnd
-        watch = loop.watch(fd: exchange.fd) { [weak self] in self?.ownerSpoke() }
+        connection = ListenedExchange(exchange, loop: loop)
+        connection.listen { [weak self] in self?.ownerSpoke() }
     }
 
     /// Stops listening and lets the connection go; the banner stays (dismiss it by its id).
-    func close() {
-        guard let watch else { return }
-        loop.cancel(watch)
-        self.watch = nil
-        exchange.close()
-    }
+    func close() { connection.close() }
 
     private func ownerSpoke() {
-        guard case .ended(let reason) = BannerEnd.read(&exchange) else { return }
+        guard case .ended(let reason) = BannerEnd.read(&connection.exchange) else { return }
         close()
         onEnd(reason)
     }

@@ -62,12 +62,8 @@ struct GnomeScreenCastTests {
         let monitor = try MonitorProcess(try shell.start([windowBannerExecutable(), "monitor", "--calls", "--no-network"]))
         #expect(monitor.source == "calls from PipeWire")
 
-        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
-        let app = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.client, "Meta-0", "Zoom"], environment: environment)
+        let app = try Self.startSharing(on: shell)
         defer { app.killGroup() }
-        guard let line = app.readLine(timeout: 90), line.hasPrefix("streaming ") else {
-            throw TestFailure("Mutter started no screen cast: \(app.standardError)")
-        }
         // A cast's stream may pause while it settles its format (the log says each change): the
         // banner comes once it has run for the start delay.
         #expect(try Self.awaitEvent("sharing banner shown (Zoom)", from: monitor).first == "screen shared by Zoom")
@@ -116,12 +112,8 @@ struct GnomeScreenCastTests {
         try #require(reserved != before, "the private banner did not come down")
         #expect(try GnomeShellExtensionTests.status(of: shell, until: "Your code is 424242 \n") == "Your code is 424242 \n")
 
-        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
-        let app = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.client, "Meta-0", "Zoom"], environment: environment)
+        let app = try Self.startSharing(on: shell)
         defer { app.killGroup() }
-        guard let line = app.readLine(timeout: 90), line.hasPrefix("streaming ") else {
-            throw TestFailure("Mutter started no screen cast: \(app.standardError)")
-        }
         // A cast's stream may pause while it settles its format (the log says each change): the
         // banner comes once it has run for the start delay.
         #expect(try Self.awaitEvent("sharing banner shown (Zoom)", from: monitor).first == "screen shared by Zoom")
@@ -144,13 +136,9 @@ struct GnomeScreenCastTests {
     @Test(arguments: GnomeShellExtensionTests.releases)
     func theExtensionSeesTheShareAndStopsIt(release: TestGnomeShell.Release) throws {
         let shell = try TestGnomeShell(release: release, withExtension: .enabled, busForEveryone: true, withPortal: false, withPipeWire: true)
-        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
         #expect(try Self.extensionSays(shell, sharing: false))
-        let app = try Subprocess(executable: "/usr/bin/python3", arguments: [Self.client, "Meta-0", "Zoom"], environment: environment)
+        let app = try Self.startSharing(on: shell)
         defer { app.killGroup() }
-        guard let line = app.readLine(timeout: 90), line.hasPrefix("streaming ") else {
-            throw TestFailure("Mutter started no screen cast: \(app.standardError)")
-        }
         #expect(try Self.extensionSays(shell, sharing: true))
         // No monitor runs: the owner hears of the share from the extension itself, and holds a
         // private banner without a warning.
@@ -217,6 +205,18 @@ struct GnomeScreenCastTests {
             }
             poll(nil, 0, 50)
         }
+    }
+
+    /// Zoom sharing `shell`'s screen through Mutter's ScreenCast, reading it (the client's first
+    /// line said); kill its group when done.
+    static func startSharing(on shell: TestGnomeShell) throws -> Subprocess {
+        let environment = shell.environment.merging(["PIPEWIRE_REMOTE": shell.runtimeDirectory + "/pipewire-0"]) { $1 }
+        let app = try Subprocess(executable: "/usr/bin/python3", arguments: [client, "Meta-0", "Zoom"], environment: environment)
+        guard let line = app.readLine(timeout: 90), line.hasPrefix("streaming ") else {
+            app.killGroup()
+            throw TestFailure("Mutter started no screen cast: \(app.standardError)")
+        }
+        return app
     }
 
     /// The monitor's lines up to and with `wanted` (within 30 s); it fails the test without it.
