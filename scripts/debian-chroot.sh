@@ -44,6 +44,14 @@ x11desktops="cinnamon cinnamon-screensaver xfwm4 xfce4-panel xfce4-screensaver x
 # wlr-randr and the session bus; wayfire and its wf-shell panel are asked for by name.
 labwcpanels="labwc xfce4-panel xfconf lxqt-panel qt6-wayland foot python3 grim swaylock wlr-randr dbus-daemon fonts-dejavu-core"
 
+# @screencast: sway with the portal a wlroots desktop shares the screen through
+# (xdg-desktop-portal and xdg-desktop-portal-wlr, which reads the screen over
+# ext-image-copy-capture and so needs no GPU from 0.8 on) and PipeWire with WirePlumber and its
+# PulseAudio server; the app that shares (a python3 D-Bus script and GStreamer's pipewiresrc),
+# pactl for a virtual microphone, foot beside the banner and grim for its pixels.
+screencast="sway swaybg foot grim fonts-dejavu-core dbus-daemon xdg-desktop-portal xdg-desktop-portal-wlr pipewire-bin wireplumber
+    pipewire-pulse pulseaudio-utils gstreamer1.0-tools gstreamer1.0-pipewire python3 python3-dbus python3-gi"
+
 # @newcomer: what a new user starts from (make, and git to have cloned the project), after which
 # the checkout's scripts/install-deps.sh --build runs inside and installs the rest, Swift too; the
 # script's text is part of the cache key, so a changed list makes a new chroot.
@@ -59,8 +67,9 @@ for word in "$@"; do
         @kde) words="$words $kde" ;;
         @x11desktops) words="$words $x11desktops" ;;
         @labwcpanels) words="$words $labwcpanels" ;;
+        @screencast) words="$words $screencast" ;;
         @newcomer) words="$words $newcomer"; hook=$here/install-deps.sh ;;
-        @*) echo "debian-chroot.sh: no package set '$word' (there are @gnome, @wlroots, @kde, @x11desktops, @labwcpanels and @newcomer)" >&2; exit 64 ;;
+        @*) echo "debian-chroot.sh: no package set '$word' (there are @gnome, @wlroots, @kde, @x11desktops, @labwcpanels, @screencast and @newcomer)" >&2; exit 64 ;;
         *) words="$words $word" ;;
     esac
 done

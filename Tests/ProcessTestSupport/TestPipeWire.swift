@@ -3,6 +3,8 @@
 // session bus, so nothing of the machine's sound is touched; a virtual microphone made with
 // pactl; callers and meters (`pw-record` with an application name and properties). What
 // PipeWire itself says is read back with `pw-dump`. Everything it starts is killed when it goes.
+// From a chroot when given (a newer Debian's PipeWire and the clients beside it, as root there),
+// on a runtime directory under /tmp, which both sides see.
 
 import Foundation
 import Glibc
@@ -14,15 +16,18 @@ public final class TestPipeWire {
     private var bus: Subprocess?
     private var daemons: [Subprocess] = []
     private var clients: [Subprocess] = []
+    /// The newer Debian whose PipeWire, bus and clients run, or nil for this machine's.
+    public let chroot: DebianChroot?
 
     /// Starts the session bus, then PipeWire, WirePlumber and the PulseAudio server.
-    public init() throws {
+    public init(from chroot: DebianChroot? = nil) throws {
+        self.chroot = chroot
         var template = Array("/tmp/window-banner-pw-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
         runtimeDirectory = String(cString: made)
         do {
-            let bus = try Subprocess(executable: "/usr/bin/dbus-daemon", arguments: ["--session", "--nofork", "--print-address=1"],
-                                     environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtimeDirectory])
+            let bus = try launch(["/usr/bin/dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                                 bare: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtimeDirectory])
             self.bus = bus
             guard let address = bus.readLine(timeout: 10), address.hasPrefix("unix:") else { throw TestFailure("dbus-daemon did not start") }
             sessionBus = address
@@ -42,7 +47,7 @@ public final class TestPipeWire {
     }
 
     private func startDaemons() throws {
-        daemons.append(try Subprocess(executable: "/usr/bin/pipewire", arguments: [], environment: environment))
+        daemons.append(try launch(["/usr/bin/pipewire"]))
         try waitFor("PipeWire's socket") { access(self.runtimeDirectory + "/pipewire-0", F_OK) == 0 }
         // Under load WirePlumber sometimes never registers its session, and pipewire-pulse,
         // started again right after a killed one, sometimes never answers: each is given three
@@ -57,7 +62,7 @@ public final class TestPipeWire {
     /// three times. What a killed pipewire-pulse leaves behind is removed before the next try.
     private func startWithRetries(_ executable: String, until what: String, timeout: Double, _ ready: () -> Bool) throws {
         for attempt in 1...3 {
-            let daemon = try Subprocess(executable: executable, arguments: [], environment: environment)
+            let daemon = try launch([executable])
             daemons.append(daemon)
             do {
                 try waitFor(what, timeout: timeout, ready)
@@ -108,12 +113,12 @@ public final class TestPipeWire {
     /// `pactl arguments…`; its output.
     @discardableResult
     public func pactl(_ arguments: [String]) throws -> String {
-        try Subprocess.run("/usr/bin/env", environmentArguments + ["pactl"] + arguments)
+        try runToEnd(["pactl"] + arguments)
     }
 
     /// PipeWire's own account of its graph (`pw-dump`), as JSON text.
     public func dump() throws -> String {
-        try Subprocess.run("/usr/bin/env", environmentArguments + ["pw-dump"])
+        try runToEnd(["pw-dump"])
     }
 
     /// A virtual microphone called `name` (an `Audio/Source/Virtual` node).
@@ -125,7 +130,7 @@ public final class TestPipeWire {
     /// A camera called `name`: SPA's video test source as a `Video/Source` node, as a webcam's
     /// node is, kept after pw-cli, which made it, exits.
     public func addCamera(_ name: String = "camera") throws {
-        try Subprocess.run("/usr/bin/env", environmentArguments + [
+        try runToEnd([
             "pw-cli", "create-node", "adapter",
             "{ factory.name = videotestsrc library.name = videotestsrc/libspa-videotestsrc node.name = \(name) media.class = Video/Source object.linger = true }",
         ])
@@ -136,12 +141,9 @@ public final class TestPipeWire {
     /// with `application.name` = `name` and the stream's media type Video, which WirePlumber
     /// links to the camera; running once PipeWire says its link is active.
     public func startViewer(_ name: String, camera: String = "camera") throws -> Subprocess {
-        let viewer = try Subprocess(
-            executable: "/usr/bin/gst-launch-1.0",
-            arguments: ["-q", "pipewiresrc", "client-name=\(name)",
-                        "stream-properties=props,media.type=Video,media.category=Capture,media.role=Camera,application.name=\(name)",
-                        "!", "fakesink"],
-            environment: environment)
+        let viewer = try launch(["/usr/bin/gst-launch-1.0", "-q", "pipewiresrc", "client-name=\(name)",
+                                 "stream-properties=props,media.type=Video,media.category=Capture,media.role=Camera,application.name=\(name)",
+                                 "!", "fakesink"])
         clients.append(viewer)
         try waitFor("\(name) watching \(camera)") { (try? self.dump()).map { Self.hasActiveLink(in: $0) } == true }
         return viewer
@@ -166,9 +168,7 @@ public final class TestPipeWire {
         all["application.name"] = name
         let list = all.sorted { $0.key < $1.key }.map { "\($0.key) = \"\($0.value)\"" }.joined(separator: " ")
         let record = ["/usr/bin/pw-record", "--target", target, "-P", "{ \(list) }", runtimeDirectory + "/\(UInt32.random(in: 0...UInt32.max)).wav"]
-        let caller = try Subprocess(
-            executable: window?.program ?? record[0], arguments: window.map { $0.arguments + record } ?? Array(record.dropFirst()),
-            environment: environment.merging(window?.environment ?? [:]) { $1 })
+        let caller = try launch(window.map { [$0.program] + $0.arguments + record } ?? record, environment: window?.environment ?? [:])
         clients.append(caller)
         return caller
     }
@@ -176,14 +176,37 @@ public final class TestPipeWire {
     /// A PulseAudio client recording `device` through pipewire-pulse (`parec`), its stream
     /// called `stream`, as pavucontrol's and GNOME Settings' level meters are ("Peak detect").
     public func startPulseRecorder(_ name: String, stream: String, device: String = "mic") throws -> Subprocess {
-        let recorder = try Subprocess(
-            executable: "/usr/bin/parec", arguments: ["--device=\(device)", "--client-name=\(name)", "--stream-name=\(stream)", "--raw", "/dev/null"],
-            environment: environment)
+        let recorder = try launch(["/usr/bin/parec", "--device=\(device)", "--client-name=\(name)", "--stream-name=\(stream)", "--raw", "/dev/null"])
         clients.append(recorder)
         return recorder
     }
 
-    private var environmentArguments: [String] { environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } }
+    /// Starts `command` beside this PipeWire (in its chroot, if any) with its environment and
+    /// `extra`; ended with the rest.
+    public func start(_ command: [String], environment extra: [String: String] = [:]) throws -> Subprocess {
+        let client = try launch(command, environment: extra)
+        clients.append(client)
+        return client
+    }
+
+    /// `command` run here or in the chroot, with this PipeWire's environment and `extra` (or
+    /// with only `bare`).
+    private func launch(_ command: [String], environment extra: [String: String] = [:], bare: [String: String]? = nil) throws -> Subprocess {
+        let line = commandLine(command, extra, bare: bare)
+        return try Subprocess(executable: line[0], arguments: Array(line.dropFirst()), environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+    }
+
+    /// `command` run to its end, here or in the chroot; its output.
+    private func runToEnd(_ command: [String]) throws -> String {
+        let line = commandLine(command, [:])
+        return try Subprocess.run(line[0], Array(line.dropFirst()))
+    }
+
+    private func commandLine(_ command: [String], _ extra: [String: String], bare: [String: String]? = nil) -> [String] {
+        let variables = bare ?? environment.merging(extra) { $1 }
+        if let chroot { return chroot.command(command, user: nil, environment: variables) }
+        return ["/usr/bin/env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command
+    }
 
     /// Waits (bounded, looking every 20 ms: nothing announces these to another process) until
     /// `condition` holds.

@@ -28,9 +28,10 @@ struct GnomeScreenCastTests {
         return parts.joined(separator: "/") + "/Clients/mutter-screencast.py"
     }()
 
-    /// pw-dump has a compositor's cast (`Stream/Output/Video`) linked, over an active link, to
-    /// a running `Stream/Input/Video` whose application is `app`.
-    static func castIsRead(by app: String, in dump: String) throws -> Bool {
+    /// pw-dump has a compositor's cast (`producer`: Mutter's `Stream/Output/Video`, xdpw's
+    /// `Video/Source` of no device) linked, over an active link, to a running
+    /// `Stream/Input/Video` whose application is `app`.
+    static func castIsRead(by app: String, producer: String = "Stream/Output/Video", in dump: String) throws -> Bool {
         // Newer pw-dumps (Debian 13's, unstable's) write some params without their keys, which is
         // no JSON: the params (which the test does not read) go before it is parsed.
         let repaired = Self.withoutParams(dump)
@@ -44,7 +45,7 @@ struct GnomeScreenCastTests {
             guard (link["type"] as? String)?.hasSuffix(":Link") == true, info(link)["state"] as? String == "active",
                   let output = (info(link)["output-node-id"] as? Int).flatMap({ nodes[$0] }),
                   let input = (info(link)["input-node-id"] as? Int).flatMap({ nodes[$0] }) else { return false }
-            return props(output)["media.class"] as? String == "Stream/Output/Video"
+            return props(output)["media.class"] as? String == producer && props(output)["device.id"] == nil
                 && props(input)["media.class"] as? String == "Stream/Input/Video" && info(input)["state"] as? String == "running"
                 && props(input)["application.name"] as? String == app
         }
