@@ -25,6 +25,8 @@ final class Results {
     var sway: SwayResults?
     /// Section 11, on GNOME Shell.
     var gnome: [GnomeResults] = []
+    /// Section 11's sharing banner on sway from Debian unstable: its sway and the samples, ms.
+    var swaySharing: (sway: String, samples: [Double])?
     /// Section 12, calls from PipeWire.
     var calls: CallResults?
     /// Section 13, the administrator's broadcasts.

@@ -13,7 +13,8 @@
 //      and with an accessibility bus and a listening AT-SPI client  (AccessibilityCost)
 //  11. on GNOME Shell (headless, with WindowBanner's extension): command → first painted frame
 //      next to notify-send → GNOME's own notification banner, foot's relayouts; an app starting
-//      to read Mutter's screen cast → the sharing banner's first frame  (Gnome)
+//      to read Mutter's screen cast → the sharing banner's first frame  (Gnome); the same through
+//      xdg-desktop-portal-wlr on Debian unstable's sway  (SwaySharing)
 //  12. calls: a capture starting in PipeWire → the call banner's first frame, the idle monitor
 //      with calls on, its memory with and without  (CallPath)
 //  13. broadcasts: `broadcast set` → the banner on ten sessions next to a loop of `show`, and
@@ -185,7 +186,7 @@ func main() throws {
     section("10. accessibility: \(rounds) rounds without and with an accessibility bus, warm then cold", results) {
         results.accessibility = try lineup.accessibilityCost(runs: options.runs, warmup: options.warmup)
     }
-    section("11. GNOME Shell 43, 48 and the newest: \(rounds) rounds of 3 tools each, then of the sharing banner", results) {
+    section("11. GNOME Shell 43, 48 and the newest: \(rounds) rounds of 3 tools each, then of the sharing banner there and on sway", results) {
         results.describeGnomeCommands()
         for shell in try GnomeShell.all(supervisor: supervisor) {
             let gnome = try GnomeDesktop(supervisor: supervisor, work: options.work, banner: try absolutePath(options.banner), shell: shell)
@@ -197,6 +198,11 @@ func main() throws {
             results.gnome.append(measured)
             results.problems += measured.notes
         }
+        let sway = try SwaySharingDesktop(supervisor: supervisor, work: options.work, banner: try absolutePath(options.banner),
+                                          probe: "\(options.bin)/screencopy-probe")
+        defer { sway.stop() }
+        results.describe(swaySharing: sway)
+        results.swaySharing = ("sway \(sway.version) (Debian unstable)", try sway.sharing(runs: options.runs, warmup: options.warmup, work: options.work))
     }
     section("12. calls: \(rounds) captures started, idle \(fixed(options.idleSeconds, 0)) s", results) {
         results.calls = try lineup.callPath(runs: options.runs, warmup: options.warmup, idleSeconds: options.idleSeconds, work: options.work)
