@@ -5,21 +5,18 @@ stream's PipeWireStreamAdded names Mutter's node, which GStreamer's pipewiresrc 
 stream called APP-NAME) until this process is ended.
 
 Usage: mutter-screencast.py CONNECTOR APP-NAME   (PIPEWIRE_REMOTE: the shell's PipeWire)
-Prints "streaming NODE SECONDS" once Mutter has made its node, SECONDS being when the reader
-starts (CLOCK_MONOTONIC), then runs the reader; SIGTERM ends both
-(the session ends with this process's bus connection); "closed" when Mutter ends the session
-itself (the shell's "Turn off"), or "reader ended" when the cast ended under the reader first,
-and then it ends the reader and exits. Exits 3 with one line on stderr when
-Mutter refuses or does not answer.
+Once Mutter has made its node, reads it as castreader.py says (its lines: "streaming NODE
+SECONDS", then "closed" when Mutter ends the session itself, the shell's "Turn off", or "reader
+ended"); SIGTERM ends it. Exits 3 with one line on stderr when Mutter refuses or does not answer.
 """
-import signal
-import subprocess
 import sys
-import time
 
 import dbus
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
+
+sys.dont_write_bytecode = True  # castreader.py is imported from the checkout, which stays as it was
+from castreader import read_cast  # noqa: E402
 
 MUTTER = "org.gnome.Mutter.ScreenCast"
 
@@ -49,37 +46,12 @@ def main():
 
     bus.add_signal_receiver(added, "PipeWireStreamAdded", MUTTER + ".Stream", MUTTER, stream_path)
     session.Start()
-    GLib.timeout_add_seconds(60, loop.quit)
+    timeout = GLib.timeout_add_seconds(60, loop.quit)
     loop.run()
     if not node:
         fail("Mutter made no PipeWire stream within 60 s")
-    name = app.replace(",", " ").replace("=", " ")
-    # When the reader starts, on CLOCK_MONOTONIC (GLib's clock too): `make bench` times the
-    # sharing banner from it.
-    print(f"streaming {node[0]} {time.clock_gettime(time.CLOCK_MONOTONIC):.6f}", flush=True)
-    reader = subprocess.Popen(["gst-launch-1.0", "-q", "pipewiresrc", f"path={node[0]}", f"client-name={name}",
-                               f"stream-properties=props,application.name={name}", "!", "videoconvert", "!", "fakesink", "sync=false"])
-
-    def end(*_):
-        loop.quit()
-        return False
-
-    def closed():
-        # Mutter ended the session itself (the shell's "Turn off", our extension's StopSharing).
-        print("closed", flush=True)
-        loop.quit()
-
-    def reader_ended(*_):
-        # The cast ended under the reader (Mutter stopped it) before its Closed signal came.
-        print("reader ended", flush=True)
-        loop.quit()
-
-    bus.add_signal_receiver(closed, "Closed", MUTTER + ".Session", MUTTER, session_path)
-    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, end)
-    GLib.child_watch_add(reader.pid, reader_ended)
-    loop.run()
-    reader.terminate()
-    reader.wait()
+    GLib.source_remove(timeout)
+    read_cast(loop, bus, node[0], app, (MUTTER + ".Session", MUTTER, session_path))
 
 
 if __name__ == "__main__":

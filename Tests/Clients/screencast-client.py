@@ -5,22 +5,19 @@ monitor, Start), opens the PipeWire remote the portal hands it (OpenPipeWireRemo
 the stream with GStreamer's pipewiresrc until it is ended.
 
 Usage: screencast-client.py APP-NAME   (its session bus: the portal's)
-Prints "streaming NODE SECONDS" once the portal has started the cast, SECONDS being when the
-reader starts (CLOCK_MONOTONIC), then runs the reader on the portal's descriptor while it keeps
-the session (the portal ends a session with its app's bus connection); SIGTERM ends both.
-"closed" when the portal ends the session itself, or "reader ended" when the cast ended under
-the reader first, and then it ends the reader and exits. Exits 3 with one line on stderr when
-the portal refuses or does not answer.
+Once the portal has started the cast, reads it on the portal's descriptor as castreader.py says
+(its lines: "streaming NODE SECONDS", then "closed" or "reader ended"); SIGTERM ends it. Exits 3
+with one line on stderr when the portal refuses or does not answer.
 """
 import os
-import signal
-import subprocess
 import sys
-import time
 
 import dbus
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
+
+sys.dont_write_bytecode = True  # castreader.py is imported from the checkout, which stays as it was
+from castreader import read_cast  # noqa: E402
 
 PORTAL = "org.freedesktop.portal.Desktop"
 PATH = "/org/freedesktop/portal/desktop"
@@ -78,36 +75,7 @@ def main():
         fail("Start: the portal started no stream")
     node = int(streams[0][0])
     descriptor = portal.OpenPipeWireRemote(session, dbus.Dictionary({}, signature="sv")).take()
-    # The app's name as PipeWire tells it (its stream's application.name), as for the callers.
-    name = app.replace(",", " ").replace("=", " ")
-    # When the reader starts, on CLOCK_MONOTONIC (GLib's clock too): `make bench` times the
-    # sharing banner from it.
-    print(f"streaming {node} {time.clock_gettime(time.CLOCK_MONOTONIC):.6f}", flush=True)
-    reader = subprocess.Popen(["gst-launch-1.0", "-q", "pipewiresrc", f"fd={descriptor}", f"path={node}", f"client-name={name}",
-                               f"stream-properties=props,application.name={name}", "!", "videoconvert", "!", "fakesink", "sync=false"],
-                              pass_fds=[descriptor])
-    os.close(descriptor)
-
-    def end(*_):
-        loop.quit()
-        return False
-
-    def closed(*_):
-        # The portal ended the session itself.
-        print("closed", flush=True)
-        loop.quit()
-
-    def reader_ended(*_):
-        # The cast ended under the reader before the portal's Closed signal came.
-        print("reader ended", flush=True)
-        loop.quit()
-
-    bus.add_signal_receiver(closed, "Closed", "org.freedesktop.portal.Session", PORTAL, session)
-    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, end)
-    GLib.child_watch_add(reader.pid, reader_ended)
-    loop.run()
-    reader.terminate()
-    reader.wait()
+    read_cast(loop, bus, node, app, ("org.freedesktop.portal.Session", PORTAL, session), descriptor=descriptor)
 
 
 if __name__ == "__main__":

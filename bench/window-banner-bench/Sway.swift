@@ -15,14 +15,6 @@
 
 import Glibc
 
-/// One frame sway composed that changed the top of its output, as the probe saw it.
-struct ScreenFrame {
-    /// sway's timestamp of the frame (CLOCK_MONOTONIC, ms).
-    var presented: Double
-    /// Rows from the top of the output in the banner's colour.
-    var rows: Int
-}
-
 /// What section 9 measured.
 struct SwayResults {
     /// Command → first frame with it on screen, ms, by tool.
@@ -61,11 +53,12 @@ final class SwayDesktop {
     /// What window-banner, notify-send and mako run with: this sway by its socket's path, a
     /// private HOME and runtime directory, the private session bus; no DISPLAY.
     private(set) var environment: [String: String] = [:]
-    private(set) var frames: [ScreenFrame] = []
+    private var probe: ScreencopyProbe?
+    /// What the probe has seen so far.
+    var frames: [ScreenFrame] { probe?.frames ?? [] }
     private(set) var mako: Child?
     private let counter: String
     private var foot: FootCounter { FootCounter(path: counter, supervisor: supervisor) }
-    private var probeReady = false
     private var children: [Child] = []
 
     init(supervisor: Supervisor, work: String, probe: String, refresh: Int) throws {
@@ -104,13 +97,9 @@ final class SwayDesktop {
             "XDG_CONFIG_HOME": "\(home)/.config", "XDG_RUNTIME_DIR": try freshRuntimeDirectory(),
         ]
 
-        let watcher = try supervisor.spawn([probe, Self.colour, "160"], environment: environment, name: "screencopy-probe",
-                                           stdout: .pipe, stderr: .inherit)
-        children.append(watcher)
-        watcher.onLine = { [unowned self] line in take(line) }
-        guard supervisor.wait(seconds: 10, until: { probeReady || !watcher.isRunning }), probeReady else {
-            throw BenchFailure("the screencopy probe did not start")
-        }
+        let watcher = try ScreencopyProbe(supervisor: supervisor, probe: probe, colour: Self.colour, environment: environment, name: "screencopy-probe")
+        children.append(watcher.child)
+        self.probe = watcher
         let foot = try supervisor.spawn(
             Self.asUser + ["foot", "--app-id", "bench-foot", "python3", directory + "/count-resizes.py", counter],
             environment: Self.userEnvironment(directory, ["WAYLAND_DISPLAY": sockets.wayland]), name: "foot")
@@ -154,13 +143,6 @@ final class SwayDesktop {
     /// Checks `condition` every 20 ms until it holds (true) or `seconds` pass (false).
     func poll(seconds: Double, until condition: () throws -> Bool) throws -> Bool {
         try supervisor.check(seconds: seconds, until: condition)
-    }
-
-    private func take(_ line: String) {
-        let fields = line.split(separator: " ")
-        if fields.first == "ready" { probeReady = true }
-        guard fields.count == 4, fields[0] == "frame", let presented = Double(fields[1]), let rows = Int(fields[3]) else { return }
-        frames.append(ScreenFrame(presented: presented / 1_000_000, rows: rows))
     }
 
     // MARK: foot

@@ -26,8 +26,8 @@ final class SwaySharingDesktop {
     /// (its bus, its socket, the portals' configuration).
     let directory: String
     let pipewire: String
-    private(set) var frames: [ScreenFrame] = []
-    private var probeReady = false
+    private var probe: ScreencopyProbe?
+    private var frames: [ScreenFrame] { probe?.frames ?? [] }
     private var children: [Child] = []
     /// What the monitor and the app run with: sway's socket, PipeWire's socket and bus.
     private(set) var environment: [String: String] = [:]
@@ -105,26 +105,16 @@ final class SwaySharingDesktop {
         let ownerRuntime = try Self.temporaryDirectory("/tmp/wbb-XXXXXX")
         environment = ["PATH": basePath, "LANG": "C.UTF-8", "HOME": ownerRuntime, "XDG_RUNTIME_DIR": ownerRuntime, "WAYLAND_DISPLAY": socketPath,
                        "PIPEWIRE_REMOTE": pipewire + "/pipewire-0", "DBUS_SESSION_BUS_ADDRESS": address]
-        let watcher = try supervisor.spawn([probe, Self.orange, "160"], environment: environment, name: "screencopy-probe (sway sharing)",
-                                           stdout: .pipe, stderr: .inherit)
-        children.append(watcher)
-        watcher.onLine = { [unowned self] line in take(line) }
-        guard supervisor.wait(seconds: 10, until: { probeReady || !watcher.isRunning }), probeReady else {
-            throw BenchFailure("the screencopy probe did not start on sway from \(chroot)")
-        }
+        let watcher = try ScreencopyProbe(supervisor: supervisor, probe: probe, colour: Self.orange, environment: environment,
+                                          name: "the screencopy probe on sway from \(chroot)")
+        children.append(watcher.child)
+        self.probe = watcher
         let monitor = try supervisor.spawn([banner] + Self.monitorCommand.dropFirst(), environment: environment, name: Self.tool,
                                            stdout: .pipe, stderr: .file(work + "/sway-sharing-monitor.log"))
         children.append(monitor)
         self.monitor = monitor
         guard supervisor.wait(seconds: 10, until: { monitor.lines.contains { $0.hasSuffix("screen sharing from PipeWire") } || !monitor.isRunning }),
               monitor.isRunning else { throw BenchFailure("the monitor did not start on sway (see \(work)/sway-sharing-monitor.log)") }
-    }
-
-    private func take(_ line: String) {
-        let fields = line.split(separator: " ")
-        if fields.first == "ready" { probeReady = true }
-        guard fields.count == 4, fields[0] == "frame", let presented = Double(fields[1]), let rows = Int(fields[3]) else { return }
-        frames.append(ScreenFrame(presented: presented / 1_000_000, rows: rows))
     }
 
     /// From an app's reader starting on xdpw's cast to the first frame with the sharing banner
