@@ -176,4 +176,41 @@ struct WlrootsScreenCastTests {
         #expect(try session.awaitScreenshot { $0.pixel(4, 4) == blue }.pixel(4, 4) == blue)
         #expect(monitor.terminate().status == 0)
     }
+
+    /// The owner killed during a share (a crash): the monitor hears its connection close, starts
+    /// a new owner and tells it the screen is shared, so a private banner shown next is still
+    /// held, without a warning, and comes down when the share ends.
+    @Test func aNewOwnerAfterACrashStillHoldsPrivateBanners() throws {
+        let desktop = try Desktop()
+        let session = desktop.session
+        let monitor = try desktop.monitor(["--sharing", "--no-network"])
+        let app = try desktop.startSharing()
+        defer { app.killGroup() }
+        #expect(try GnomeScreenCastTests.awaitEvent("sharing banner shown (Zoom)", from: monitor).first == "screen shared by Zoom")
+        let crashed = Self.owners(on: session.socketPath)
+        try #require(!crashed.isEmpty, "no owner runs on sway")
+        for pid in crashed { kill(pid, SIGKILL) }
+        #expect(try GnomeScreenCastTests.awaitEvent("sharing banner gone: the owner exited", from: monitor).last == "sharing banner gone: the owner exited")
+        let deadline = monotonicSeconds() + 20
+        while Self.owners(on: session.socketPath).filter({ !crashed.contains($0) }).isEmpty, monotonicSeconds() < deadline { poll(nil, 0, 50) }
+
+        let shown = try session.run(["show", "--private", "--sticky", "--id", "code", "--title", "Your code is 424242"])
+        #expect(shown.status == 0 && shown.error == "", "the new owner knows the screen is shared: no warning; \(shown.error)")
+        let held = try session.run(["status"]).output
+        #expect(held.contains("held while the screen is shared: \"Your code is 424242\", id code"), "\(held)")
+        app.killGroup()
+        _ = app.waitForExit(timeout: 5)
+        #expect(try GnomeScreenCastTests.awaitEvent("screen sharing ended", from: monitor).last == "screen sharing ended")
+        #expect(try desktop.status(until: "Your code is 424242|\n") == "Your code is 424242|\n")
+        #expect(monitor.terminate().status == 0)
+    }
+
+    /// The owners serving the compositor at `socket` (`window-banner-full daemon …` naming it).
+    static func owners(on socket: String) -> [pid_t] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.count > 2 && arguments[1] == "daemon" && arguments.contains(socket) ? pid : nil
+        }
+    }
 }
