@@ -26,6 +26,8 @@ final class ActivityBanner<State: BannerActivity> {
     private let describe: (State) -> String
     private var onScreen: (any ShownBannerHandle)?
     private var stopped = false
+    /// The banner came back once after its owner died with it up, in this call or share.
+    private var broughtBack = false
 
     /// Called after the banner was shown (with what it shows), changed or hidden.
     var onShown: ((State) -> Void)?
@@ -49,6 +51,7 @@ final class ActivityBanner<State: BannerActivity> {
 
     /// What is going on now.
     func observe(_ state: State) {
+        if !state.isActive { broughtBack = false }
         carryOut(policy.observe(state, at: loop.now))
     }
 
@@ -100,7 +103,8 @@ final class ActivityBanner<State: BannerActivity> {
     }
 
     /// The banner ended without us. The user's ✕ or click hides it for this call or share;
-    /// another client or the owner's end, until the next change.
+    /// another client, until the next change; its owner dying, only until a new owner shows it
+    /// again (once per call or share).
     private func ended(_ reason: BannerEndReason?) {
         onScreen = nil
         switch reason {
@@ -119,6 +123,13 @@ final class ActivityBanner<State: BannerActivity> {
         case nil:
             policy.bannerWasDismissed()
             log("\(noun) banner gone: the owner exited")
+            // Died with it up (a quit dismisses first, saying so): while this lasts the banner
+            // comes back on the owner there is next, after the start delay — once, so that an
+            // owner the banner itself brings down is not started over and over.
+            if policy.state.isActive, !broughtBack {
+                broughtBack = true
+                carryOut(policy.observe(policy.state, at: loop.now))
+            }
         }
     }
 

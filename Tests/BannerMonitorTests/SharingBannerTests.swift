@@ -114,6 +114,31 @@ struct SharingBannerTests {
         #expect(harness.banners.asked == ["show sharing", "show sharing"])
     }
 
+    /// Its owner dying with it up (a crash: no reason given) does not end the indicator: it
+    /// comes back on the next owner after the start delay, once per share, so an owner the
+    /// banner brings down is not started over and over; a new share may bring it back again.
+    @Test func theSharingBannerComesBackOnceAfterItsOwnerDied() {
+        let harness = CallHarness(sharing: true)
+        harness.watcher.observe(sharing)
+        harness.embedded.advance(by: 1)
+        harness.banners.shown[0].onEnd(nil)
+        #expect(harness.log.contains("sharing banner gone: the owner exited"))
+        harness.embedded.advance(by: start / 2)
+        #expect(harness.banners.asked == ["show sharing"])
+        harness.embedded.advance(by: start / 2)
+        #expect(harness.banners.asked == ["show sharing", "show sharing"])
+        harness.banners.shown[1].onEnd(nil)
+        harness.embedded.advance(by: 5)
+        #expect(harness.banners.asked == ["show sharing", "show sharing"])
+        harness.watcher.observe(.none)
+        harness.embedded.advance(by: 5)
+        harness.watcher.observe(sharing)
+        harness.embedded.advance(by: 1)
+        harness.banners.shown[2].onEnd(nil)
+        harness.embedded.advance(by: 1)
+        #expect(harness.banners.asked == ["show sharing", "show sharing", "show sharing", "show sharing"])
+    }
+
     /// The owner hears of sharing at once, before the banner's start delay (its private banners
     /// must not reach the first frame of a share), and of its end the hide delay later (a stream
     /// pausing for a moment brings nothing back); a watcher of calls alone tells it nothing.

@@ -177,9 +177,10 @@ struct WlrootsScreenCastTests {
         #expect(monitor.terminate().status == 0)
     }
 
-    /// The owner killed during a share (a crash): the monitor hears its connection close, starts
-    /// a new owner and tells it the screen is shared, so a private banner shown next is still
-    /// held, without a warning, and comes down when the share ends.
+    /// The owner killed during a share (a crash): the monitor hears its connections close, starts
+    /// a new owner, tells it the screen is shared and shows the sharing banner there again, so
+    /// the indicator stays and a private banner shown next is still held, without a warning,
+    /// and comes down when the share ends.
     @Test func aNewOwnerAfterACrashStillHoldsPrivateBanners() throws {
         let desktop = try Desktop()
         let session = desktop.session
@@ -191,8 +192,11 @@ struct WlrootsScreenCastTests {
         try #require(!crashed.isEmpty, "no owner runs on sway")
         for pid in crashed { kill(pid, SIGKILL) }
         #expect(try GnomeScreenCastTests.awaitEvent("sharing banner gone: the owner exited", from: monitor).last == "sharing banner gone: the owner exited")
-        let deadline = monotonicSeconds() + 20
-        while Self.owners(on: session.socketPath).filter({ !crashed.contains($0) }).isEmpty, monotonicSeconds() < deadline { poll(nil, 0, 50) }
+        // The indicator comes back on the new owner, still orange at the top.
+        #expect(try GnomeScreenCastTests.awaitEvent("sharing banner shown (Zoom)", from: monitor).last == "sharing banner shown (Zoom)")
+        #expect(try desktop.status(until: "You are sharing your screen|Zoom\n") == "You are sharing your screen|Zoom\n")
+        #expect(try session.awaitScreenshot { $0.pixel(640, 4) == GnomeScreenCastTests.orange }.pixel(640, 4) == GnomeScreenCastTests.orange)
+        #expect(Self.owners(on: session.socketPath).contains { !crashed.contains($0) })
 
         let shown = try session.run(["show", "--private", "--sticky", "--id", "code", "--title", "Your code is 424242"])
         #expect(shown.status == 0 && shown.error == "", "the new owner knows the screen is shared: no warning; \(shown.error)")
