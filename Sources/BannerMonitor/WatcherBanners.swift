@@ -117,7 +117,7 @@ final class SharingConnection {
         reporting sharing: Bool, owner: OwnerClient, configPath: String?, start: Bool, loop: EventLoop, onLost: @escaping () -> Void
     ) throws(CommandFailure) -> SharingConnection? {
         guard let exchange = try owner.exchange(OwnerRequest(SharingReport(sharing: sharing)), start: start, configPath: configPath) else { return nil }
-        try ListenedExchange.refuseOnError(exchange)
+        try exchange.closeIfRefused()
         guard exchange.response.held != nil else {
             exchange.close()
             throw CommandFailure("the owner answered a sharing report with something else", code: ExitStatus.protocolMismatch)
@@ -183,13 +183,6 @@ final class ListenedExchange {
         watch = nil
         exchange.close()
     }
-
-    /// Closes `exchange` and throws the owner's refusal, when it answered with one.
-    static func refuseOnError(_ exchange: OwnerClient.Exchange) throws(CommandFailure) {
-        guard let error = exchange.response.error else { return }
-        exchange.close()
-        throw OwnerClient.failure(error)
-    }
 }
 
 /// A watcher's own banner while it is up: shown with `show --wait`, whose connection stays
@@ -207,7 +200,7 @@ final class ShownBanner: ShownBannerHandle {
         guard let exchange = try owner.exchange(OwnerRequest(request), start: true, configPath: configPath) else {
             throw CommandFailure("no owner", code: ExitStatus.unreachable)
         }
-        try ListenedExchange.refuseOnError(exchange)
+        try exchange.closeIfRefused()
         self.onEnd = onEnd
         connection = ListenedExchange(exchange, loop: loop)
         connection.listen { [weak self] in self?.ownerSpoke() }

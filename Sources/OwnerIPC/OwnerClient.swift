@@ -66,6 +66,13 @@ package struct OwnerClient {
         }
 
         package func close() { Glibc.close(fd) }
+
+        /// Closes the exchange and throws the owner's refusal, when it answered with one.
+        package func closeIfRefused() throws(CommandFailure) {
+            guard let error = response.error else { return }
+            close()
+            throw OwnerClient.failure(error)
+        }
     }
 
     /// ` (pid N)`, or nothing when the pid is unknown.

@@ -41,14 +41,17 @@ struct WaylandCLITests {
             try script.run(arguments, timeout: timeout)
         }
 
-        /// Owner processes serving this sway (their command lines name its socket).
-        func owners() -> [pid_t] {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            return entries.compactMap { entry -> pid_t? in
-                guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
-                let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-                return arguments.count > 2 && arguments[1] == "daemon" && arguments.contains(sway.socketPath) ? pid : nil
-            }
+        /// Owner processes serving this sway.
+        func owners() -> [pid_t] { WaylandCLITests.owners(on: sway.socketPath) }
+    }
+
+    /// Owner processes serving the compositor at `socket` (their command lines name it).
+    static func owners(on socket: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.count > 2 && arguments[1] == "daemon" && arguments.contains(socket) ? pid : nil
         }
     }
 

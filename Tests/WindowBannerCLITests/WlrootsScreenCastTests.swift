@@ -188,7 +188,7 @@ struct WlrootsScreenCastTests {
         let app = try desktop.startSharing()
         defer { app.killGroup() }
         #expect(try GnomeScreenCastTests.awaitEvent("sharing banner shown (Zoom)", from: monitor).first == "screen shared by Zoom")
-        let crashed = Self.owners(on: session.socketPath)
+        let crashed = WaylandCLITests.owners(on: session.socketPath)
         try #require(!crashed.isEmpty, "no owner runs on sway")
         for pid in crashed { kill(pid, SIGKILL) }
         #expect(try GnomeScreenCastTests.awaitEvent("sharing banner gone: the owner exited", from: monitor).last == "sharing banner gone: the owner exited")
@@ -196,7 +196,7 @@ struct WlrootsScreenCastTests {
         #expect(try GnomeScreenCastTests.awaitEvent("sharing banner shown (Zoom)", from: monitor).last == "sharing banner shown (Zoom)")
         #expect(try desktop.status(until: "You are sharing your screen|Zoom\n") == "You are sharing your screen|Zoom\n")
         #expect(try session.awaitScreenshot { $0.pixel(640, 4) == GnomeScreenCastTests.orange }.pixel(640, 4) == GnomeScreenCastTests.orange)
-        #expect(Self.owners(on: session.socketPath).contains { !crashed.contains($0) })
+        #expect(WaylandCLITests.owners(on: session.socketPath).contains { !crashed.contains($0) })
 
         let shown = try session.run(["show", "--private", "--sticky", "--id", "code", "--title", "Your code is 424242"])
         #expect(shown.status == 0 && shown.error == "", "the new owner knows the screen is shared: no warning; \(shown.error)")
@@ -207,14 +207,5 @@ struct WlrootsScreenCastTests {
         #expect(try GnomeScreenCastTests.awaitEvent("screen sharing ended", from: monitor).last == "screen sharing ended")
         #expect(try desktop.status(until: "Your code is 424242|\n") == "Your code is 424242|\n")
         #expect(monitor.terminate().status == 0)
-    }
-
-    /// The owners serving the compositor at `socket` (`window-banner-full daemon …` naming it).
-    static func owners(on socket: String) -> [pid_t] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
-            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
-            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return arguments.count > 2 && arguments[1] == "daemon" && arguments.contains(socket) ? pid : nil
-        }
     }
 }

@@ -133,6 +133,23 @@ final class Desktop {
 /// PATH for every child: the system's, so each tool is the distribution's.
 let basePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
+/// A new directory from mkdtemp's `pattern` (`/tmp/wbb-XXXXXX`).
+func temporaryDirectory(_ pattern: String) throws -> String {
+    var template = Array(pattern.utf8CString)
+    guard let made = mkdtemp(&template) else { throw BenchFailure("mkdtemp: \(String(cString: strerror(errno)))") }
+    return String(cString: made)
+}
+
+/// Owner processes on the Wayland compositor at `socket`: clients start them and they outlive
+/// those, so they are found by their command line (`window-banner daemon …`), which names it.
+func ownerProcesses(servingSocket socket: String) -> [pid_t] {
+    directoryEntries("/proc").compactMap { entry in
+        guard let pid = pid_t(entry), let command = readFile("/proc/\(entry)/cmdline") else { return nil }
+        let arguments = command.split(separator: "\0")
+        return arguments.count > 2 && arguments[1] == "daemon" && arguments.contains(where: { $0 == socket }) ? pid : nil
+    }
+}
+
 func makeDirectory(_ path: String) throws {
     guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
         throw BenchFailure("cannot create \(path): \(String(cString: strerror(errno)))")

@@ -284,15 +284,8 @@ final class GnomeDesktop {
         return path
     }
 
-    /// Owner processes on this shell, found by their command line, which names the socket.
-    func owners() -> [pid_t] {
-        let socket = environment["WAYLAND_DISPLAY"] ?? ""
-        return directoryEntries("/proc").compactMap { entry in
-            guard let pid = pid_t(entry), let command = readFile("/proc/\(entry)/cmdline") else { return nil }
-            let arguments = command.split(separator: "\0")
-            return arguments.count > 2 && arguments[1] == "daemon" && arguments.contains(where: { $0 == socket }) ? pid : nil
-        }
-    }
+    /// Owner processes on this shell.
+    func owners() -> [pid_t] { ownerProcesses(servingSocket: environment["WAYLAND_DISPLAY"] ?? "") }
 
     /// Ends the owners, foot, the shell's own children (Xwayland), the shell and its buses, and
     /// removes its directory.

@@ -1,7 +1,8 @@
 // Section 11's sharing banner (issue 55), on the GNOME Shell the rest of the section runs (Gnome.swift):
 // an app casts the screen through Mutter's own ScreenCast while the session's `monitor --sharing`
 // runs, timed from the app's reader starting to the first frame the section's probe sees with
-// the banner.
+// the banner. How an app is started and its reader's start read (`startCastReader`) is shared
+// with sway's row (SwaySharing.swift).
 
 extension GnomeBench {
     static let sharing = "window-banner monitor --sharing (GNOME Shell)"
@@ -22,12 +23,11 @@ extension GnomeBench {
         for round in 0..<(warmup + runs) {
             try desktop.resetProbe()
             let hidden = monitor.lines.filter { $0.hasSuffix("sharing banner hidden") }.count
-            let app = try supervisor.spawn(GnomeDesktop.asUser + ["python3", "Tests/Clients/mutter-screencast.py", "Meta-0", "Zoom"],
-                                           environment: desktop.environment, name: "an app sharing the screen", stdout: .pipe, stderr: .file(errors))
+            guard let (app, started) = try supervisor.startCastReader(
+                GnomeDesktop.asUser + ["python3", "Tests/Clients/mutter-screencast.py", "Meta-0", "Zoom"], environment: desktop.environment,
+                name: "an app sharing the screen", log: errors, seconds: 30
+            ) else { throw BenchFailure("Mutter cast nothing (see \(errors))") }
             defer { supervisor.stop(app) }
-            guard supervisor.wait(seconds: 30, until: { app.lines.contains { $0.hasPrefix("streaming ") } || !app.isRunning }),
-                  let line = app.lines.first(where: { $0.hasPrefix("streaming ") }), let started = line.split(separator: " ").last.flatMap({ Double($0) })
-            else { throw BenchFailure("Mutter cast nothing (see \(errors))") }
             var seen = 0.0
             guard try desktop.poll(seconds: 10, until: {
                 seen = try desktop.probed().ours
@@ -41,5 +41,21 @@ extension GnomeBench {
             }
         }
         return samples
+    }
+}
+
+extension Supervisor {
+    /// An app sharing the screen (`command`: one of Tests/Clients' cast readers) and when its
+    /// reader started (CLOCK_MONOTONIC, s), once it has said so (`streaming NODE SECONDS`); nil,
+    /// the app stopped, when nothing was cast within `seconds`. Its stderr goes to `log`.
+    func startCastReader(_ command: [String], environment: [String: String], name: String, log: String, seconds: Double) throws -> (Child, Double)? {
+        let app = try spawn(command, environment: environment, name: name, stdout: .pipe, stderr: .file(log))
+        guard wait(seconds: seconds, until: { app.lines.contains { $0.hasPrefix("streaming ") } || !app.isRunning }),
+              let line = app.lines.first(where: { $0.hasPrefix("streaming ") }), let started = line.split(separator: " ").last.flatMap({ Double($0) })
+        else {
+            stop(app)
+            return nil
+        }
+        return (app, started)
     }
 }

@@ -64,8 +64,8 @@ final class SwayDesktop {
     init(supervisor: Supervisor, work: String, probe: String, refresh: Int) throws {
         self.supervisor = supervisor
         self.refresh = refresh
-        directory = try Self.temporaryDirectory("/tmp/wbb-sway-XXXXXX")
-        runtimes = try Self.temporaryDirectory("/tmp/wbb-XXXXXX")
+        directory = try temporaryDirectory("/tmp/wbb-sway-XXXXXX")
+        runtimes = try temporaryDirectory("/tmp/wbb-XXXXXX")
         counter = directory + "/foot-size"
         let runtime = directory + "/run"
         for path in [runtime, directory + "/home"] { try makeDirectory(path) }
@@ -109,7 +109,7 @@ final class SwayDesktop {
     }
 
     /// What sway's and foot's command lines start with: as `user` when the benchmark runs as root.
-    private static var asUser: [String] {
+    static var asUser: [String] {
         geteuid() == 0 ? ["setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"] : []
     }
 
@@ -235,15 +235,8 @@ final class SwayDesktop {
 
     // MARK: owners
 
-    /// Owner processes on this sway: `show` starts them and they outlive it, so they are found
-    /// by their command line, which names the socket.
-    func owners() -> [pid_t] {
-        directoryEntries("/proc").compactMap { entry in
-            guard let pid = pid_t(entry), let command = readFile("/proc/\(entry)/cmdline") else { return nil }
-            let arguments = command.split(separator: "\0")
-            return arguments.count > 2 && arguments[1] == "daemon" && arguments.contains(where: { $0 == socketPath }) ? pid : nil
-        }
-    }
+    /// Owner processes on this sway.
+    func owners() -> [pid_t] { ownerProcesses(servingSocket: socketPath) }
 
     /// Ends the owners, the probe, mako, foot and sway, and removes sway's directory.
     func stop() {
@@ -261,12 +254,6 @@ final class SwayDesktop {
         let path = "\(runtimes)/\(runtimeCount)"
         try makeDirectory(path)
         return path
-    }
-
-    private static func temporaryDirectory(_ pattern: String) throws -> String {
-        var template = Array(pattern.utf8CString)
-        guard let made = mkdtemp(&template) else { throw BenchFailure("mkdtemp: \(String(cString: strerror(errno)))") }
-        return String(cString: made)
     }
 }
 

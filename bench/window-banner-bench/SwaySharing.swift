@@ -11,8 +11,6 @@ import Glibc
 /// sway, PipeWire and the portal from the chroot, the probe watching the top of the output
 /// for the sharing banner's orange, and `monitor --sharing`. `stop()` ends all of it.
 final class SwaySharingDesktop {
-    /// The user sway runs as when the benchmark runs as root (sway refuses root).
-    static let user: uid_t = 65534
     /// The sharing style's background, systemOrange.
     static let orange = "FF9500"
     static let tool = "window-banner monitor --sharing (sway)"
@@ -37,8 +35,8 @@ final class SwaySharingDesktop {
         self.supervisor = supervisor
         chroot = try supervisor.run(["scripts/debian-chroot.sh", "sid", "@screencast"], environment: ["PATH": basePath], timeout: 1800).last ?? ""
         version = (try? supervisor.run(["scripts/in-chroot.sh", chroot, "dpkg-query", "-W", "-f", "${Version}", "sway"], environment: ["PATH": basePath]))?.first ?? "?"
-        directory = try Self.temporaryDirectory("/tmp/wbb-share-XXXXXX")
-        pipewire = try Self.temporaryDirectory("/tmp/wbb-pw-XXXXXX")
+        directory = try temporaryDirectory("/tmp/wbb-share-XXXXXX")
+        pipewire = try temporaryDirectory("/tmp/wbb-pw-XXXXXX")
         do { try start(work: work, banner: banner, probe: probe) } catch {
             stop()
             throw error
@@ -57,11 +55,10 @@ final class SwaySharingDesktop {
 
             """)
         if geteuid() == 0 {
-            for path in [directory, runtime, directory + "/home", directory + "/config"] { chown(path, Self.user, Self.user) }
+            for path in [directory, runtime, directory + "/home", directory + "/config"] { chown(path, SwayDesktop.user, SwayDesktop.user) }
         }
-        let asUser = geteuid() == 0 ? ["setpriv", "--reuid=\(Self.user)", "--regid=\(Self.user)", "--clear-groups", "--"] : []
         let sway = try supervisor.spawn(
-            ["scripts/in-chroot.sh", chroot] + asUser + ["sway", "-c", directory + "/config"],
+            ["scripts/in-chroot.sh", chroot] + SwayDesktop.asUser + ["sway", "-c", directory + "/config"],
             environment: ["PATH": basePath, "LANG": "C.UTF-8", "HOME": directory + "/home", "XDG_RUNTIME_DIR": runtime,
                           "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
             name: "sway (unstable)", stderr: .file(work + "/sway-sharing.log"))
@@ -102,7 +99,7 @@ final class SwaySharingDesktop {
 
         // The monitor and its owner on this sway, and the probe; a short runtime directory (the
         // owner's socket path holds the Wayland socket's).
-        let ownerRuntime = try Self.temporaryDirectory("/tmp/wbb-XXXXXX")
+        let ownerRuntime = try temporaryDirectory("/tmp/wbb-XXXXXX")
         environment = ["PATH": basePath, "LANG": "C.UTF-8", "HOME": ownerRuntime, "XDG_RUNTIME_DIR": ownerRuntime, "WAYLAND_DISPLAY": socketPath,
                        "PIPEWIRE_REMOTE": pipewire + "/pipewire-0", "DBUS_SESSION_BUS_ADDRESS": address]
         let watcher = try ScreencopyProbe(supervisor: supervisor, probe: probe, colour: Self.orange, environment: environment,
@@ -125,12 +122,11 @@ final class SwaySharingDesktop {
         for round in 0..<(warmup + runs) {
             let hidden = monitor.lines.filter { $0.hasSuffix("sharing banner hidden") }.count
             let start = frames.count
-            let app = try supervisor.spawn(["/usr/bin/python3", "Tests/Clients/screencast-client.py", "Zoom"], environment: environment,
-                                           name: "an app sharing the screen (sway)", stdout: .pipe, stderr: .file(work + "/sway-sharing-app.log"))
+            guard let (app, started) = try supervisor.startCastReader(
+                ["/usr/bin/python3", "Tests/Clients/screencast-client.py", "Zoom"], environment: environment,
+                name: "an app sharing the screen (sway)", log: work + "/sway-sharing-app.log", seconds: 60
+            ) else { throw BenchFailure("the portal cast nothing (see \(work)/sway-sharing-app.log and \(work)/xdpw.log)") }
             defer { supervisor.stop(app) }
-            guard supervisor.wait(seconds: 60, until: { app.lines.contains { $0.hasPrefix("streaming ") } || !app.isRunning }),
-                  let line = app.lines.first(where: { $0.hasPrefix("streaming ") }), let started = line.split(separator: " ").last.flatMap({ Double($0) })
-            else { throw BenchFailure("the portal cast nothing (see \(work)/sway-sharing-app.log and \(work)/xdpw.log)") }
             var seen: ScreenFrame?
             supervisor.wait(seconds: 10) {
                 seen = frames[start...].first { $0.rows > 0 }
@@ -156,21 +152,11 @@ final class SwaySharingDesktop {
         for child in children.reversed() { supervisor.stop(child) }
         children = []
         if let socket = environment["WAYLAND_DISPLAY"], let home = environment["HOME"] {
-            // The owner the monitor started (`window-banner daemon …` on this sway's socket).
-            for entry in directoryEntries("/proc") {
-                guard let pid = pid_t(entry), let command = readFile("/proc/\(entry)/cmdline") else { continue }
-                let arguments = command.split(separator: "\0")
-                if arguments.count > 2, arguments[1] == "daemon", arguments.contains(where: { $0 == socket }) { kill(pid, SIGKILL) }
-            }
+            // The owner the monitor started.
+            for pid in ownerProcesses(servingSocket: socket) { kill(pid, SIGKILL) }
             _ = try? supervisor.run(["rm", "-rf", home], environment: ["PATH": basePath])
         }
         _ = try? supervisor.run(["rm", "-rf", directory, pipewire], environment: ["PATH": basePath])
-    }
-
-    private static func temporaryDirectory(_ pattern: String) throws -> String {
-        var template = Array(pattern.utf8CString)
-        guard let made = mkdtemp(&template) else { throw BenchFailure("mkdtemp: \(String(cString: strerror(errno)))") }
-        return String(cString: made)
     }
 }
 
@@ -178,7 +164,7 @@ extension Results {
     /// Section 11's sway for the sharing row, and its command.
     func describe(swaySharing sway: SwaySharingDesktop) {
         machine.append(("sway for the sharing banner (section 11)", "headless sway \(sway.version) from \(sway.chroot) (pixman, "
-            + "\(SwayDesktop.width)x\(SwayDesktop.height) at 60 Hz) as uid \(SwaySharingDesktop.user), with that chroot's xdg-desktop-portal, "
+            + "\(SwayDesktop.width)x\(SwayDesktop.height) at 60 Hz) as uid \(SwayDesktop.user), with that chroot's xdg-desktop-portal, "
             + "xdg-desktop-portal-wlr (chooser none), PipeWire and WirePlumber on a private bus, private to this run"))
         commands.append((SwaySharingDesktop.tool, shellLine(SwaySharingDesktop.monitorCommand),
                          "an app (Tests/Clients/screencast-client.py) asks the portal for a ScreenCast session and reads it with pipewiresrc; "
